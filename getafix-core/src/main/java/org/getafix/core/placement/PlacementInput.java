@@ -1,5 +1,11 @@
 package org.getafix.core.placement;
 
+import it.unimi.dsi.fastutil.objects.ObjectOpenHashSet;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,14 +26,54 @@ public record PlacementInput(
     Map<String, Set<String>> currentHolders
 )
 {
+  /**
+   * @throws IllegalArgumentException on a null list, map or element, or a duplicate segment or node id (named)
+   */
   public PlacementInput
   {
-    segments = List.copyOf(segments);
-    nodes = List.copyOf(nodes);
-    currentHolders = Map.copyOf(currentHolders);
+    if (segments == null || nodes == null || currentHolders == null) {
+      throw new IllegalArgumentException("segments, nodes and currentHolders must not be null");
+    }
     if (constraints == null) {
       throw new IllegalArgumentException("constraints must not be null");
     }
+    segments = Collections.unmodifiableList(new ArrayList<>(segments));
+    nodes = Collections.unmodifiableList(new ArrayList<>(nodes));
+    final Set<String> segmentIds = new ObjectOpenHashSet<>(segments.size());
+    for (int i = 0; i < segments.size(); i++) {
+      final SegmentLoad s = segments.get(i);
+      if (s == null) {
+        throw new IllegalArgumentException("segments[" + i + "] must not be null");
+      }
+      if (!segmentIds.add(s.segmentId())) {
+        throw new IllegalArgumentException("duplicate segment id [" + s.segmentId() + "]");
+      }
+    }
+    final Set<String> nodeIds = new ObjectOpenHashSet<>(nodes.size());
+    for (int i = 0; i < nodes.size(); i++) {
+      final NodeCapacity n = nodes.get(i);
+      if (n == null) {
+        throw new IllegalArgumentException("nodes[" + i + "] must not be null");
+      }
+      if (!nodeIds.add(n.nodeId())) {
+        throw new IllegalArgumentException("duplicate node id [" + n.nodeId() + "]");
+      }
+    }
+    // Entries naming unknown segments or nodes are not errors (the cluster view and the stats race), they are
+    // simply not used; null keys or values cannot be used either and are dropped the same way.
+    final Map<String, Set<String>> holders = new LinkedHashMap<>();
+    for (Map.Entry<String, Set<String>> e : currentHolders.entrySet()) {
+      if (e.getKey() != null && e.getValue() != null) {
+        final Set<String> copy = new LinkedHashSet<>();
+        for (String node : e.getValue()) {
+          if (node != null) {
+            copy.add(node);
+          }
+        }
+        holders.put(e.getKey(), Collections.unmodifiableSet(copy));
+      }
+    }
+    currentHolders = Collections.unmodifiableMap(holders);
   }
 
   public PlacementInput(List<SegmentLoad> segments, List<NodeCapacity> nodes, PlacementConstraints constraints)

@@ -1,0 +1,80 @@
+package org.getafix.broker.routing;
+
+import org.apache.druid.java.util.emitter.core.Emitter;
+import org.apache.druid.java.util.emitter.core.Event;
+import org.apache.druid.java.util.emitter.service.ServiceEmitter;
+import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
+import org.getafix.core.routing.FallbackReason;
+import org.getafix.core.routing.RoutingTable;
+import org.joda.time.Period;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class BrokerRoutingRoundTest
+{
+  @Test
+  void emitsPicksFallbacksAndTableAge()
+  {
+    final BrokerRoutingState state = new BrokerRoutingState(BrokerRoutingConfig.defaults());
+    final List<ServiceMetricEvent> events = new CopyOnWriteArrayList<>();
+    final ServiceEmitter serviceEmitter = new ServiceEmitter("druid/broker", "localhost", new Emitter()
+    {
+      @Override
+      public void start()
+      {
+      }
+
+      @Override
+      public void emit(Event event)
+      {
+        events.add((ServiceMetricEvent) event);
+      }
+
+      @Override
+      public void flush()
+      {
+      }
+
+      @Override
+      public void close()
+      {
+      }
+    });
+    final BrokerRoutingRound round = new BrokerRoutingRound(
+        new GetafixAbrServerSelectorStrategy(state, Period.seconds(30)),
+        state,
+        BrokerRoutingConfig.defaults(),
+        serviceEmitter,
+        null,
+        null,
+        null,
+        null
+    );
+    state.counters().recordPick();
+    state.counters().recordPick();
+    state.counters().recordFallback(FallbackReason.NOT_HELD);
+    state.tables().install(RoutingTable.of(4, 0, Map.of()), 1_000_000_000L);
+
+    round.emitMetrics(3_500_000_000L);
+
+    assertEquals(3, events.size());
+    assertEquals(BrokerRoutingRound.PICKS, events.get(0).getMetric());
+    assertEquals(2L, events.get(0).getValue());
+    assertEquals("abr", events.get(0).getUserDims().get("policy"));
+    assertEquals(BrokerRoutingRound.FALLBACKS, events.get(1).getMetric());
+    assertEquals("notHeld", events.get(1).getUserDims().get("reason"));
+    assertEquals(1L, events.get(1).getValue());
+    assertEquals(BrokerRoutingRound.TABLE_AGE, events.get(2).getMetric());
+    assertEquals(2500L, events.get(2).getValue());
+
+    // Counters are per period.
+    events.clear();
+    round.emitMetrics(3_500_000_000L);
+    assertEquals(0L, events.get(0).getValue());
+  }
+}

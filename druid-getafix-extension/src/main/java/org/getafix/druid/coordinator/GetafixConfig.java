@@ -1,0 +1,111 @@
+package org.getafix.druid.coordinator;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import org.apache.druid.client.DruidServer;
+import org.getafix.core.placement.Tier;
+import org.joda.time.Period;
+
+import java.util.Map;
+
+/**
+ * Coordinator runtime properties {@code druid.getafix.*} (documented in docs/configuration.md). What changes at run
+ * time lives in {@link GetafixDynamicConfig} instead.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public class GetafixConfig
+{
+  /** The Druid tier whose Historicals Getafix plans; other tiers of a getafix rule are left to Druid. */
+  @JsonProperty
+  private String tier = DruidServer.DEFAULT_TIER;
+
+  @JsonProperty
+  private Round round = new Round();
+
+  @JsonProperty
+  private Stats stats = new Stats();
+
+  @JsonProperty
+  private Popularity popularity = new Popularity();
+
+  @JsonProperty
+  private Capacity capacity = new Capacity();
+
+  /**
+   * Historical (host:port) → the tier its hardware puts it in, e.g. {@code {"h1:8083":"HOT"}}; when set,
+   * {@code getafix/tiering/accuracy} is emitted every round.
+   */
+  @JsonProperty
+  private Map<String, Tier> hardwareTiers = Map.of();
+
+  public String getTier()
+  {
+    return tier;
+  }
+
+  public long getRoundPeriodMillis()
+  {
+    return round.period.toStandardDuration().getMillis();
+  }
+
+  public long getStatsTimeoutMillis()
+  {
+    return stats.timeout.toStandardDuration().getMillis();
+  }
+
+  public double getPopularityDecay()
+  {
+    return popularity.decay;
+  }
+
+  public String getCapacityEstimator()
+  {
+    return capacity.estimator;
+  }
+
+  public double getCapacitySmoothing()
+  {
+    return capacity.smoothing;
+  }
+
+  public Map<String, Tier> getHardwareTiers()
+  {
+    return hardwareTiers == null ? Map.of() : hardwareTiers;
+  }
+
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Round
+  {
+    /** Default round period, used while the dynamic config does not set {@code roundPeriod}. */
+    @JsonProperty
+    private Period period = Period.seconds(5);
+  }
+
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Stats
+  {
+    /** How long one pull of a Historical's stats may take before that node counts as missing this round. */
+    @JsonProperty
+    private Period timeout = Period.seconds(2);
+  }
+
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Popularity
+  {
+    /** Weight of the previous round's popularity (thesis: ½). */
+    @JsonProperty
+    private double decay = 0.5;
+  }
+
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Capacity
+  {
+    /** {@code throughput} (work per busy second, the default) or {@code cpuTime} (thesis §3.1). */
+    @JsonProperty
+    private String estimator = "throughput";
+
+    /** Weight of the newest round in the capacity moving average. */
+    @JsonProperty
+    private double smoothing = 0.5;
+  }
+}

@@ -1,0 +1,36 @@
+package org.getafix.druid.coordinator;
+
+import com.fasterxml.jackson.databind.Module;
+import com.google.inject.Binder;
+import org.apache.druid.guice.JsonConfigProvider;
+import org.apache.druid.guice.Jerseys;
+import org.apache.druid.guice.LifecycleModule;
+import org.apache.druid.guice.ManageLifecycle;
+import org.apache.druid.guice.annotations.LoadScope;
+import org.apache.druid.initialization.DruidModule;
+
+import java.util.List;
+
+/**
+ * Coordinator side of Getafix: {@code druid.getafix.*} properties, the planning round, and the HTTP resources. The
+ * rule and strategy types are registered in the unscoped {@link org.getafix.druid.GetafixDruidModule}.
+ */
+@LoadScope(roles = "coordinator")
+public class GetafixCoordinatorModule implements DruidModule
+{
+  @Override
+  public List<? extends Module> getJacksonModules()
+  {
+    return List.of();
+  }
+
+  @Override
+  public void configure(Binder binder)
+  {
+    JsonConfigProvider.bind(binder, "druid.getafix", GetafixConfig.class);
+    binder.bind(GetafixPlanner.class).in(ManageLifecycle.class);
+    LifecycleModule.register(binder, GetafixPlanner.class);
+    Jerseys.addResource(binder, GetafixDynamicConfigResource.class);
+    Jerseys.addResource(binder, GetafixStatusResource.class);
+  }
+}

@@ -1,0 +1,455 @@
+package org.getafix.druid.coordinator;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.inject.Inject;
+import org.apache.druid.client.DruidServer;
+import org.apache.druid.client.ServerInventoryView;
+import org.apache.druid.common.config.JacksonConfigManager;
+import org.apache.druid.discovery.DiscoveryDruidNode;
+import org.apache.druid.discovery.DruidNodeDiscoveryProvider;
+import org.apache.druid.discovery.NodeRole;
+import org.apache.druid.guice.annotations.EscalatedGlobal;
+import org.apache.druid.guice.annotations.Json;
+import org.apache.druid.java.util.common.DateTimes;
+import org.apache.druid.java.util.common.concurrent.Execs;
+import org.apache.druid.java.util.common.lifecycle.LifecycleStart;
+import org.apache.druid.java.util.common.lifecycle.LifecycleStop;
+import org.apache.druid.java.util.emitter.EmittingLogger;
+import org.apache.druid.java.util.emitter.service.ServiceEmitter;
+import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
+import org.apache.druid.java.util.http.client.HttpClient;
+import org.apache.druid.metadata.MetadataRuleManager;
+import org.apache.druid.server.DruidNode;
+import org.apache.druid.server.coordinator.CoordinatorConfigManager;
+import org.apache.druid.server.coordinator.CoordinatorDynamicConfig;
+import org.apache.druid.server.coordinator.DruidCoordinator;
+import org.apache.druid.server.coordinator.rules.Rule;
+import org.apache.druid.timeline.DataSegment;
+import org.getafix.core.placement.CapacityEstimator;
+import org.getafix.core.placement.CpuTimeCapacityEstimator;
+import org.getafix.core.placement.NodeCapacity;
+import org.getafix.core.placement.PlacementConstraints;
+import org.getafix.core.placement.PlacementInput;
+import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.placement.PlacementStrategy;
+import org.getafix.core.placement.PopularityTracker;
+import org.getafix.core.placement.SegmentLoad;
+import org.getafix.core.placement.Strategies;
+import org.getafix.core.placement.ThroughputCapacityEstimator;
+import org.getafix.core.placement.Tier;
+import org.getafix.core.placement.TierClassifier;
+import org.getafix.core.placement.TieringAccuracy;
+import org.joda.time.DateTime;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The Getafix round on the leading Coordinator: pull stats from every Historical of the Getafix tier, update
+ * popularity and capacity, run Getafix-H from getafix-core, and publish an immutable {@link PlanSnapshot} that the
+ * getafix rule, the getafix strategy and the HTTP endpoints read.
+ *
+ * <p>Runs on an executor of its own, managed by Druid's lifecycle, rather than as a {@code CoordinatorCustomDuty}:
+ * a custom duty gets neither the {@code DruidCluster} nor the server inventory, runs at the Coordinator period
+ * (PT60S by default, far from the thesis' 5 s round) and would add blocking HTTP pulls to the Coordinator's duty
+ * thread. Our executor keeps the round period, and a slow Historical delays only the plan, never Druid's duties.
+ * The state that spans rounds (popularity, capacity, counters) is reset on every leader change, so a new leader
+ * warms up before it acts.
+ */
+public class GetafixPlanner
+{
+  private static final EmittingLogger log = new EmittingLogger(GetafixPlanner.class);
+
+  private final GetafixConfig config;
+  private final GetafixPlanHolder holder;
+  private final JacksonConfigManager configManager;
+  private final CoordinatorConfigManager coordinatorConfigManager;
+  private final DruidCoordinator coordinator;
+  private final ServerInventoryView inventory;
+  private final DruidNodeDiscoveryProvider discoveryProvider;
+  private final MetadataRuleManager ruleManager;
+  private final StatsPuller statsPuller;
+  private final ServiceEmitter emitter;
+  private final PlacementStrategy strategy = Strategies.getafixH();
+
+  private ScheduledExecutorService exec;
+  private AtomicReference<GetafixDynamicConfig> dynamicConfig;
+
+  // Round state, touched by the round thread only.
+  private boolean leading;
+  private boolean warm;
+  private long round;
+  private long loadsReported;
+  private long dropsReported;
+  private final NodeStatsTracker statsTracker = new NodeStatsTracker();
+  private PopularityTracker popularity;
+  private CapacityEstimator capacityEstimator;
+
+  @Inject
+  public GetafixPlanner(
+      GetafixConfig config,
+      GetafixPlanHolder holder,
+      JacksonConfigManager configManager,
+      CoordinatorConfigManager coordinatorConfigManager,
+      DruidCoordinator coordinator,
+      ServerInventoryView inventory,
+      DruidNodeDiscoveryProvider discoveryProvider,
+      MetadataRuleManager ruleManager,
+      @EscalatedGlobal HttpClient httpClient,
+      @Json ObjectMapper jsonMapper,
+      ServiceEmitter emitter
+  )
+  {
+    this.config = config;
+    this.holder = holder;
+    this.configManager = configManager;
+    this.coordinatorConfigManager = coordinatorConfigManager;
+    this.coordinator = coordinator;
+    this.inventory = inventory;
+    this.discoveryProvider = discoveryProvider;
+    this.ruleManager = ruleManager;
+    this.statsPuller = new StatsPuller(httpClient, jsonMapper);
+    this.emitter = emitter;
+    resetRoundState();
+  }
+
+  @LifecycleStart
+  public synchronized void start()
+  {
+    holder.setServedSegments(new InventoryServedSegments(inventory));
+    exec = Execs.scheduledSingleThreaded("getafix-round-%d");
+    exec.schedule(this::runRound, config.getRoundPeriodMillis(), TimeUnit.MILLISECONDS);
+    log.info("Getafix planner started for tier [%s], round period [%d] ms.", config.getTier(),
+             config.getRoundPeriodMillis());
+  }
+
+  @LifecycleStop
+  public synchronized void stop()
+  {
+    if (exec != null) {
+      exec.shutdownNow();
+      exec = null;
+    }
+  }
+
+  private void runRound()
+  {
+    long periodMillis = config.getRoundPeriodMillis();
+    try {
+      final GetafixDynamicConfig dynamic = currentDynamicConfig();
+      periodMillis = dynamic.roundPeriodMillisOr(periodMillis);
+      doRound(dynamic);
+    }
+    catch (Throwable t) {
+      // Never let a round kill the loop; the last published snapshot stays in force.
+      log.makeAlert(t, "Getafix round [%d] failed; keeping the previous plan", round).emit();
+    }
+    finally {
+      synchronized (this) {
+        if (exec != null && !exec.isShutdown()) {
+          exec.schedule(this::runRound, periodMillis, TimeUnit.MILLISECONDS);
+        }
+      }
+    }
+  }
+
+  private GetafixDynamicConfig currentDynamicConfig()
+  {
+    if (dynamicConfig == null) {
+      dynamicConfig = configManager.watch(
+          GetafixDynamicConfig.CONFIG_KEY,
+          GetafixDynamicConfig.class,
+          GetafixDynamicConfig.defaults()
+      );
+    }
+    final GetafixDynamicConfig current = dynamicConfig.get();
+    return current == null ? GetafixDynamicConfig.defaults() : current;
+  }
+
+  private void resetRoundState()
+  {
+    warm = false;
+    statsTracker.clear();
+    popularity = new PopularityTracker(config.getPopularityDecay());
+    capacityEstimator = "cpuTime".equals(config.getCapacityEstimator())
+                        ? new CpuTimeCapacityEstimator(config.getCapacitySmoothing())
+                        : new ThroughputCapacityEstimator(config.getCapacitySmoothing());
+  }
+
+  void doRound(GetafixDynamicConfig dynamic)
+  {
+    final long startNanos = System.nanoTime();
+    round++;
+    final String tier = config.getTier();
+    if (!coordinator.isLeader()) {
+      if (leading) {
+        log.info("No longer the leading Coordinator: Getafix stops planning.");
+        leading = false;
+        resetRoundState();
+      }
+      holder.publish(PlanSnapshot.withoutPlan(round, DateTimes.nowUtc(), Mode.NOT_LEADER,
+                                              List.of("this Coordinator is not the leader"), tier, dynamic));
+      return;
+    }
+    if (!leading) {
+      log.info("Leading Coordinator: Getafix warms up (one full round of stats) before acting.");
+      leading = true;
+      resetRoundState();
+    }
+    if (!dynamic.isEnabled()) {
+      // Re-enabling must warm up again: stats gathered before were not diffed in the meantime.
+      resetRoundState();
+      holder.publish(PlanSnapshot.withoutPlan(round, DateTimes.nowUtc(), Mode.DISABLED,
+                                              List.of("enabled=false in the Getafix dynamic config"), tier, dynamic));
+      return;
+    }
+
+    final List<String> problems = configurationProblems(dynamic);
+    for (String problem : problems) {
+      log.error("Getafix refuses to act: %s", problem);
+    }
+    emit(ServiceMetricEvent.builder(), "getafix/refused", problems.isEmpty() ? 0 : 1);
+
+    // The tier's live Historicals: in the inventory (segments, sizes) and announced (alive, URL) right now.
+    final Map<String, DruidServer> servers = new TreeMap<>();
+    for (DruidServer server : inventory.getInventory()) {
+      if (InventoryServedSegments.isHistoricalOf(server, tier)) {
+        servers.put(server.getName(), server);
+      }
+    }
+    final Map<String, String> baseUrls = new HashMap<>();
+    for (DiscoveryDruidNode node : discoveryProvider.getForNodeRole(NodeRole.HISTORICAL).getAllNodes()) {
+      final DruidNode druidNode = node.getDruidNode();
+      final String name = druidNode.getHostAndPortToUse();
+      if (servers.containsKey(name)) {
+        baseUrls.put(name, druidNode.getServiceScheme() + "://" + name);
+      }
+    }
+    servers.keySet().retainAll(baseUrls.keySet());
+    forgetDepartedNodes(servers.keySet());
+
+    final Map<String, NodeStatsTracker.NodeDelta> deltas = pullStats(baseUrls);
+
+    // The segments Getafix governs: served in the tier, and whose first matching rule is a getafix rule.
+    final Map<String, DataSegment> segments = new HashMap<>();
+    final Map<String, Set<String>> holders = new HashMap<>();
+    final Map<String, Long> otherBytes = new HashMap<>();
+    final DateTime now = DateTimes.nowUtc();
+    final Map<String, Boolean> governedCache = new HashMap<>();
+    servers.forEach((name, server) -> {
+      long other = 0;
+      for (DataSegment segment : server.iterateAllSegments()) {
+        final String id = segment.getId().toString();
+        if (governedCache.computeIfAbsent(id, k -> isGoverned(segment, now, tier))) {
+          segments.putIfAbsent(id, segment);
+          holders.computeIfAbsent(id, k -> new HashSet<>()).add(name);
+        } else {
+          other += segment.getSize();
+        }
+      }
+      otherBytes.put(name, other);
+    });
+
+    final RoundStats stats = RoundStats.of(deltas);
+    final Map<String, Double> accessTime = new HashMap<>();
+    for (String id : segments.keySet()) {
+      accessTime.put(id, stats.accessTime().getOrDefault(id, 0.0));
+    }
+    final Map<String, Double> pop = popularity.update(accessTime);
+    stats.nodeStats().forEach(capacityEstimator::observe);
+    capacityEstimator.rejections().forEach(
+        (node, why) -> log.warn("Getafix keeps the last capacity estimate of [%s]: %s", node, why)
+    );
+    if (!deltas.isEmpty()) {
+      warm = true;
+    }
+
+    final Map<String, Double> capacities = capacitiesOf(servers.keySet());
+    capacities.forEach((node, capacity) -> emit(
+        ServiceMetricEvent.builder().setDimension("server", node), "getafix/node/capacity", capacity
+    ));
+    emit(ServiceMetricEvent.builder(), "getafix/replicas/actual",
+         holders.values().stream().mapToInt(Set::size).sum());
+    emitChurn();
+
+    final PlanSnapshot previous = holder.snapshot();
+    if (!warm || servers.isEmpty()) {
+      final String why = servers.isEmpty()
+                         ? "no live Historical in tier [" + tier + "]"
+                         : "warming up: waiting for one full round of stats";
+      final List<String> all = new ArrayList<>(problems);
+      all.add(why);
+      holder.publish(new PlanSnapshot(round, 0, DateTimes.nowUtc(), Mode.WARMING_UP, all, tier, Map.of(),
+                                      pop, capacities, Map.of(), List.of(), dynamic));
+      emitRoundTime(startNanos);
+      return;
+    }
+
+    final List<SegmentLoad> loads = new ArrayList<>(segments.size());
+    segments.forEach((id, segment) -> loads.add(new SegmentLoad(id, pop.getOrDefault(id, 0.0), segment.getSize())));
+    final List<NodeCapacity> nodes = new ArrayList<>(servers.size());
+    servers.forEach((name, server) -> nodes.add(new NodeCapacity(
+        name,
+        capacities.get(name),
+        Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L))
+    )));
+    final PlacementPlan plan = strategy.plan(new PlacementInput(
+        loads,
+        nodes,
+        new PlacementConstraints(dynamic.getMinReplicas(), dynamic.getMaxReplicas(), dynamic.getGamma()),
+        holders
+    ));
+    plan.unplaced().forEach(u -> log.warn(
+        "Getafix could not give segment [%s] %d replicas (placed %d): %s",
+        u.segmentId(), u.wantedReplicas(), u.placedReplicas(), u.reason()
+    ));
+
+    final Map<String, Tier> nodeTiers = TierClassifier.classify(loadShares(plan, pop, servers.keySet()));
+    nodeTiers.forEach((node, t) -> emit(
+        ServiceMetricEvent.builder().setDimension("server", node).setDimension("getafixTier", t.name()),
+        "getafix/node/tier",
+        t == Tier.HOT ? 2 : t == Tier.WARM ? 1 : 0
+    ));
+    emitTieringAccuracy(nodeTiers);
+    emit(ServiceMetricEvent.builder(), "getafix/replicas/planned", plan.totalReplicas());
+
+    final Mode mode = !problems.isEmpty() ? Mode.REFUSED : dynamic.isDryRun() ? Mode.DRY_RUN : Mode.ACTIVE;
+    final long version = previous.version() > 0 && previous.shares().equals(plan.shares())
+                         ? previous.version()
+                         : round;
+    holder.publish(new PlanSnapshot(round, version, DateTimes.nowUtc(), mode, problems, tier, plan.shares(), pop,
+                                    capacities, nodeTiers, plan.unplaced(), dynamic));
+    emitRoundTime(startNanos);
+  }
+
+  /** Why Getafix must not act with the Coordinator configured as it is; empty when all is well. */
+  private List<String> configurationProblems(GetafixDynamicConfig dynamic)
+  {
+    final List<String> problems = new ArrayList<>(dynamic.validate());
+    final CoordinatorDynamicConfig coordinatorConfig = coordinatorConfigManager.getCurrentDynamicConfig();
+    if (coordinatorConfig.isSmartSegmentLoading()) {
+      problems.add("Coordinator dynamic config has smartSegmentLoading=true: Druid then assigns loads round-robin"
+                   + " and ignores the getafix strategy; set smartSegmentLoading=false");
+    }
+    if (coordinatorConfig.isUseRoundRobinSegmentAssignment()) {
+      problems.add("Coordinator dynamic config has useRoundRobinSegmentAssignment=true: Druid then ignores the"
+                   + " getafix strategy for loads; set useRoundRobinSegmentAssignment=false");
+    }
+    if (!holder.isStrategyInstalled()) {
+      problems.add("druid.coordinator.balancer.strategy is not [getafix]: nothing would load onto the plan");
+    }
+    return problems;
+  }
+
+  private boolean isGoverned(DataSegment segment, DateTime now, String tier)
+  {
+    for (Rule rule : ruleManager.getRulesWithDefault(segment.getDataSource())) {
+      if (rule.appliesTo(segment, now)) {
+        return rule instanceof GetafixLoadRule getafix && getafix.getTieredReplicants().containsKey(tier);
+      }
+    }
+    return false;
+  }
+
+  private void forgetDepartedNodes(Set<String> live)
+  {
+    for (String node : new ArrayList<>(capacityEstimator.capacities().keySet())) {
+      if (!live.contains(node)) {
+        log.info("Historical [%s] left tier [%s]: it leaves the plan.", node, config.getTier());
+        capacityEstimator.forget(node);
+        statsTracker.forget(node);
+      }
+    }
+  }
+
+  private Map<String, NodeStatsTracker.NodeDelta> pullStats(Map<String, String> baseUrls)
+  {
+    final Map<String, NodeStatsTracker.NodeDelta> deltas = new HashMap<>();
+    statsPuller.pull(baseUrls, config.getStatsTimeoutMillis()).forEach((node, pulled) -> {
+      final NodeStatsTracker.Outcome outcome = pulled.report() == null
+                                               ? NodeStatsTracker.Outcome.rejected(pulled.problem())
+                                               : statsTracker.observe(node, pulled.report());
+      if (outcome.problem() != null) {
+        log.warn("Getafix has no usable stats from Historical [%s] this round (%s); keeping its last estimate.",
+                 node, outcome.problem());
+        emit(ServiceMetricEvent.builder().setDimension("server", node), "getafix/stats/missing", 1);
+        capacityEstimator.observe(node, null);
+      } else if (outcome.delta() != null) {
+        deltas.put(node, outcome.delta());
+      }
+    });
+    return deltas;
+  }
+
+  /**
+   * Capacity of every live node: its estimate, or for a node without one yet (just joined, or no busy round so far)
+   * the mean of the others, so that it gets an average share until it is measured.
+   */
+  private Map<String, Double> capacitiesOf(Set<String> live)
+  {
+    final Map<String, Double> known = capacityEstimator.capacities();
+    final double fallback = known.entrySet().stream()
+                                 .filter(e -> live.contains(e.getKey()))
+                                 .mapToDouble(Map.Entry::getValue)
+                                 .average()
+                                 .orElse(1.0);
+    final Map<String, Double> capacities = new TreeMap<>();
+    for (String node : live) {
+      capacities.put(node, capacityEstimator.capacityOr(node, fallback));
+    }
+    return capacities;
+  }
+
+  /** Each node's share of the planned query load: Σ over segments of popularity × the node's share. */
+  private static Map<String, Double> loadShares(PlacementPlan plan, Map<String, Double> pop, Set<String> nodes)
+  {
+    final Map<String, Double> load = new TreeMap<>();
+    nodes.forEach(n -> load.put(n, 0.0));
+    plan.shares().forEach((segment, shares) -> {
+      final double p = pop.getOrDefault(segment, 0.0);
+      shares.forEach((node, share) -> load.computeIfPresent(node, (n, l) -> l + p * share));
+    });
+    return load;
+  }
+
+  private void emitTieringAccuracy(Map<String, Tier> measured)
+  {
+    final Map<String, Tier> hardware = new TreeMap<>(config.getHardwareTiers());
+    hardware.keySet().retainAll(measured.keySet());
+    if (hardware.isEmpty()) {
+      return;
+    }
+    final Map<String, Tier> compared = new TreeMap<>(measured);
+    compared.keySet().retainAll(hardware.keySet());
+    emit(ServiceMetricEvent.builder(), "getafix/tiering/accuracy", TieringAccuracy.of(compared, hardware));
+  }
+
+  private void emitChurn()
+  {
+    final long loads = holder.loadsIssued();
+    final long drops = holder.dropsIssued();
+    emit(ServiceMetricEvent.builder(), "getafix/segment/load/count", loads - loadsReported);
+    emit(ServiceMetricEvent.builder(), "getafix/segment/drop/count", drops - dropsReported);
+    loadsReported = loads;
+    dropsReported = drops;
+  }
+
+  private void emitRoundTime(long startNanos)
+  {
+    emit(ServiceMetricEvent.builder(), "getafix/round/time",
+         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
+  }
+
+  private void emit(ServiceMetricEvent.Builder builder, String metric, Number value)
+  {
+    emitter.emit(builder.setDimension("tier", config.getTier()).setMetric(metric, value));
+  }
+}

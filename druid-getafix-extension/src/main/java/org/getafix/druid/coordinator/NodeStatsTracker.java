@@ -1,0 +1,183 @@
+package org.getafix.druid.coordinator;
+
+import org.getafix.druid.historical.HistoricalStatsReport;
+
+import javax.annotation.Nullable;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Turns the monotonic counters each Historical reports into per-round deltas. Keeps, per node, the last report that
+ * passed validation; a garbage report is rejected with a reason naming the bad value and leaves that baseline alone,
+ * so the next good report's delta covers the lost round(s). Not thread-safe: used by the planner thread only.
+ */
+public final class NodeStatsTracker
+{
+  private final Map<String, HistoricalStatsReport> lastGood = new HashMap<>();
+
+  /**
+   * What one node's report gave this round: a delta, nothing yet (first report of a node or of this leader: it only
+   * sets the baseline), or a problem.
+   *
+   * @param delta   the round's counters, or null
+   * @param problem why the report was rejected, or null
+   */
+  public record Outcome(@Nullable NodeDelta delta, @Nullable String problem)
+  {
+    static Outcome baseline()
+    {
+      return new Outcome(null, null);
+    }
+
+    static Outcome rejected(String problem)
+    {
+      return new Outcome(null, problem);
+    }
+  }
+
+  /**
+   * One node's counters for one round.
+   *
+   * @param wallMillis           length of the round on the node's monotonic clock
+   * @param numProcessingThreads processing threads of the node
+   * @param cpuTimeMicros        query CPU time
+   * @param segmentTimeMillis    sum of segment scan times
+   * @param segmentScans         number of segment scans
+   * @param segments             segment id → its counters this round (only segments scanned in the round)
+   */
+  public record NodeDelta(
+      long wallMillis,
+      int numProcessingThreads,
+      long cpuTimeMicros,
+      long segmentTimeMillis,
+      long segmentScans,
+      Map<String, HistoricalStatsReport.SegmentStats> segments
+  )
+  {
+  }
+
+  public Outcome observe(String node, @Nullable HistoricalStatsReport report)
+  {
+    if (report == null) {
+      return Outcome.rejected("no stats");
+    }
+    final String problem = problemOf(report);
+    if (problem != null) {
+      return Outcome.rejected(problem);
+    }
+    final HistoricalStatsReport previous = lastGood.get(node);
+    if (previous == null) {
+      lastGood.put(node, report);
+      return Outcome.baseline();
+    }
+    if (!previous.epoch().equals(report.epoch())) {
+      // The Historical restarted: its counters count from its start.
+      lastGood.put(node, report);
+      return report.uptimeMillis() > 0 ? new Outcome(deltaOf(null, report), null) : Outcome.baseline();
+    }
+    final String regression = regressionOf(previous, report);
+    if (regression != null) {
+      return Outcome.rejected(regression);
+    }
+    lastGood.put(node, report);
+    return new Outcome(deltaOf(previous, report), null);
+  }
+
+  /** Forgets a node that left: if it comes back, its first report is a new baseline. */
+  public void forget(String node)
+  {
+    lastGood.remove(node);
+  }
+
+  public void clear()
+  {
+    lastGood.clear();
+  }
+
+  @Nullable
+  static String problemOf(HistoricalStatsReport r)
+  {
+    if (r.epoch() == null || r.epoch().isBlank()) {
+      return "epoch is missing";
+    }
+    if (r.uptimeMillis() < 0) {
+      return "uptimeMillis [" + r.uptimeMillis() + "] is negative";
+    }
+    if (r.numProcessingThreads() < 1) {
+      return "numProcessingThreads [" + r.numProcessingThreads() + "] is not >= 1";
+    }
+    if (r.cpuTimeMicros() < 0) {
+      return "cpuTimeMicros [" + r.cpuTimeMicros() + "] is negative";
+    }
+    if (r.queries() < 0) {
+      return "queries [" + r.queries() + "] is negative";
+    }
+    if (r.segmentTimeMillis() < 0) {
+      return "segmentTimeMillis [" + r.segmentTimeMillis() + "] is negative";
+    }
+    if (r.segmentScans() < 0) {
+      return "segmentScans [" + r.segmentScans() + "] is negative";
+    }
+    for (Map.Entry<String, HistoricalStatsReport.SegmentStats> e : r.segments().entrySet()) {
+      if (e.getKey() == null || e.getKey().isBlank()) {
+        return "a segment id is empty";
+      }
+      final HistoricalStatsReport.SegmentStats s = e.getValue();
+      if (s == null) {
+        return "segment [" + e.getKey() + "] has no counters";
+      }
+      if (s.timeMillis() < 0 || s.scans() < 0) {
+        return "segment [" + e.getKey() + "] has negative counters [timeMillis=" + s.timeMillis()
+               + ", scans=" + s.scans() + "]";
+      }
+    }
+    return null;
+  }
+
+  @Nullable
+  private static String regressionOf(HistoricalStatsReport previous, HistoricalStatsReport current)
+  {
+    if (current.uptimeMillis() <= previous.uptimeMillis()) {
+      return "uptimeMillis did not advance [" + previous.uptimeMillis() + " -> " + current.uptimeMillis() + "]";
+    }
+    if (current.cpuTimeMicros() < previous.cpuTimeMicros()) {
+      return "cpuTimeMicros went backwards [" + previous.cpuTimeMicros() + " -> " + current.cpuTimeMicros() + "]";
+    }
+    if (current.segmentTimeMillis() < previous.segmentTimeMillis()) {
+      return "segmentTimeMillis went backwards [" + previous.segmentTimeMillis() + " -> "
+             + current.segmentTimeMillis() + "]";
+    }
+    if (current.segmentScans() < previous.segmentScans()) {
+      return "segmentScans went backwards [" + previous.segmentScans() + " -> " + current.segmentScans() + "]";
+    }
+    return null;
+  }
+
+  private static NodeDelta deltaOf(@Nullable HistoricalStatsReport previous, HistoricalStatsReport current)
+  {
+    final Map<String, HistoricalStatsReport.SegmentStats> segments = new HashMap<>();
+    for (Map.Entry<String, HistoricalStatsReport.SegmentStats> e : current.segments().entrySet()) {
+      final HistoricalStatsReport.SegmentStats now = e.getValue();
+      final HistoricalStatsReport.SegmentStats before = previous == null ? null : previous.segments().get(e.getKey());
+      final HistoricalStatsReport.SegmentStats delta;
+      if (before == null || now.scans() < before.scans() || now.timeMillis() < before.timeMillis()) {
+        // New, or evicted while idle and counting again from zero.
+        delta = now;
+      } else {
+        delta = new HistoricalStatsReport.SegmentStats(now.timeMillis() - before.timeMillis(),
+                                                       now.scans() - before.scans());
+      }
+      if (delta.scans() > 0 || delta.timeMillis() > 0) {
+        segments.put(e.getKey(), delta);
+      }
+    }
+    return new NodeDelta(
+        previous == null ? current.uptimeMillis() : current.uptimeMillis() - previous.uptimeMillis(),
+        current.numProcessingThreads(),
+        current.cpuTimeMicros() - (previous == null ? 0 : previous.cpuTimeMicros()),
+        current.segmentTimeMillis() - (previous == null ? 0 : previous.segmentTimeMillis()),
+        current.segmentScans() - (previous == null ? 0 : previous.segmentScans()),
+        segments
+    );
+  }
+}

@@ -1,0 +1,73 @@
+package org.getafix.core.placement;
+
+/**
+ * The Getafix family: ModifiedBestFit on per-node weights, the replica floor, and optionally the segment balancer.
+ * Getafix-H weighs nodes by estimated capacity and balances; Getafix-B weighs them equally (Algorithm 2.1);
+ * auto-tiering only weighs them by capacity without balancing.
+ */
+final class GetafixStrategy implements PlacementStrategy
+{
+  private final String name;
+  private final boolean capacityAware;
+  private final boolean balance;
+
+  GetafixStrategy(String name, boolean capacityAware, boolean balance)
+  {
+    this.name = name;
+    this.capacityAware = capacityAware;
+    this.balance = balance;
+  }
+
+  @Override
+  public String name()
+  {
+    return name;
+  }
+
+  @Override
+  public PlacementPlan plan(PlacementInput input)
+  {
+    final PlacementProblem problem = new PlacementProblem(input);
+    final double[] weight = weights(problem);
+    Assignment assignment = null;
+    // Only when the extra replicas of popular segments took memory the floor then missed, re-plan keeping more
+    // memory back; an input with room to spare is planned once.
+    for (ModifiedBestFit.Reserve reserve : ModifiedBestFit.Reserve.values()) {
+      assignment = new Assignment(problem);
+      final boolean madeExtraReplicas = ModifiedBestFit.run(problem, assignment, weight, reserve);
+      ReplicaFloor.run(problem, assignment, problem.constraints.minReplicas(), true);
+      if (!madeExtraReplicas || !assignment.memoryShortfall) {
+        break;
+      }
+    }
+    if (balance) {
+      SegmentBalancer.run(problem, assignment, weight, problem.constraints.gamma());
+    }
+    return assignment.toPlan();
+  }
+
+  /**
+   * Capacity for the capacity-aware variants, 1 for Getafix-B. A node with capacity 0 weighs 0 in both (it was
+   * explicitly given no load, e.g. while it drains); if every node has capacity 0 there is no information at all and
+   * all nodes weigh the same, rather than leaving the load nowhere.
+   */
+  private double[] weights(PlacementProblem problem)
+  {
+    final double[] weight = new double[problem.nodeCount];
+    double total = 0;
+    for (int n = 0; n < problem.nodeCount; n++) {
+      weight[n] = problem.capacity[n] > 0 ? (capacityAware ? problem.capacity[n] : 1.0) : 0.0;
+      total += weight[n];
+    }
+    if (total <= 0) {
+      java.util.Arrays.fill(weight, 1.0);
+    }
+    return weight;
+  }
+
+  @Override
+  public String toString()
+  {
+    return name;
+  }
+}

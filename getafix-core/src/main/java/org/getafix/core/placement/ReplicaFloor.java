@@ -1,0 +1,117 @@
+package org.getafix.core.placement;
+
+import it.unimi.dsi.fastutil.ints.IntArrays;
+import it.unimi.dsi.fastutil.ints.IntBidirectionalIterator;
+import it.unimi.dsi.fastutil.ints.IntComparator;
+import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
+
+/**
+ * Tops every segment up to a replica target with replicas that carry no query load: the replica floor of the
+ * Getafix strategies (so that an unpopular segment stays loaded), and the whole of Druid's uniform replication.
+ *
+ * <p>Each replica goes to the node with the fewest segments, then the most free memory, then the lowest id, among
+ * nodes that do not hold the segment and have room for it. With {@code preferCurrentHolders}, a node that holds the
+ * segment now is taken first if it is not above the even share of segments, so that a stable workload does not
+ * shuffle cold segments around every round.
+ *
+ * <p>Segments are handled smallest first: a node too full for one segment is then too full for every later one and
+ * leaves the candidate tree for good, so memory-full nodes cost O(N log N) in total, not per segment. Cost:
+ * O(S log S) for the order plus O(log N) per replica.
+ */
+final class ReplicaFloor
+{
+  private ReplicaFloor()
+  {
+  }
+
+  static void run(PlacementProblem p, Assignment a, int target, boolean preferCurrentHolders)
+  {
+    final int[] needy = new int[p.segmentCount];
+    int count = 0;
+    long missing = 0;
+    for (int s = 0; s < p.segmentCount; s++) {
+      if (a.replicaCount[s] < target) {
+        needy[count++] = s;
+        missing += target - a.replicaCount[s];
+      }
+    }
+    if (count == 0) {
+      return;
+    }
+    IntArrays.quickSort(needy, 0, count, (x, y) -> {
+      final int c = Long.compare(p.size[x], p.size[y]);
+      return c != 0 ? c : p.compareSegments(x, y);
+    });
+    final long evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
+
+    final IntRBTreeSet candidates = new IntRBTreeSet((IntComparator) (x, y) -> {
+      int c = Integer.compare(a.nodeSegments[x], a.nodeSegments[y]);
+      if (c == 0) {
+        c = Long.compare(a.freeMemory[y], a.freeMemory[x]);
+      }
+      return c != 0 ? c : Integer.compare(x, y);
+    });
+    for (int n = 0; n < p.nodeCount; n++) {
+      if (a.freeMemory[n] >= p.size[needy[0]]) {
+        candidates.add(n);
+      }
+    }
+
+    for (int i = 0; i < count; i++) {
+      final int s = needy[i];
+      while (a.replicaCount[s] < target) {
+        int n = preferCurrentHolders ? currentHolderWithRoom(p, a, s, evenShare) : -1;
+        if (n < 0) {
+          n = leastLoaded(a, candidates, s);
+        }
+        if (n < 0) {
+          a.reportShortfall(s, target, shortfallReason(p, a, s, target));
+          break;
+        }
+        candidates.remove(n);
+        a.addReplica(s, n, 0);
+        if (a.freeMemory[n] >= p.size[s]) {
+          candidates.add(n);
+        }
+      }
+    }
+  }
+
+  private static int currentHolderWithRoom(PlacementProblem p, Assignment a, int s, long evenShare)
+  {
+    for (int n : p.currentHolders(s)) {
+      if (a.nodeSegments[n] < evenShare && a.fits(s, n) && !a.holds(s, n)) {
+        return n;
+      }
+    }
+    return -1;
+  }
+
+  private static int leastLoaded(Assignment a, IntRBTreeSet candidates, int s)
+  {
+    final IntBidirectionalIterator it = candidates.iterator();
+    while (it.hasNext()) {
+      final int n = it.nextInt();
+      if (!a.fits(s, n)) {
+        // Segments come smallest first: no later segment fits here either.
+        it.remove();
+      } else if (!a.holds(s, n)) {
+        return n;
+      }
+    }
+    return -1;
+  }
+
+  /** Why {@code s} cannot get more replicas: too few nodes, too little memory, or both. */
+  static String shortfallReason(PlacementProblem p, Assignment a, int s, int target)
+  {
+    final boolean memory = a.replicaCount[s] < Math.min(target, p.nodeCount);
+    final String nodes = "only " + p.nodeCount + " nodes for " + target + " replicas";
+    if (!memory) {
+      return nodes;
+    }
+    a.memoryShortfall = true;
+    final String bytes = "no node without a replica of it has " + p.size[s] + " bytes free";
+    return p.nodeCount < target ? bytes + "; " + nodes : bytes;
+  }
+}

@@ -1,0 +1,261 @@
+package org.getafix.core.placement;
+
+import it.unimi.dsi.fastutil.ints.IntArrays;
+import it.unimi.dsi.fastutil.ints.IntBidirectionalIterator;
+import it.unimi.dsi.fastutil.ints.IntComparator;
+import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
+
+/**
+ * The segment balancer (thesis §3.2): evens out segment counts (and so memory) after the fit, as long as query load
+ * stays balanced within γ.
+ *
+ * <p>Every node above the average segment count gives up its k least popular replicas, k being its excess over the
+ * (rounded up) average. The re-assign list is sorted by increasing replica query load (routing share × segment load;
+ * equal loads alternate between the source nodes), and each replica moves, with its share, to the node with the fewest segments that does not hold the segment, has
+ * memory for it, and keeps the query-load imbalance 1 − min/max ≤ γ. A target must stay at or below the average
+ * after the move, so the balancer never creates a new over-full node.
+ *
+ * <p>Query load of a node is measured relative to its capacity, load/capacity (utilisation), not in absolute terms:
+ * on heterogeneous nodes the fit gives a strong node several times the load of a weak one on purpose, so the absolute
+ * imbalance would be far above any γ from the start and block every move, while the relative one is ≈ 0 after the
+ * fit and grows only when a move really unbalances the nodes. With uniform capacities the two are the same. Nodes
+ * with capacity 0 carry no load and are left out of the imbalance; they may only take replicas without load. If the
+ * imbalance is above γ already, a move is still accepted if it does not make it worse.
+ *
+ * <p>γ = 0 disables balancing (thesis §4.4: "γ = 0% implies no balancing"). Cost: O(R log R) to choose and sort
+ * the re-assign list and O(log N) per examined target; at most {@link #MAX_TARGETS_EXAMINED} targets are examined per
+ * replica, so the balancer is never O(S·N).
+ */
+final class SegmentBalancer
+{
+  /**
+   * Bound on targets tried per replica. The targets are tried fewest-segments first and most replicas on the list
+   * carry no load (any target takes them), so a replica that 64 targets refuse is one whose load no light node can
+   * take within γ.
+   */
+  static final int MAX_TARGETS_EXAMINED = 64;
+
+  private final PlacementProblem p;
+  private final Assignment a;
+  private final double[] weight;
+  private final double gamma;
+  private final IntRBTreeSet bySegments;
+  private final IntRBTreeSet byRelativeLoad;
+  /**
+   * Sources whose load-carrying replicas no target would take within γ. The re-assign list comes in increasing
+   * load, so a later replica of such a source would move more load off it and be refused too: skipping them keeps
+   * the cost of a saturated balancer at O(1) per replica instead of {@link #MAX_TARGETS_EXAMINED} imbalance checks.
+   */
+  private final boolean[] saturated;
+
+  private SegmentBalancer(PlacementProblem p, Assignment a, double[] weight, double gamma)
+  {
+    this.p = p;
+    this.a = a;
+    this.weight = weight;
+    this.gamma = gamma;
+    this.saturated = new boolean[p.nodeCount];
+    this.bySegments = new IntRBTreeSet((IntComparator) (x, y) -> {
+      final int c = Integer.compare(a.nodeSegments[x], a.nodeSegments[y]);
+      return c != 0 ? c : Integer.compare(x, y);
+    });
+    this.byRelativeLoad = new IntRBTreeSet((IntComparator) (x, y) -> {
+      final int c = Double.compare(relativeLoad(x), relativeLoad(y));
+      return c != 0 ? c : Integer.compare(x, y);
+    });
+  }
+
+  /** @param weight per-node capacity the query load is normalised by */
+  static void run(PlacementProblem p, Assignment a, double[] weight, double gamma)
+  {
+    if (gamma <= 0 || p.nodeCount < 2 || a.replicaTotal == 0) {
+      return;
+    }
+    new SegmentBalancer(p, a, weight, gamma).balance();
+  }
+
+  private double relativeLoad(int n)
+  {
+    return a.nodeLoad[n] / weight[n];
+  }
+
+  private void balance()
+  {
+    final int evenShare = (int) ((a.replicaTotal + (long) p.nodeCount - 1) / p.nodeCount);
+    final int[] reassign = reassignList(evenShare);
+    if (reassign.length == 0) {
+      return;
+    }
+    for (int n = 0; n < p.nodeCount; n++) {
+      bySegments.add(n);
+      if (weight[n] > 0) {
+        byRelativeLoad.add(n);
+      }
+    }
+    for (int r : reassign) {
+      final int from = a.repNode[r];
+      if (a.nodeSegments[from] <= evenShare || (saturated[from] && a.repLoad[r] > 0)) {
+        continue;
+      }
+      final int to = target(r, evenShare);
+      if (to >= 0) {
+        bySegments.remove(from);
+        bySegments.remove(to);
+        byRelativeLoad.remove(from);
+        byRelativeLoad.remove(to);
+        a.move(r, to);
+        bySegments.add(from);
+        bySegments.add(to);
+        if (weight[from] > 0) {
+          byRelativeLoad.add(from);
+        }
+        if (weight[to] > 0) {
+          byRelativeLoad.add(to);
+        }
+      }
+    }
+  }
+
+  /**
+   * The k least popular replicas of every node with k = its excess over {@code evenShare}, sorted by increasing
+   * query load (ties: rank within the node, segment id, node id).
+   */
+  private int[] reassignList(int evenShare)
+  {
+    // Bucket the replicas of over-full nodes by node (counting sort), then pick each node's least popular ones.
+    final int[] start = new int[p.nodeCount + 1];
+    long total = 0;
+    for (int n = 0; n < p.nodeCount; n++) {
+      final int held = a.nodeSegments[n] > evenShare ? a.nodeSegments[n] : 0;
+      start[n + 1] = start[n] + held;
+      total += a.nodeSegments[n] > evenShare ? a.nodeSegments[n] - evenShare : 0;
+    }
+    if (total == 0) {
+      return IntArrays.EMPTY_ARRAY;
+    }
+    final int[] byNode = new int[start[p.nodeCount]];
+    final int[] fill = start.clone();
+    for (int r = 0; r < a.replicaTotal; r++) {
+      final int n = a.repNode[r];
+      if (a.nodeSegments[n] > evenShare) {
+        byNode[fill[n]++] = r;
+      }
+    }
+    final int[] reassign = new int[(int) total];
+    // rank[r]: r is its node's rank[r]-th least popular replica. Ties of query load go by rank, so that the sources
+    // take turns: moving one node's whole excess first would use up γ on it and leave the next over-full node as is.
+    final int[] rank = new int[a.replicaTotal];
+    int k = 0;
+    for (int n = 0; n < p.nodeCount; n++) {
+      final int excess = a.nodeSegments[n] - evenShare;
+      if (excess <= 0) {
+        continue;
+      }
+      IntArrays.quickSort(byNode, start[n], start[n + 1], (x, y) -> {
+        int c = Double.compare(p.load[a.repSegment[x]], p.load[a.repSegment[y]]);
+        if (c == 0) {
+          c = Double.compare(a.repLoad[x], a.repLoad[y]);
+        }
+        return c != 0 ? c : p.compareSegments(a.repSegment[x], a.repSegment[y]);
+      });
+      for (int j = 0; j < excess; j++) {
+        final int r = byNode[start[n] + j];
+        rank[r] = j;
+        reassign[k++] = r;
+      }
+    }
+    IntArrays.quickSort(reassign, (x, y) -> {
+      int c = Double.compare(a.repLoad[x], a.repLoad[y]);
+      if (c == 0) {
+        c = Integer.compare(rank[x], rank[y]);
+      }
+      if (c == 0) {
+        c = p.compareSegments(a.repSegment[x], a.repSegment[y]);
+      }
+      return c != 0 ? c : Integer.compare(a.repNode[x], a.repNode[y]);
+    });
+    return reassign;
+  }
+
+  /** The node with the fewest segments that may take replica {@code r}, or -1. */
+  private int target(int r, int evenShare)
+  {
+    final int s = a.repSegment[r];
+    final int from = a.repNode[r];
+    final double load = a.repLoad[r];
+    final double before = load > 0 ? imbalance(-1, 0, -1, 0) : 0;
+    boolean refusedForImbalance = false;
+    final IntBidirectionalIterator it = bySegments.iterator();
+    for (int examined = 0; examined < MAX_TARGETS_EXAMINED && it.hasNext(); examined++) {
+      final int to = it.nextInt();
+      if (a.nodeSegments[to] + 1 > evenShare) {
+        // Sorted by segment count: every later node is at the even share already.
+        break;
+      }
+      if (to == from || !a.fits(s, to) || a.holds(s, to)) {
+        continue;
+      }
+      if (load <= 0) {
+        return to;
+      }
+      if (weight[to] <= 0) {
+        continue;
+      }
+      final double after = imbalance(from, -load, to, load);
+      if (after <= gamma + 1e-12 || after <= before) {
+        return to;
+      }
+      refusedForImbalance = true;
+    }
+    if (refusedForImbalance) {
+      saturated[from] = true;
+    }
+    return -1;
+  }
+
+  /**
+   * 1 − min/max of the nodes' relative load, with {@code deltaX} added to node x's load and {@code deltaY} to y's
+   * (x, y = -1 for none). Only the two changed nodes and the extremes of the tree are looked at: O(1) steps of a
+   * tree iterator.
+   */
+  private double imbalance(int x, double deltaX, int y, double deltaY)
+  {
+    double min = Double.POSITIVE_INFINITY;
+    double max = Double.NEGATIVE_INFINITY;
+    if (x >= 0 && weight[x] > 0) {
+      final double u = (a.nodeLoad[x] + deltaX) / weight[x];
+      min = Math.min(min, u);
+      max = Math.max(max, u);
+    }
+    if (y >= 0 && weight[y] > 0) {
+      final double u = (a.nodeLoad[y] + deltaY) / weight[y];
+      min = Math.min(min, u);
+      max = Math.max(max, u);
+    }
+    if (!byRelativeLoad.isEmpty()) {
+      min = Math.min(min, extreme(true, x, y));
+      max = Math.max(max, extreme(false, x, y));
+    }
+    if (!(max > 0)) {
+      return 0;
+    }
+    return 1 - Math.max(0, min) / max;
+  }
+
+  /** The lowest (or highest) relative load among nodes other than x and y; the tree's ends are O(1) to reach. */
+  private double extreme(boolean lowest, int x, int y)
+  {
+    final int end = lowest ? byRelativeLoad.firstInt() : byRelativeLoad.lastInt();
+    if (end != x && end != y) {
+      return relativeLoad(end);
+    }
+    final IntBidirectionalIterator it = byRelativeLoad.iterator(end);
+    while (lowest ? it.hasNext() : it.hasPrevious()) {
+      final int n = lowest ? it.nextInt() : it.previousInt();
+      if (n != x && n != y && n != end) {
+        return relativeLoad(n);
+      }
+    }
+    return lowest ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
+  }
+}

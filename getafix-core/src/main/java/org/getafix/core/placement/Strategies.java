@@ -1,0 +1,90 @@
+package org.getafix.core.placement;
+
+import java.util.List;
+
+/**
+ * The placement strategies: Getafix-H and the baselines it is compared with (thesis §4). All are stateless,
+ * deterministic and thread-safe; each call to {@link PlacementStrategy#plan} is one round.
+ */
+public final class Strategies
+{
+  public static final int DEFAULT_DRUID_REPLICATION_FACTOR = 2;
+
+  private static final PlacementStrategy GETAFIX_H = new GetafixStrategy("getafix-h", true, true);
+  private static final PlacementStrategy GETAFIX_B = new GetafixStrategy("getafix-b", false, false);
+  private static final PlacementStrategy AUTO_TIERING_ONLY = new GetafixStrategy("auto-tiering-only", true, false);
+  private static final PlacementStrategy SCARLETT = new ScarlettStrategy();
+
+  private Strategies()
+  {
+  }
+
+  /** Capacity-aware ModifiedBestFit (Algorithm 3.1), replica floor, segment balancer with the constraints' γ. */
+  public static PlacementStrategy getafixH()
+  {
+    return GETAFIX_H;
+  }
+
+  /** Getafix (Algorithm 2.1): ModifiedBestFit with equal node capacities and the replica floor, no balancer. */
+  public static PlacementStrategy getafixB()
+  {
+    return GETAFIX_B;
+  }
+
+  /** Capacity-aware ModifiedBestFit and replica floor without the balancer (§4.3.1's "Auto-tiering Only"). */
+  public static PlacementStrategy autoTieringOnly()
+  {
+    return AUTO_TIERING_ONLY;
+  }
+
+  /** Scarlett: one replica per concurrent access (passed as the segment load), dealt round-robin. */
+  public static PlacementStrategy scarlett()
+  {
+    return SCARLETT;
+  }
+
+  /** Druid's default: {@code replicationFactor} replicas of every segment, even segment counts, within memory. */
+  public static PlacementStrategy druidDefault(int replicationFactor)
+  {
+    return new DruidDefaultStrategy(replicationFactor);
+  }
+
+  /** Druid's default with its usual replication factor of 2. */
+  public static PlacementStrategy druidDefault()
+  {
+    return druidDefault(DEFAULT_DRUID_REPLICATION_FACTOR);
+  }
+
+  /** Names accepted by {@link #byName}. */
+  public static List<String> names()
+  {
+    return List.of("getafix-h", "getafix-b", "auto-tiering-only", "scarlett", "druid-default");
+  }
+
+  /**
+   * The strategy with the given {@link PlacementStrategy#name()}, for configuration and reports; druid-default uses
+   * replication factor 2.
+   *
+   * @throws IllegalArgumentException naming an unknown strategy
+   */
+  public static PlacementStrategy byName(String name)
+  {
+    if (name == null) {
+      throw new IllegalArgumentException("strategy name must not be null; known: " + names());
+    }
+    switch (name) {
+      case "getafix-h":
+        return getafixH();
+      case "getafix-b":
+        return getafixB();
+      case "auto-tiering-only":
+        return autoTieringOnly();
+      case "scarlett":
+        return scarlett();
+      case "druid-default":
+        return druidDefault();
+      default:
+        throw new IllegalArgumentException("unknown strategy [" + name + "]; known: " + names());
+    }
+  }
+}

@@ -1,0 +1,178 @@
+package org.getafix.core.routing;
+
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+
+/**
+ * Adaptive replica selection in the style of C3 (Suresh et al., NSDI'15) as simplified by Elasticsearch's adaptive
+ * replica selection and Pinot's hybrid selector: each holder is ranked by
+ * <pre>  rank = q̂³ × latency,   q̂ = 1 + outstanding requests from this router + queue reported by the node</pre>
+ * where latency is this router's EWMA of the node's response times; the lowest rank wins, ties at random. The cube
+ * makes queueing dominate once a node backs up, while latency separates nodes of different speed at equal queues.
+ *
+ * <p><b>No starvation.</b> An avoided node stops producing latency observations, so its last (bad) estimate would
+ * otherwise stand forever. Each statistic therefore keeps full weight for {@code freshNanos} after it was observed,
+ * then decays linearly, over {@code decayNanos}, toward the mean of the other candidates' values (leaving the node's
+ * own value out, so a slow node cannot hold its own target up). A fully decayed node looks like its peers, receives
+ * a request, and is re-measured: rehabilitated if it recovered, avoided again if not. A node without a statistic
+ * counts as the mean of the candidates that have one.
+ *
+ * <p>Latencies are floored at {@value #LATENCY_FLOOR_MILLIS} ms, because Druid reports whole milliseconds and a 0
+ * would erase the queue term.
+ */
+public final class AdaptivePolicy implements RoutingPolicy
+{
+  public static final String NAME = "adaptive";
+  static final double LATENCY_FLOOR_MILLIS = 1.0;
+
+  private final NodeFeedback feedback;
+  private final long freshNanos;
+  private final long decayNanos;
+  private final LongSupplier nanoClock;
+  private final RandomGenerator random;
+  private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(Scratch::new);
+
+  public AdaptivePolicy(
+      NodeFeedback feedback,
+      long freshNanos,
+      long decayNanos,
+      LongSupplier nanoClock,
+      RandomGenerator random
+  )
+  {
+    if (freshNanos < 0 || decayNanos <= 0) {
+      throw new IllegalArgumentException(
+          "stats fresh period must be >= 0 and decay period > 0, got [" + freshNanos + "] and [" + decayNanos + "] ns"
+      );
+    }
+    this.feedback = feedback;
+    this.freshNanos = freshNanos;
+    this.decayNanos = decayNanos;
+    this.nanoClock = nanoClock;
+    this.random = random;
+  }
+
+  @Override
+  public String name()
+  {
+    return NAME;
+  }
+
+  @Override
+  public int pick(CandidateView candidates)
+  {
+    final int size = candidates.size();
+    if (size <= 1) {
+      return size - 1;
+    }
+    final long now = nanoClock.getAsLong();
+    final Scratch s = scratch.get().ensure(size);
+
+    // Pass 1: each candidate's raw statistics with their freshness weights, and the sums the means come from.
+    for (int i = 0; i < size; i++) {
+      final NodeFeedback.NodeStats stats = feedback.get(candidates.nodeId(i));
+      if (stats == null) {
+        s.latency.clear(i);
+        s.queue.clear(i);
+      } else {
+        s.latency.set(i, stats.latencyMillis(), stats.latencyNanos(), now);
+        s.queue.set(i, stats.queue(), stats.queueNanos(), now);
+      }
+    }
+
+    // Pass 2: rank by the statistics as pulled toward the others' means.
+    int best = -1;
+    double bestRank = Double.POSITIVE_INFINITY;
+    int ties = 0;
+    for (int i = 0; i < size; i++) {
+      final double latency = Math.max(s.latency.effective(i, LATENCY_FLOOR_MILLIS), LATENCY_FLOOR_MILLIS);
+      final double qHat = 1 + candidates.inFlight(i) + s.queue.effective(i, 0);
+      final double rank = qHat * qHat * qHat * latency;
+      if (rank < bestRank) {
+        best = i;
+        bestRank = rank;
+        ties = 1;
+      } else if (rank == bestRank && random.nextInt(++ties) == 0) {
+        best = i;
+      }
+    }
+    return best;
+  }
+
+  /** 1 while fresh, then linearly down to 0 over the decay period. */
+  private double weight(long ageNanos)
+  {
+    final long pastFresh = ageNanos - freshNanos;
+    if (pastFresh <= 0) {
+      return 1;
+    }
+    return pastFresh >= decayNanos ? 0 : 1 - (double) pastFresh / decayNanos;
+  }
+
+  /** Per-thread arrays for one pick, grown on demand. */
+  private final class Scratch
+  {
+    private final Statistic latency = new Statistic();
+    private final Statistic queue = new Statistic();
+
+    private Scratch ensure(int size)
+    {
+      latency.ensure(size);
+      queue.ensure(size);
+      return this;
+    }
+  }
+
+  /** One statistic (latency or queue) of the candidates of one pick. */
+  private final class Statistic
+  {
+    private double[] values = new double[16];
+    private double[] weights = new double[16];
+    private boolean[] known = new boolean[16];
+    private double sum;
+    private int count;
+
+    private void ensure(int size)
+    {
+      if (values.length < size) {
+        final int capacity = Math.max(size, values.length * 2);
+        values = new double[capacity];
+        weights = new double[capacity];
+        known = new boolean[capacity];
+      }
+      sum = 0;
+      count = 0;
+    }
+
+    private void clear(int i)
+    {
+      known[i] = false;
+    }
+
+    private void set(int i, double value, long observedNanos, long now)
+    {
+      if (Double.isNaN(value)) {
+        known[i] = false;
+        return;
+      }
+      known[i] = true;
+      values[i] = value;
+      weights[i] = weight(now - observedNanos);
+      sum += value;
+      count++;
+    }
+
+    /** The value of candidate i after decay; {@code fallback} when no candidate has this statistic. */
+    private double effective(int i, double fallback)
+    {
+      if (!known[i]) {
+        return count == 0 ? fallback : sum / count;
+      }
+      if (count == 1 || weights[i] == 1) {
+        return values[i];
+      }
+      final double othersMean = (sum - values[i]) / (count - 1);
+      return othersMean + (values[i] - othersMean) * weights[i];
+    }
+  }
+}

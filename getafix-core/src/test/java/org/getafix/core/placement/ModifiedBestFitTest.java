@@ -1,0 +1,105 @@
+package org.getafix.core.placement;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The thesis' worked example and the shape of capacity-aware plans. */
+class ModifiedBestFitTest
+{
+  private static final long GB = 1L << 30;
+
+  /** §2.2: access counts {6, 3, 2, 1} on 3 equal nodes (capacity 4 each). */
+  private static PlacementInput thesisExample()
+  {
+    return new PlacementInput(
+        List.of(
+            new SegmentLoad("S1", 6, 1),
+            new SegmentLoad("S2", 3, 1),
+            new SegmentLoad("S3", 2, 1),
+            new SegmentLoad("S4", 1, 1)
+        ),
+        List.of(new NodeCapacity("HN1", 1, GB), new NodeCapacity("HN2", 1, GB), new NodeCapacity("HN3", 1, GB)),
+        new PlacementConstraints(1, 3, 0.0)
+    );
+  }
+
+  @Test
+  void thesisExampleNeedsFiveReplicasNotSeven()
+  {
+    for (PlacementStrategy strategy : List.of(Strategies.getafixB(), Strategies.getafixH())) {
+      final PlacementPlan plan = strategy.plan(thesisExample());
+      assertEquals(5, plan.totalReplicas(), strategy.name());
+      assertTrue(plan.unplaced().isEmpty(), strategy.name());
+      // The allocation of Fig 2.2: HN1 = {S1:4}, HN2 = {S2:3, S4:1}, HN3 = {S1:2, S3:2}.
+      assertEquals(Map.of("HN1", 4.0), plan.nodeLoads(thesisExample().segments()).entrySet().stream()
+          .filter(e -> e.getKey().equals("HN1")).collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+      assertEquals(
+          Map.of("HN1", 4.0, "HN2", 4.0, "HN3", 4.0),
+          rounded(plan.nodeLoads(thesisExample().segments()))
+      );
+    }
+  }
+
+  @Test
+  void thesisExampleRoutingProportionsAreTable31()
+  {
+    final PlacementPlan plan = Strategies.getafixB().plan(thesisExample());
+    assertEquals(2.0 / 3, plan.sharesOf("S1").get("HN1"), 1e-9);
+    assertEquals(1.0 / 3, plan.sharesOf("S1").get("HN3"), 1e-9);
+    assertEquals(Map.of("HN2", 1.0), plan.sharesOf("S2"));
+    assertEquals(Map.of("HN3", 1.0), plan.sharesOf("S3"));
+    assertEquals(Map.of("HN2", 1.0), plan.sharesOf("S4"));
+  }
+
+  @Test
+  void capacityAwarePutsMostOfThePopularSegmentOnTheStrongestNode()
+  {
+    final List<SegmentLoad> segments = List.of(
+        new SegmentLoad("hot", 60, 1),
+        new SegmentLoad("warm", 20, 1),
+        new SegmentLoad("cool", 12, 1),
+        new SegmentLoad("cold", 8, 1)
+    );
+    final List<NodeCapacity> nodes = List.of(
+        new NodeCapacity("big", 16, GB),
+        new NodeCapacity("mid", 8, GB),
+        new NodeCapacity("small", 4, GB)
+    );
+    final PlacementInput input = new PlacementInput(segments, nodes, new PlacementConstraints(1, 3, 0.2));
+    final Map<String, Double> hot = Strategies.getafixH().plan(input).sharesOf("hot");
+    assertTrue(hot.get("big") > 0.5, "hot shares " + hot);
+    for (Map.Entry<String, Double> e : hot.entrySet()) {
+      assertTrue(hot.get("big") >= e.getValue(), "hot shares " + hot);
+    }
+    // Node loads follow capacity 16:8:4 of the total 100.
+    final Map<String, Double> loads = Strategies.getafixH().plan(input).nodeLoads(segments);
+    assertEquals(100 * 16 / 28.0, loads.get("big"), 1e-6);
+    assertEquals(100 * 8 / 28.0, loads.get("mid"), 1e-6);
+    assertEquals(100 * 4 / 28.0, loads.get("small"), 1e-6);
+    // Getafix-B ignores capacity: equal load per node.
+    final Map<String, Double> uniform = Strategies.getafixB().plan(input).nodeLoads(segments);
+    assertEquals(100 / 3.0, uniform.get("big"), 1e-6);
+    assertEquals(100 / 3.0, uniform.get("small"), 1e-6);
+  }
+
+  @Test
+  void sharesOfEverySegmentSumToOne()
+  {
+    final PlacementPlan plan = Strategies.getafixH().plan(thesisExample());
+    for (Map<String, Double> shares : plan.shares().values()) {
+      assertEquals(1.0, shares.values().stream().mapToDouble(Double::doubleValue).sum(), 1e-9);
+    }
+  }
+
+  private static Map<String, Double> rounded(Map<String, Double> m)
+  {
+    final Map<String, Double> r = new java.util.TreeMap<>();
+    m.forEach((k, v) -> r.put(k, Math.round(v * 1e6) / 1e6));
+    return r;
+  }
+}

@@ -1,0 +1,125 @@
+package org.getafix.core.placement;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The segment balancer (thesis §3.2). */
+class SegmentBalancerTest
+{
+  /**
+   * Two hot segments each fill a node's bin; 60 light ones fill the other two nodes: segment counts 1, 1, 30, 30.
+   */
+  private static PlacementInput skewed(double gamma, double... capacities)
+  {
+    final List<SegmentLoad> segments = new ArrayList<>();
+    double total = 0;
+    for (int i = 0; i < 60; i++) {
+      segments.add(new SegmentLoad("light-" + i, 1, 1));
+      total += 1;
+    }
+    final List<NodeCapacity> nodes = new ArrayList<>();
+    double capacityTotal = 0;
+    for (double c : capacities) {
+      capacityTotal += c;
+    }
+    // Hot segments sized to fill the first two nodes' bins exactly.
+    final double hotShare = (capacities[0] + capacities[1]) / capacityTotal;
+    final double hotTotal = total * hotShare / (1 - hotShare);
+    segments.add(new SegmentLoad("hot-a", hotTotal * capacities[0] / (capacities[0] + capacities[1]), 1));
+    segments.add(new SegmentLoad("hot-b", hotTotal * capacities[1] / (capacities[0] + capacities[1]), 1));
+    for (int i = 0; i < capacities.length; i++) {
+      nodes.add(new NodeCapacity("n" + i, capacities[i], 1000));
+    }
+    return new PlacementInput(segments, nodes, new PlacementConstraints(1, 4, gamma));
+  }
+
+  @Test
+  void balancerReducesTheMaxSegmentCountWithinGamma()
+  {
+    final PlacementInput input = skewed(0.2, 1, 1, 1, 1);
+    final PlacementPlan unbalanced = Strategies.autoTieringOnly().plan(input);
+    final PlacementPlan balanced = Strategies.getafixH().plan(input);
+    assertEquals(30, ConstraintsTest.max(unbalanced.segmentCounts()), unbalanced.segmentCounts().toString());
+    assertTrue(
+        ConstraintsTest.max(balanced.segmentCounts()) < 30,
+        "balanced counts " + balanced.segmentCounts()
+    );
+    assertEquals(unbalanced.totalReplicas(), balanced.totalReplicas(), "the balancer moves, it does not copy");
+    final double imbalance = imbalance(balanced, input);
+    assertTrue(imbalance <= 0.2 + 1e-9, "imbalance " + imbalance);
+    assertTrue(imbalance > 0.1, "it should use the slack γ allows, got " + imbalance);
+    // The least popular replicas moved; the hot ones stay where the fit put them.
+    assertEquals(unbalanced.sharesOf("hot-a"), balanced.sharesOf("hot-a"));
+    assertEquals(unbalanced.sharesOf("hot-b"), balanced.sharesOf("hot-b"));
+  }
+
+  @Test
+  void largerGammaBalancesMore()
+  {
+    final int at20 = ConstraintsTest.max(Strategies.getafixH().plan(skewed(0.2, 1, 1, 1, 1)).segmentCounts());
+    final PlacementInput loose = skewed(1.0, 1, 1, 1, 1);
+    final PlacementPlan plan = Strategies.getafixH().plan(loose);
+    final int at100 = ConstraintsTest.max(plan.segmentCounts());
+    assertTrue(at100 < at20, at100 + " vs " + at20);
+    // 62 replicas over 4 nodes: nobody above the rounded-up average of 16.
+    assertTrue(at100 <= 16, plan.segmentCounts().toString());
+  }
+
+  @Test
+  void gammaZeroChangesNothing()
+  {
+    final PlacementInput input = skewed(0.0, 1, 1, 1, 1);
+    assertEquals(Strategies.autoTieringOnly().plan(input), Strategies.getafixH().plan(input));
+  }
+
+  @Test
+  void heterogeneousNodesAreComparedByLoadOverCapacity()
+  {
+    // Strong nodes 4×, the fit gives them 4× the load: absolute imbalance is 75% before any move, relative is 0.
+    final PlacementInput input = skewed(0.2, 4, 4, 1, 1);
+    final PlacementPlan unbalanced = Strategies.autoTieringOnly().plan(input);
+    final PlacementPlan balanced = Strategies.getafixH().plan(input);
+    assertTrue(imbalance(unbalanced, input) < 1e-9);
+    assertTrue(
+        ConstraintsTest.max(balanced.segmentCounts()) < ConstraintsTest.max(unbalanced.segmentCounts()),
+        balanced.segmentCounts() + " vs " + unbalanced.segmentCounts()
+    );
+    assertTrue(imbalance(balanced, input) <= 0.2 + 1e-9, "imbalance " + imbalance(balanced, input));
+  }
+
+  @Test
+  void balancerRespectsMemory()
+  {
+    // The light nodes may not take anything more than they hold: nothing can move, and nothing breaks.
+    final List<SegmentLoad> segments = new ArrayList<>(skewed(1.0, 1, 1, 1, 1).segments());
+    final List<NodeCapacity> nodes = List.of(
+        new NodeCapacity("n0", 1, 1), new NodeCapacity("n1", 1, 1),
+        new NodeCapacity("n2", 1, 1000), new NodeCapacity("n3", 1, 1000)
+    );
+    final PlacementInput input = new PlacementInput(segments, nodes, new PlacementConstraints(1, 4, 1.0));
+    final PlacementPlan plan = Strategies.getafixH().plan(input);
+    ConstraintsTest.assertMemoryRespected(input, plan, "getafix-h");
+    assertEquals(1, plan.segmentCounts().get("n0"));
+    assertEquals(1, plan.segmentCounts().get("n1"));
+  }
+
+  /** 1 − min/max of load/capacity over the nodes. */
+  static double imbalance(PlacementPlan plan, PlacementInput input)
+  {
+    final Map<String, Double> loads = plan.nodeLoads(input.segments());
+    double min = Double.POSITIVE_INFINITY;
+    double max = 0;
+    for (NodeCapacity node : input.nodes()) {
+      final double relative = loads.getOrDefault(node.nodeId(), 0.0) / node.capacity();
+      min = Math.min(min, relative);
+      max = Math.max(max, relative);
+    }
+    return 1 - min / max;
+  }
+}

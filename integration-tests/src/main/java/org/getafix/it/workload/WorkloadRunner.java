@@ -1,0 +1,113 @@
+package org.getafix.it.workload;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.getafix.it.cluster.BrokerClient;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Sends a {@link QueryMix} to the Broker from several closed-loop client threads (each sends its next query when the
+ * previous answer arrives) until a duration elapses or a query count is reached, and records every outcome and the
+ * latency distribution per query kind.
+ */
+public final class WorkloadRunner
+{
+  private WorkloadRunner()
+  {
+  }
+
+  /**
+   * @param threads     concurrent clients
+   * @param duration    stop sending after this long
+   * @param maxQueries  stop after this many queries in total ({@code <= 0}: no limit)
+   * @param seed        seed of the query sequence (client {@code i} uses {@code seed + i})
+   */
+  public record Options(int threads, Duration duration, int maxQueries, long seed)
+  {
+    public Options
+    {
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+      }
+      if (duration.isNegative() || duration.isZero()) {
+        throw new IllegalArgumentException("duration must be positive, got " + duration);
+      }
+    }
+  }
+
+  public static WorkloadResult run(BrokerClient broker, QueryMix mix, Options options) throws InterruptedException
+  {
+    final ConcurrentLinkedQueue<QueryOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    final Map<QueryKind, ConcurrentHistogram> histograms = new EnumMap<>(QueryKind.class);
+    for (QueryKind kind : QueryKind.values()) {
+      histograms.put(kind, new ConcurrentHistogram(3));
+    }
+    final AtomicInteger budget = new AtomicInteger(options.maxQueries() <= 0 ? Integer.MAX_VALUE : options.maxQueries());
+    final long start = System.nanoTime();
+    final long end = start + options.duration().toNanos();
+    final ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
+      final Thread t = new Thread(r, "getafix-workload-client");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      final List<Future<?>> clients = new ArrayList<>();
+      for (int i = 0; i < options.threads(); i++) {
+        final SplittableRandom random = new SplittableRandom(options.seed() + i);
+        clients.add(pool.submit(() -> {
+          while (System.nanoTime() < end && budget.getAndDecrement() > 0 && !Thread.currentThread().isInterrupted()) {
+            final QueryOutcome outcome = execute(broker, mix.next(random));
+            outcomes.add(outcome);
+            histograms.get(outcome.kind()).recordValue(Math.max(1, outcome.latencyNanos() / 1000));
+          }
+        }));
+      }
+      for (Future<?> client : clients) {
+        try {
+          client.get();
+        }
+        catch (java.util.concurrent.ExecutionException e) {
+          throw new IllegalStateException("workload client crashed", e.getCause());
+        }
+      }
+    }
+    finally {
+      pool.shutdownNow();
+      pool.awaitTermination(10, TimeUnit.SECONDS);
+    }
+    return new WorkloadResult(List.copyOf(outcomes), histograms, Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  static QueryOutcome execute(BrokerClient broker, WorkloadQuery query)
+  {
+    final Instant startedAt = Instant.now();
+    final long t0 = System.nanoTime();
+    try {
+      final JsonNode result = broker.nativeQuery(query.query());
+      final long latency = System.nanoTime() - t0;
+      if (!result.isArray()) {
+        return new QueryOutcome(query, startedAt, latency, false, "not a JSON array: " + result, -1);
+      }
+      final int rows = query.kind() == QueryKind.TOPN && result.size() > 0
+                       ? result.get(0).path("result").size()
+                       : result.size();
+      return new QueryOutcome(query, startedAt, latency, true, null, rows);
+    }
+    catch (RuntimeException e) {
+      return new QueryOutcome(query, startedAt, System.nanoTime() - t0, false, e.toString(), -1);
+    }
+  }
+}

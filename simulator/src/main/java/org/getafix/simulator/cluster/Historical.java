@@ -1,0 +1,199 @@
+package org.getafix.simulator.cluster;
+
+import org.getafix.simulator.engine.EventLoop;
+
+import java.util.ArrayDeque;
+import java.util.PriorityQueue;
+
+/**
+ * A Druid Historical as a queueing station: {@code cores} servers fed by one FIFO queue of per-segment tasks.
+ * Its speed factor scales service time; a straggler's speed drops from a given time on. It also keeps what it
+ * holds in memory and a FIFO load queue (one segment loaded at a time, at a fixed bandwidth).
+ */
+public final class Historical
+{
+  /** Told when a task leaves a core. */
+  public interface TaskListener
+  {
+    void onTaskDone(Task task, double serviceSeconds);
+  }
+
+  private final EventLoop loop;
+  private final int index;
+  private final String id;
+  private final int cores;
+  private final double baseSpeed;
+  private final String hardwareTier;
+  private final TaskListener listener;
+  private final ArrayDeque<Task> queue = new ArrayDeque<>();
+
+  private double slowFrom = Double.POSITIVE_INFINITY;
+  private double slowSpeed = 1.0;
+  private int busyCores;
+  private double lastBusyChange;
+
+  // Per-round counters, reset by takeRoundStats().
+  private double roundCpuSeconds;
+  private double roundBusyCoreSeconds;
+  private double roundServiceSeconds;
+
+  // Whole-run counters, for the queueing check.
+  private long tasksStarted;
+  private double totalWaitSeconds;
+
+  // Memory and loading.
+  /** Pending loads, newest segment first. */
+  final PriorityQueue<Segment> loadQueue =
+      new PriorityQueue<>((a, b) -> Integer.compare(b.index(), a.index()));
+  Segment loadingNow;
+  long bytesHeld;
+  long peakBytes;
+
+  public Historical(
+      EventLoop loop,
+      int index,
+      String id,
+      int cores,
+      double speed,
+      String hardwareTier,
+      TaskListener listener
+  )
+  {
+    if (cores < 1) {
+      throw new IllegalArgumentException("cores of node " + id + " must be >= 1, got [" + cores + "]");
+    }
+    if (!(speed > 0) || !Double.isFinite(speed)) {
+      throw new IllegalArgumentException("speed of node " + id + " must be > 0, got [" + speed + "]");
+    }
+    this.loop = loop;
+    this.index = index;
+    this.id = id;
+    this.cores = cores;
+    this.baseSpeed = speed;
+    this.hardwareTier = hardwareTier;
+    this.listener = listener;
+  }
+
+  /** Makes this node a straggler: tasks that start at or after {@code fromTime} run at {@code speed}. */
+  public void slowDown(double fromTime, double speed)
+  {
+    this.slowFrom = fromTime;
+    this.slowSpeed = speed;
+  }
+
+  public double speedAt(double time)
+  {
+    return time >= slowFrom ? slowSpeed : baseSpeed;
+  }
+
+  public void submit(Task task)
+  {
+    if (busyCores < cores) {
+      start(task);
+    } else {
+      queue.addLast(task);
+    }
+  }
+
+  private void start(Task task)
+  {
+    final double now = loop.now();
+    accountBusy(now);
+    busyCores++;
+    task.startedAt = now;
+    tasksStarted++;
+    totalWaitSeconds += now - task.enqueuedAt;
+    final double service = task.work / speedAt(now);
+    loop.schedule(now + service, () -> complete(task, service));
+  }
+
+  private void complete(Task task, double service)
+  {
+    accountBusy(loop.now());
+    busyCores--;
+    // CPU time is the task's own work: a straggler slowed by contention burns the same instructions, only later.
+    roundCpuSeconds += task.work;
+    roundServiceSeconds += service;
+    listener.onTaskDone(task, service);
+    if (!queue.isEmpty()) {
+      start(queue.pollFirst());
+    }
+  }
+
+  private void accountBusy(double now)
+  {
+    roundBusyCoreSeconds += busyCores * (now - lastBusyChange);
+    lastBusyChange = now;
+  }
+
+  /** Counters of the round that ends now, then resets them. */
+  public RoundCounters takeRoundStats()
+  {
+    accountBusy(loop.now());
+    final RoundCounters counters = new RoundCounters(roundCpuSeconds, roundBusyCoreSeconds, roundServiceSeconds);
+    roundCpuSeconds = 0;
+    roundBusyCoreSeconds = 0;
+    roundServiceSeconds = 0;
+    return counters;
+  }
+
+  /**
+   * @param cpuSeconds         CPU seconds of the tasks finished this round (their work at speed 1)
+   * @param busyCoreSeconds    core-seconds the cores were occupied
+   * @param serviceSeconds     wall seconds the finished tasks spent on a core
+   */
+  public record RoundCounters(double cpuSeconds, double busyCoreSeconds, double serviceSeconds)
+  {
+  }
+
+  /** Tasks queued or running: what a broker sees as open requests to this node. */
+  public int outstanding()
+  {
+    return busyCores + queue.size();
+  }
+
+  public int queueLength()
+  {
+    return queue.size();
+  }
+
+  public long tasksStarted()
+  {
+    return tasksStarted;
+  }
+
+  public double meanWaitSeconds()
+  {
+    return tasksStarted == 0 ? 0 : totalWaitSeconds / tasksStarted;
+  }
+
+  public int index()
+  {
+    return index;
+  }
+
+  public String id()
+  {
+    return id;
+  }
+
+  public int cores()
+  {
+    return cores;
+  }
+
+  public String hardwareTier()
+  {
+    return hardwareTier;
+  }
+
+  public long bytesHeld()
+  {
+    return bytesHeld;
+  }
+
+  public long peakBytes()
+  {
+    return peakBytes;
+  }
+}

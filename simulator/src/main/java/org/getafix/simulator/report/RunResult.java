@@ -1,0 +1,54 @@
+package org.getafix.simulator.report;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * One run's figures, as written to results.json (thesis §4.1 metrics). Memory and replica figures are averaged
+ * over the measured window (after warm-up); latency covers queries that arrived in it.
+ *
+ * @param strategy                   getafix-core strategy name
+ * @param routing                    lbr-cc or abr
+ * @param capacityEstimator          estimator behind capacity-aware strategies (null for uniform ones)
+ * @param gamma                      balancer bound used
+ * @param totalReplicas              time-averaged number of replicas held (loaded or loading)
+ * @param extraReplicas              time-averaged replicas beyond one per segment: the memory replication costs
+ * @param effectiveReplicationFactor totalReplicas / time-averaged number of segments
+ * @param totalMemoryBytes           time-averaged sum over nodes of bytes held
+ * @param maxNodeMemoryBytes         peak bytes held by any one node
+ * @param latencyMs                  query latency (arrival to last task done)
+ * @param makespanMs                 time from the start until the last query completed
+ * @param tieringAccuracy            share of node-rounds whose load tier matches the hardware tier; null when
+ *                                   the scenario has no hardware tiers
+ * @param tieringAccuracyNaturalBreaks the same with tiers found by natural breaks instead of known tier sizes
+ * @param queries                    queries measured
+ * @param tasks                      per-segment tasks run, whole run
+ * @param replicaLoads               loads started, whole run (churn)
+ * @param meanUtilisation            mean core utilisation over nodes in the measured window
+ * @param meanPlanMillis             mean wall milliseconds one plan took
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record RunResult(
+    String strategy,
+    String routing,
+    String capacityEstimator,
+    double gamma,
+    long totalReplicas,
+    long extraReplicas,
+    double effectiveReplicationFactor,
+    long totalMemoryBytes,
+    long maxNodeMemoryBytes,
+    Latency latencyMs,
+    double makespanMs,
+    Double tieringAccuracy,
+    Double tieringAccuracyNaturalBreaks,
+    long queries,
+    long tasks,
+    long replicaLoads,
+    double meanUtilisation,
+    double meanPlanMillis
+)
+{
+  public record Latency(double mean, double p50, double p99)
+  {
+  }
+}

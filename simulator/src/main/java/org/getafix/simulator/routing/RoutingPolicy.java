@@ -1,0 +1,30 @@
+package org.getafix.simulator.routing;
+
+import org.getafix.core.placement.PlacementPlan;
+import org.getafix.simulator.cluster.Segment;
+
+import java.util.random.RandomGenerator;
+
+/** How a broker picks the replica holder that runs one segment's task of a query. */
+public interface RoutingPolicy
+{
+  String name();
+
+  /** The Coordinator published a new plan (a new routing table). */
+  default void onPlan(PlacementPlan plan)
+  {
+  }
+
+  /**
+   * @param broker  the broker routing the task (each client has its own)
+   * @param segment a segment with at least one loaded replica
+   * @return the index of a node in {@code segment.loadedHolders()}
+   */
+  int choose(int broker, Segment segment, BrokerView view, RandomGenerator random);
+
+  /** What a broker knows locally: its own open requests per node, as Druid's connectionCount does. */
+  interface BrokerView
+  {
+    int openRequests(int broker, int node);
+  }
+}

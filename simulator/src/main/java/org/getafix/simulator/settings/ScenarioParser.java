@@ -1,0 +1,307 @@
+package org.getafix.simulator.settings;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Reads a scenario: a built-in name (a JSON file under {@code scenarios/} on the classpath) or a path. Every
+ * field except {@code name}, {@code nodes} and {@code clients} has a default; unknown fields are errors.
+ */
+public final class ScenarioParser
+{
+  public static final List<String> BUILT_IN =
+      List.of("stragglers-20", "tiered-15", "tiered-25", "gamma-sweep", "routing-15");
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  private ScenarioParser()
+  {
+  }
+
+  /** A built-in scenario name, or a path to a JSON file. */
+  public static ScenarioSettings load(String nameOrPath)
+  {
+    final Path path = Path.of(nameOrPath);
+    if (nameOrPath.endsWith(".json") || Files.exists(path)) {
+      if (!Files.isRegularFile(path)) {
+        throw new ScenarioException("scenario file [" + nameOrPath + "] does not exist");
+      }
+      try {
+        return parse(Files.readString(path));
+      }
+      catch (IOException e) {
+        throw new ScenarioException("cannot read scenario file [" + nameOrPath + "]: " + e.getMessage(), e);
+      }
+    }
+    try (InputStream in = ScenarioParser.class.getResourceAsStream("/scenarios/" + nameOrPath + ".json")) {
+      if (in == null) {
+        throw new ScenarioException(
+            "unknown scenario [" + nameOrPath + "]: not a file, and not one of the built-in scenarios " + BUILT_IN
+        );
+      }
+      return parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+    }
+    catch (IOException e) {
+      throw new ScenarioException("cannot read built-in scenario [" + nameOrPath + "]", e);
+    }
+  }
+
+  public static ScenarioSettings parse(String json)
+  {
+    final JsonNode root;
+    try {
+      root = MAPPER.readTree(json);
+    }
+    catch (JsonProcessingException e) {
+      throw new ScenarioException("scenario is not valid JSON: " + e.getOriginalMessage()
+                                  + " at line " + e.getLocation().getLineNr(), e);
+    }
+    final JsonFields f = new JsonFields(root, "");
+    f.rejectUnknown(Set.of(
+        "name", "description", "seed", "durationSeconds", "warmupSeconds", "roundSeconds", "nodes",
+        "stragglers", "clients", "segments", "workload", "planning", "runs"
+    ));
+    final String name = f.string("name", null);
+    final double duration = f.number("durationSeconds", 300.0, 1, 1e6);
+    final double warmup = f.number("warmupSeconds", Math.min(60.0, duration / 5), 0, duration - 1e-9);
+    final double round = f.number("roundSeconds", 5.0, 0.01, duration);
+
+    final List<ScenarioSettings.NodeGroup> nodes = nodes(f);
+    final Set<String> nodeIds = new HashSet<>();
+    for (ScenarioSettings.NodeGroup g : nodes) {
+      for (int i = 0; i < g.count(); i++) {
+        nodeIds.add(g.name() + "-" + i);
+      }
+    }
+    final List<ScenarioSettings.Straggler> stragglers = stragglers(f, nodeIds);
+
+    final JsonFields c = required(f, "clients");
+    c.rejectUnknown(Set.of("count", "minQueriesPerSecond", "maxQueriesPerSecond"));
+    final double minQps = c.number("minQueriesPerSecond", 50.0, 0.001, 1e6);
+    final double maxQps = c.number("maxQueriesPerSecond", 150.0, minQps, 1e6);
+    final ScenarioSettings.Clients clients =
+        new ScenarioSettings.Clients((int) c.integer("count", null, 1, 10_000), minQps, maxQps);
+
+    final ScenarioSettings.Segments segments = segments(f.object("segments"));
+    final ScenarioSettings.Workload workload = workload(f.object("workload"));
+    final ScenarioSettings.Planning planning = planning(f.object("planning"), nodeIds.size());
+    final List<ScenarioSettings.Run> runs = runs(f);
+
+    return new ScenarioSettings(
+        name,
+        f.has("description") ? f.string("description", null) : "",
+        f.integer("seed", 1L, Long.MIN_VALUE, Long.MAX_VALUE),
+        duration,
+        warmup,
+        round,
+        nodes,
+        stragglers,
+        clients,
+        segments,
+        workload,
+        planning,
+        runs
+    );
+  }
+
+  private static JsonFields required(JsonFields f, String field)
+  {
+    final JsonFields o = f.object(field);
+    if (o == null) {
+      throw new ScenarioException("missing field '" + f.path(field) + "'");
+    }
+    return o;
+  }
+
+  private static List<ScenarioSettings.NodeGroup> nodes(JsonFields f)
+  {
+    final JsonNode array = f.array("nodes", true);
+    if (array.isEmpty()) {
+      throw new ScenarioException("field 'nodes' must list at least one node group");
+    }
+    final List<ScenarioSettings.NodeGroup> groups = new ArrayList<>();
+    final Set<String> names = new HashSet<>();
+    for (int i = 0; i < array.size(); i++) {
+      final JsonFields g = new JsonFields(array.get(i), "nodes[" + i + "]");
+      g.rejectUnknown(Set.of("name", "count", "cores", "speed", "memoryBytes", "tier"));
+      final String name = g.string("name", "hn" + (array.size() > 1 ? i : ""));
+      if (!names.add(name)) {
+        throw new ScenarioException("field '" + g.path("name") + "': duplicate node group name [" + name + "]");
+      }
+      final int cores = (int) g.integer("cores", null, 1, 4096);
+      String tier = g.optionalString("tier");
+      if (tier != null) {
+        tier = tier.toUpperCase(Locale.ROOT);
+        if (!ScenarioSettings.TIERS.contains(tier)) {
+          throw new ScenarioException(
+              "field '" + g.path("tier") + "' must be one of " + ScenarioSettings.TIERS + ", got [" + tier + "]"
+          );
+        }
+      }
+      groups.add(new ScenarioSettings.NodeGroup(
+          name,
+          (int) g.integer("count", 1L, 1, 10_000),
+          cores,
+          g.number("speed", 1.0, 1e-6, 1e6),
+          g.integer("memoryBytes", cores * 4L * 1024 * 1024 * 1024, 0, Long.MAX_VALUE),
+          tier
+      ));
+    }
+    return List.copyOf(groups);
+  }
+
+  private static List<ScenarioSettings.Straggler> stragglers(JsonFields f, Set<String> nodeIds)
+  {
+    final JsonNode array = f.array("stragglers", false);
+    if (array == null) {
+      return List.of();
+    }
+    final List<ScenarioSettings.Straggler> stragglers = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      final JsonFields s = new JsonFields(array.get(i), "stragglers[" + i + "]");
+      s.rejectUnknown(Set.of("node", "fromSeconds", "speed"));
+      final String node = s.string("node", null);
+      if (!nodeIds.contains(node)) {
+        throw new ScenarioException(
+            "field '" + s.path("node") + "' names unknown node [" + node + "]; nodes are named <group name>-<i>"
+        );
+      }
+      stragglers.add(new ScenarioSettings.Straggler(
+          node,
+          s.number("fromSeconds", 0.0, 0, 1e9),
+          s.number("speed", null, 1e-6, 1e6)
+      ));
+    }
+    return List.copyOf(stragglers);
+  }
+
+  private static ScenarioSettings.Segments segments(JsonFields s)
+  {
+    if (s == null) {
+      return new ScenarioSettings.Segments(500, 30, 500_000_000L, 0.2, 100_000_000);
+    }
+    s.rejectUnknown(Set.of("initial", "arrivalEverySeconds", "sizeBytes", "sizeJitter", "loadBytesPerSecond"));
+    return new ScenarioSettings.Segments(
+        (int) s.integer("initial", 500L, 1, 1_000_000),
+        s.number("arrivalEverySeconds", 30.0, 0, 1e9),
+        s.integer("sizeBytes", 500_000_000L, 1, Long.MAX_VALUE / 4),
+        s.number("sizeJitter", 0.2, 0, 0.99),
+        s.number("loadBytesPerSecond", 1e8, 1, 1e15)
+    );
+  }
+
+  private static ScenarioSettings.Workload workload(JsonFields w)
+  {
+    final List<ScenarioSettings.QueryTypeSettings> defaultTypes = List.of(
+        new ScenarioSettings.QueryTypeSettings("timeseries", 0.45, 6, 0.25),
+        new ScenarioSettings.QueryTypeSettings("topN", 0.35, 12, 0.5),
+        new ScenarioSettings.QueryTypeSettings("groupBy", 0.20, 40, 1.0)
+    );
+    if (w == null) {
+      return new ScenarioSettings.Workload(1.4, 4, defaultTypes);
+    }
+    w.rejectUnknown(Set.of("recencyExponent", "meanIntervalSegments", "queryTypes"));
+    List<ScenarioSettings.QueryTypeSettings> types = defaultTypes;
+    final JsonNode array = w.array("queryTypes", false);
+    if (array != null) {
+      if (array.isEmpty()) {
+        throw new ScenarioException("field 'workload.queryTypes' must list at least one query type");
+      }
+      types = new ArrayList<>();
+      for (int i = 0; i < array.size(); i++) {
+        final JsonFields t = new JsonFields(array.get(i), "workload.queryTypes[" + i + "]");
+        t.rejectUnknown(Set.of("name", "weight", "meanTaskMillis", "cv"));
+        types.add(new ScenarioSettings.QueryTypeSettings(
+            t.string("name", null),
+            t.number("weight", null, 0, 1e9),
+            t.number("meanTaskMillis", null, 1e-6, 1e9),
+            t.number("cv", 0.0, 0, 100)
+        ));
+      }
+      if (types.stream().mapToDouble(ScenarioSettings.QueryTypeSettings::weight).sum() <= 0) {
+        throw new ScenarioException("field 'workload.queryTypes': the weights must not all be 0");
+      }
+      types = List.copyOf(types);
+    }
+    return new ScenarioSettings.Workload(
+        w.number("recencyExponent", 1.4, 0, 100),
+        w.number("meanIntervalSegments", 4.0, 1, 1e6),
+        types
+    );
+  }
+
+  private static ScenarioSettings.Planning planning(JsonFields p, int nodeCount)
+  {
+    if (p == null) {
+      return new ScenarioSettings.Planning(0.5, 1, nodeCount, 0.2, "cpu-time", 2, "lbr-cc");
+    }
+    p.rejectUnknown(Set.of(
+        "popularityDecay", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
+        "routing"
+    ));
+    final int min = (int) p.integer("minReplicas", 1L, 1, nodeCount);
+    return new ScenarioSettings.Planning(
+        p.number("popularityDecay", 0.5, 0, 1),
+        min,
+        (int) p.integer("maxReplicas", (long) nodeCount, min, nodeCount),
+        p.number("gamma", 0.2, 0, 1),
+        oneOf(p, "capacityEstimator", "cpu-time", ScenarioSettings.ESTIMATORS),
+        (int) p.integer("druidDefaultReplicas", 2L, 1, nodeCount),
+        oneOf(p, "routing", "lbr-cc", ScenarioSettings.ROUTINGS)
+    );
+  }
+
+  private static List<ScenarioSettings.Run> runs(JsonFields f)
+  {
+    final JsonNode array = f.array("runs", false);
+    if (array == null) {
+      return ScenarioSettings.STRATEGIES.stream()
+                                        .map(s -> new ScenarioSettings.Run(s, s, null, null, null))
+                                        .toList();
+    }
+    if (array.isEmpty()) {
+      throw new ScenarioException("field 'runs' must list at least one run");
+    }
+    final List<ScenarioSettings.Run> runs = new ArrayList<>();
+    final Set<String> labels = new HashSet<>();
+    for (int i = 0; i < array.size(); i++) {
+      final JsonFields r = new JsonFields(array.get(i), "runs[" + i + "]");
+      r.rejectUnknown(Set.of("label", "strategy", "routing", "gamma", "capacityEstimator"));
+      final String strategy = oneOf(r, "strategy", null, ScenarioSettings.STRATEGIES);
+      final String label = r.string("label", strategy);
+      if (!labels.add(label)) {
+        throw new ScenarioException("field '" + r.path("label") + "': duplicate run label [" + label + "]");
+      }
+      runs.add(new ScenarioSettings.Run(
+          label,
+          strategy,
+          r.has("routing") ? oneOf(r, "routing", null, ScenarioSettings.ROUTINGS) : null,
+          r.optionalNumber("gamma", 0, 1),
+          r.has("capacityEstimator") ? oneOf(r, "capacityEstimator", null, ScenarioSettings.ESTIMATORS) : null
+      ));
+    }
+    return List.copyOf(runs);
+  }
+
+  private static String oneOf(JsonFields f, String field, String fallback, List<String> allowed)
+  {
+    final String value = f.string(field, fallback);
+    if (!allowed.contains(value)) {
+      throw new ScenarioException(
+          "field '" + f.path(field) + "' must be one of " + allowed + ", got [" + value + "]"
+      );
+    }
+    return value;
+  }
+}

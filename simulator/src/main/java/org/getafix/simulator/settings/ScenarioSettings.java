@@ -1,0 +1,132 @@
+package org.getafix.simulator.settings;
+
+import java.util.List;
+
+/**
+ * One simulated experiment, as read from a scenario JSON file (format: docs/scenarios.md). Immutable and
+ * validated: {@link ScenarioParser} names the offending field of any bad value.
+ *
+ * @param name            scenario name; the default output directory is {@code out/<name>}
+ * @param description     free text for the report
+ * @param seed            every random draw derives from it: same seed, same results
+ * @param durationSeconds simulated seconds during which clients inject queries
+ * @param warmupSeconds   simulated seconds left out of latency and memory figures (the first plans converge)
+ * @param roundSeconds    planning round length (thesis: 5 s)
+ * @param nodes           the Historicals, in groups of identical nodes
+ * @param stragglers      nodes slowed from a given time on
+ * @param clients         workload clients, each with its own broker
+ * @param segments        the data: initial hourly segments and arrivals
+ * @param workload        query shapes and types
+ * @param planning        replication and routing settings shared by all runs
+ * @param runs            the strategies to compare; each run overrides some planning settings
+ */
+public record ScenarioSettings(
+    String name,
+    String description,
+    long seed,
+    double durationSeconds,
+    double warmupSeconds,
+    double roundSeconds,
+    List<NodeGroup> nodes,
+    List<Straggler> stragglers,
+    Clients clients,
+    Segments segments,
+    Workload workload,
+    Planning planning,
+    List<Run> runs
+)
+{
+  public static final List<String> STRATEGIES =
+      List.of("getafix-h", "getafix-b", "auto-tiering", "scarlett", "druid-default");
+  public static final List<String> ROUTINGS = List.of("lbr-cc", "abr");
+  public static final List<String> ESTIMATORS = List.of("cpu-time", "throughput");
+  public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
+
+  /**
+   * @param name        id prefix: nodes are named {@code <name>-<i>}
+   * @param count       identical nodes in this group
+   * @param cores       cores (parallel task slots) per node
+   * @param speed       per-core speed factor (1 = nominal)
+   * @param memoryBytes memory limit given to the planner
+   * @param tier        hardware tier (HOT, WARM, COLD) for the tiering accuracy; null if none
+   */
+  public record NodeGroup(String name, int count, int cores, double speed, long memoryBytes, String tier)
+  {
+  }
+
+  /** Node {@code node} runs at {@code speed} from {@code fromSeconds} on. */
+  public record Straggler(String node, double fromSeconds, double speed)
+  {
+  }
+
+  /** {@code count} clients; each picks its Poisson rate uniformly in [min, max] queries/s (thesis §4.1). */
+  public record Clients(int count, double minQueriesPerSecond, double maxQueriesPerSecond)
+  {
+  }
+
+  /**
+   * @param initial            segments present at time 0 (hours of history)
+   * @param arrivalEverySeconds a new hourly segment every so many simulated seconds; 0 for none
+   * @param sizeBytes          mean replica size
+   * @param sizeJitter         sizes are uniform in sizeBytes·[1 − j, 1 + j]
+   * @param loadBytesPerSecond per-node load bandwidth from deep storage: load time = size / bandwidth
+   */
+  public record Segments(
+      int initial,
+      double arrivalEverySeconds,
+      long sizeBytes,
+      double sizeJitter,
+      double loadBytesPerSecond
+  )
+  {
+  }
+
+  /**
+   * @param recencyExponent      s of P(newest age) ∝ 1/(age+1)^s
+   * @param meanIntervalSegments mean query interval, in hourly segments (geometric)
+   * @param queryTypes           the query mix and per-type costs
+   */
+  public record Workload(double recencyExponent, double meanIntervalSegments, List<QueryTypeSettings> queryTypes)
+  {
+  }
+
+  public record QueryTypeSettings(String name, double weight, double meanTaskMillis, double cv)
+  {
+  }
+
+  /**
+   * @param popularityDecay      EWMA decay of popularity (thesis: 0.5)
+   * @param minReplicas          replica floor per segment
+   * @param maxReplicas          replica cap per segment
+   * @param gamma                balancer imbalance bound (thesis default 0.2)
+   * @param capacityEstimator    cpu-time (thesis §3.1) or throughput
+   * @param druidDefaultReplicas replication factor of the druid-default baseline
+   * @param routing              lbr-cc or abr
+   */
+  public record Planning(
+      double popularityDecay,
+      int minReplicas,
+      int maxReplicas,
+      double gamma,
+      String capacityEstimator,
+      int druidDefaultReplicas,
+      String routing
+  )
+  {
+  }
+
+  /** One compared configuration; null fields take the scenario's planning value. */
+  public record Run(String label, String strategy, String routing, Double gamma, String capacityEstimator)
+  {
+  }
+
+  public int totalNodes()
+  {
+    return nodes.stream().mapToInt(NodeGroup::count).sum();
+  }
+
+  public boolean hasHardwareTiers()
+  {
+    return nodes.stream().allMatch(g -> g.tier() != null);
+  }
+}

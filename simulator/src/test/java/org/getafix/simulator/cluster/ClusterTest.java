@@ -1,0 +1,134 @@
+package org.getafix.simulator.cluster;
+
+import org.getafix.core.placement.PlacementPlan;
+import org.getafix.simulator.engine.EventLoop;
+import org.getafix.simulator.routing.LeastConnectionsRouting;
+import org.getafix.simulator.workload.QueryType;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ClusterTest
+{
+  private static final long SIZE = 1_000;
+  private static final double BANDWIDTH = 100; // a load takes 10 s
+
+  private final EventLoop loop = new EventLoop();
+  private final Cluster cluster = new Cluster(
+      loop,
+      List.of(
+          new Cluster.NodeSpec("a", 2, 1, null),
+          new Cluster.NodeSpec("b", 2, 1, null),
+          new Cluster.NodeSpec("c", 2, 1, null)
+      ),
+      1,
+      BANDWIDTH,
+      new LeastConnectionsRouting(),
+      new SplittableRandom(1),
+      0,
+      100
+  );
+
+  private static PlacementPlan plan(String segment, Map<String, Double> shares)
+  {
+    return new PlacementPlan(Map.of(segment, shares), List.of());
+  }
+
+  @Test
+  void aMovedReplicaIsDroppedOnlyOnceItsReplacementIsLoaded()
+  {
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0, 0);
+    cluster.applyPlan(plan("s", Map.of("b", 1.0)));
+    loop.runUntil(9.9);
+    assertEquals(List.of(0), s.loadedHolders(), "the old replica serves while the new one loads");
+    assertEquals(2 * SIZE, cluster.nodes()[0].bytesHeld() + cluster.nodes()[1].bytesHeld());
+    loop.runUntil(10.1);
+    assertEquals(List.of(1), s.loadedHolders());
+    assertEquals(0, cluster.nodes()[0].bytesHeld());
+    assertEquals(SIZE, cluster.nodes()[1].bytesHeld());
+  }
+
+  @Test
+  void aSegmentKeepsAsManyLoadedReplicasAsThePlanWantsWhileMoving()
+  {
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0, 0);
+    cluster.applyPlan(plan("s", Map.of("b", 0.5, "c", 0.5)));
+    for (double t = 1; t <= 30; t += 1) {
+      loop.runUntil(t);
+      assertTrue(s.isQueryable(), "never without a loaded replica, t=" + t);
+    }
+    // Both new replicas loaded in parallel (one per node's load queue) at t = 10; then "a" goes.
+    assertEquals(2, s.loadedHolders().size());
+    assertTrue(!s.loadedHolders().contains(0));
+  }
+
+  @Test
+  void queuedLoadsGoNewestFirstAndAChangeOfMindCancelsThem()
+  {
+    final Segment s0 = cluster.addLoadedSegment("s0", SIZE, 0, 0);
+    final Segment s1 = cluster.addLoadedSegment("s1", SIZE, 0, 0);
+    final Segment s2 = cluster.addLoadedSegment("s2", SIZE, 0, 0);
+    final Map<String, Double> onB = Map.of("b", 1.0);
+    // s0 starts loading on b at once; s1 and s2 wait in b's queue, newest (s2) first.
+    cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", onB, "s2", onB), List.of()));
+    loop.runUntil(1);
+    cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", Map.of("a", 1.0), "s2", onB), List.of()));
+    loop.runUntil(19);
+    assertEquals(List.of(1), s0.loadedHolders());
+    assertEquals(List.of(0), s2.loadedHolders(), "s2 loads second, from t = 10 to 20");
+    loop.runUntil(50);
+    assertEquals(List.of(1), s2.loadedHolders());
+    assertEquals(List.of(0), s1.loadedHolders(), "s1 stays where it is, its queued load is cancelled");
+    assertEquals(2, cluster.footprint().replicaLoads());
+  }
+
+  @Test
+  void timeAveragedMemoryCountsLoadsAndDrops()
+  {
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0, 0);
+    cluster.openMeasurementWindow();
+    // Replicated on b from t = 0 (load until t = 10) for the rest of the 100 s window: 2 × SIZE from t = 0.
+    cluster.applyPlan(plan("s", Map.of("a", 0.5, "b", 0.5)));
+    loop.runUntil(100);
+    final Cluster.Footprint f = cluster.footprint();
+    assertEquals(2.0 * SIZE, f.meanTotalBytes(), 1e-6);
+    assertEquals(SIZE, f.maxNodeBytes());
+    assertEquals(2.0, f.meanReplicas(), 1e-9);
+    assertEquals(1.0, f.meanSegments(), 1e-9);
+    assertEquals(2, s.loadedHolders().size());
+  }
+
+  @Test
+  void aQueryCompletesWithItsLastTask()
+  {
+    final Segment s1 = cluster.addLoadedSegment("s1", SIZE, 0, 0);
+    final Segment s2 = cluster.addLoadedSegment("s2", SIZE, 0, 1);
+    final double[] doneAt = {-1};
+    cluster.setQueryListener((q, t) -> doneAt[0] = t);
+    final Query q = new Query(0, new QueryType("q", 1, 1, 0), 0);
+    cluster.dispatch(q, s1, 1.0, 0);
+    cluster.dispatch(q, s2, 3.0, 0);
+    loop.runToCompletion();
+    assertEquals(3.0, doneAt[0], 1e-12);
+  }
+
+  @Test
+  void aStragglerRunsSlowerFromItsStartTime()
+  {
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0, 0);
+    cluster.nodes()[0].slowDown(5, 0.25);
+    final double[] doneAt = {-1};
+    cluster.setQueryListener((q, t) -> doneAt[0] = t);
+    cluster.dispatch(new Query(0, new QueryType("q", 1, 1, 0), 0), s, 1.0, 0);
+    loop.runToCompletion();
+    assertEquals(1.0, doneAt[0], 1e-12);
+    loop.schedule(10, () -> cluster.dispatch(new Query(0, new QueryType("q", 1, 1, 0), 10), s, 1.0, 0));
+    loop.runToCompletion();
+    assertEquals(14.0, doneAt[0], 1e-12);
+  }
+}

@@ -1,0 +1,94 @@
+package org.getafix.simulator.settings;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ScenarioParserTest
+{
+  private static final String MINIMAL = "{\"name\": \"tiny\", \"nodes\": [{\"cores\": 4, \"count\": 2}], "
+                                        + "\"clients\": {\"count\": 1}}";
+
+  @Test
+  void everyBuiltInScenarioParses()
+  {
+    for (String name : ScenarioParser.BUILT_IN) {
+      final ScenarioSettings s = ScenarioParser.load(name);
+      assertEquals(name, s.name());
+      assertTrue(s.durationSeconds() > s.warmupSeconds());
+      assertTrue(!s.runs().isEmpty());
+    }
+  }
+
+  @Test
+  void builtInClustersAreTheThesisClusters()
+  {
+    final ScenarioSettings t15 = ScenarioParser.load("tiered-15");
+    assertEquals(15, t15.totalNodes());
+    assertEquals(5, t15.clients().count());
+    assertEquals(48 + 48 + 24, t15.nodes().stream().mapToInt(g -> g.count() * g.cores()).sum());
+    assertTrue(t15.hasHardwareTiers());
+    final ScenarioSettings t25 = ScenarioParser.load("tiered-25");
+    assertEquals(64 + 48 + 40, t25.nodes().stream().mapToInt(g -> g.count() * g.cores()).sum());
+    final ScenarioSettings s20 = ScenarioParser.load("stragglers-20");
+    assertEquals(20, s20.totalNodes());
+    assertEquals(2, s20.stragglers().size());
+    assertEquals(15, s20.clients().count());
+    assertEquals(6, ScenarioParser.load("gamma-sweep").runs().size());
+    assertTrue(ScenarioParser.load("routing-15").runs().stream().anyMatch(r -> "abr".equals(r.routing())));
+  }
+
+  @Test
+  void defaultsFillAMinimalScenario()
+  {
+    final ScenarioSettings s = ScenarioParser.parse(MINIMAL);
+    assertEquals(2, s.totalNodes());
+    assertEquals("hn-0", s.nodes().get(0).name() + "-0");
+    assertEquals(5, s.roundSeconds());
+    assertEquals(ScenarioSettings.STRATEGIES.size(), s.runs().size());
+    assertEquals(50, s.clients().minQueriesPerSecond());
+    assertEquals(150, s.clients().maxQueriesPerSecond());
+    assertNull(s.nodes().get(0).tier());
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}, {\"cores\": -2}], \"clients\": {\"count\": 1}}|nodes[1].cores",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": \"many\"}], \"clients\": {\"count\": 1}}|nodes[0].cores",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4, \"tier\": \"LUKEWARM\"}], \"clients\": {\"count\": 1}}|nodes[0].tier",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 0}}|clients.count",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}]}|clients",
+      "{\"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}}|name",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"durationSeconds\": -5}|durationSeconds",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"colour\": 1}|colour",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1, \"minQueriesPerSecond\": 10, \"maxQueriesPerSecond\": 5}}|clients.maxQueriesPerSecond",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"stragglers\": [{\"node\": \"hn-7\", \"speed\": 0.5}]}|stragglers[0].node",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"runs\": [{\"strategy\": \"magic\"}]}|runs[0].strategy",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"gamma\": 1.5}}|planning.gamma",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"workload\": {\"queryTypes\": [{\"name\": \"t\", \"weight\": 1}]}}|workload.queryTypes[0].meanTaskMillis",
+  })
+  void badFieldsAreNamedInTheError(String json, String field)
+  {
+    final ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.parse(json));
+    assertTrue(e.getMessage().contains("'" + field + "'"), "message should name " + field + ": " + e.getMessage());
+  }
+
+  @Test
+  void malformedJsonSaysWhere()
+  {
+    final ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.parse("{\"name\": "));
+    assertTrue(e.getMessage().contains("not valid JSON"), e.getMessage());
+  }
+
+  @Test
+  void unknownScenarioListsTheBuiltIns()
+  {
+    final ScenarioException e = assertThrows(ScenarioException.class, () -> ScenarioParser.load("no-such-scenario"));
+    assertTrue(e.getMessage().contains("tiered-15"), e.getMessage());
+  }
+}
