@@ -14,8 +14,7 @@ import org.getafix.simulator.cluster.Segment;
 import org.getafix.simulator.engine.EventLoop;
 import org.getafix.simulator.report.RunResult;
 import org.getafix.simulator.report.RunTrace;
-import org.getafix.simulator.routing.AllocationBasedRouting;
-import org.getafix.simulator.routing.LeastConnectionsRouting;
+import org.getafix.simulator.routing.CoreRouting;
 import org.getafix.simulator.routing.RoutingPolicy;
 import org.getafix.simulator.settings.ScenarioSettings;
 import org.getafix.simulator.strategy.CorePlacementAdapter;
@@ -33,6 +32,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -42,6 +42,8 @@ import java.util.function.Consumer;
  */
 public final class SimulationRun
 {
+  private static final double POPULARITY_WINDOW_SECONDS = 60;
+
   private final ScenarioSettings scenario;
   private final ScenarioSettings.Run run;
   private final Consumer<String> progress;
@@ -53,7 +55,8 @@ public final class SimulationRun
   private final WorkloadGenerator workload;
   private final List<Client> clients = new ArrayList<>();
   private final SplittableRandom segmentRandom;
-  private final Histogram latency = new Histogram(3_600_000_000L, 3);
+  private final Histogram latency = newLatencyHistogram();
+  private final Map<String, Histogram> latencyByType = new TreeMap<>();
   private final Map<String, Long> memoryLimits = new LinkedHashMap<>();
   private final Map<String, Tier> hardwareTiers = new LinkedHashMap<>();
   private final int hotCount;
@@ -65,6 +68,8 @@ public final class SimulationRun
   private final List<int[]> tierRows = new ArrayList<>();
   private final List<Double> roundTimes = new ArrayList<>();
   private int[] replicasAtEnd = new int[0];
+  private long[] recentAccesses = new long[0];
+  private long[] accessesAtWindowStart = new long[0];
   private double lastRound;
   private double lastCompletion;
   private double planNanos;
@@ -102,21 +107,20 @@ public final class SimulationRun
                           .toList();
 
     final String routingName = run.routing() != null ? run.routing() : scenario.planning().routing();
-    final Cluster[] holder = new Cluster[1];
+    final List<String> nodeIds = specs.stream().map(Cluster.NodeSpec::id).toList();
+    // A Broker trusts a routing table for a few rounds without news from the Coordinator.
     this.routing = "abr".equals(routingName)
-                   ? new AllocationBasedRouting(id -> holder[0].nodeIndex(id), id -> holder[0].segmentIndex(id), specs.size())
-                   : new LeastConnectionsRouting();
+                   ? CoreRouting.allocationBased(nodeIds, routingRandom, loop::now, 3 * scenario.roundSeconds())
+                   : CoreRouting.leastConnections(nodeIds, routingRandom);
     this.cluster = new Cluster(
         loop,
         specs,
         scenario.clients().count(),
         scenario.segments().loadBytesPerSecond(),
         routing,
-        routingRandom,
         scenario.warmupSeconds(),
         scenario.durationSeconds()
     );
-    holder[0] = cluster;
     for (ScenarioSettings.Straggler s : scenario.stragglers()) {
       cluster.nodes()[cluster.nodeIndex(s.node())].slowDown(s.fromSeconds(), s.speed());
     }
@@ -195,6 +199,9 @@ public final class SimulationRun
       }
     }
     loop.schedule(scenario.warmupSeconds(), cluster::openMeasurementWindow);
+    // Popularity for the replicas-vs-popularity plot: accesses over the last minute of injection, so that it
+    // describes the same moment as the replicas held at the end.
+    loop.schedule(Math.max(0, scenario.durationSeconds() - POPULARITY_WINDOW_SECONDS), this::snapshotAccesses);
     final int steps = 10;
     for (int i = 1; i <= steps; i++) {
       loop.runUntil(scenario.durationSeconds() * i / steps);
@@ -223,11 +230,8 @@ public final class SimulationRun
         footprint.meanReplicas() / footprint.meanSegments(),
         Math.round(footprint.meanTotalBytes()),
         footprint.maxNodeBytes(),
-        new RunResult.Latency(
-            latency.getMean() / 1000,
-            latency.getValueAtPercentile(50) / 1000.0,
-            latency.getValueAtPercentile(99) / 1000.0
-        ),
+        RunResult.Latency.of(latency),
+        latencyByType(),
         lastCompletion * 1000,
         hardwareTiers.isEmpty() || measuredTiers.isEmpty()
         ? null
@@ -241,15 +245,24 @@ public final class SimulationRun
         busyCoreSecondsMeasured / (totalCores * window),
         plans == 0 ? 0 : planNanos / plans / 1e6
     );
-    final long[] accesses = new long[cluster.segments().size()];
-    for (Segment s : cluster.segments()) {
-      accesses[s.index()] = s.accessesTotal();
-    }
     return new RunOutcome(
         run.label(),
         result,
-        new RunTrace(latency, nodeIdsByCores, tierRows, roundTimes, accesses, replicasAtEnd)
+        new RunTrace(latency, nodeIdsByCores, tierRows, roundTimes, recentAccesses, replicasAtEnd)
     );
+  }
+
+  /** Microseconds, up to an hour, three significant digits. */
+  private static Histogram newLatencyHistogram()
+  {
+    return new Histogram(3_600_000_000L, 3);
+  }
+
+  private Map<String, RunResult.Latency> latencyByType()
+  {
+    final Map<String, RunResult.Latency> byType = new TreeMap<>();
+    latencyByType.forEach((type, h) -> byType.put(type, RunResult.Latency.of(h)));
+    return byType;
   }
 
   private boolean capacityAware()
@@ -268,8 +281,7 @@ public final class SimulationRun
     final int nodes = cluster.nodes().length;
     for (int i = 0; i < s.initial(); i++) {
       // History before the run: one replica each, spread evenly, as a cluster that has been loading for a while.
-      final double createdAt = -(s.initial() - i) * Math.max(s.arrivalEverySeconds(), 1);
-      cluster.addLoadedSegment(nextSegmentId(), drawSize(), createdAt, i % nodes);
+      cluster.addLoadedSegment(nextSegmentId(), drawSize(), i % nodes);
     }
   }
 
@@ -310,7 +322,9 @@ public final class SimulationRun
   {
     lastCompletion = Math.max(lastCompletion, now);
     if (query.arrivalTime() >= scenario.warmupSeconds() && query.arrivalTime() < scenario.durationSeconds()) {
-      latency.recordValue(Math.max(1, Math.round((now - query.arrivalTime()) * 1e6)));
+      final long micros = Math.max(1, Math.round((now - query.arrivalTime()) * 1e6));
+      latency.recordValue(micros);
+      latencyByType.computeIfAbsent(query.type().name(), t -> newLatencyHistogram()).recordValue(micros);
     }
   }
 
@@ -369,11 +383,22 @@ public final class SimulationRun
     roundTimes.add(now);
   }
 
+  private void snapshotAccesses()
+  {
+    accessesAtWindowStart = new long[cluster.segments().size()];
+    for (Segment s : cluster.segments()) {
+      accessesAtWindowStart[s.index()] = s.accessesTotal();
+    }
+  }
+
   private void snapshotReplicas()
   {
     replicasAtEnd = new int[cluster.segments().size()];
+    recentAccesses = new long[cluster.segments().size()];
     for (Segment s : cluster.segments()) {
       replicasAtEnd[s.index()] = s.loadedHolders().size();
+      final long before = s.index() < accessesAtWindowStart.length ? accessesAtWindowStart[s.index()] : 0;
+      recentAccesses[s.index()] = s.accessesTotal() - before;
     }
   }
 }

@@ -54,6 +54,11 @@ class SimulationRunTest
       assertTrue(r.queries() > 500, o.label() + " measured " + r.queries() + " queries");
       assertTrue(r.latencyMs().p50() > 0 && r.latencyMs().p50() <= r.latencyMs().p99(), o.label());
       assertTrue(r.latencyMs().mean() >= 20, "a query costs at least one 20 ms task: " + r.latencyMs().mean());
+      assertEquals(List.of("groupBy", "timeseries"), List.copyOf(r.latencyMsByType().keySet()));
+      assertTrue(
+          r.latencyMsByType().get("groupBy").mean() > r.latencyMsByType().get("timeseries").mean(),
+          "groupBy tasks cost three times a timeseries task"
+      );
       assertTrue(r.effectiveReplicationFactor() >= 1, o.label());
       assertTrue(r.maxNodeMemoryBytes() > 0 && r.maxNodeMemoryBytes() <= r.totalMemoryBytes() * 1.5, o.label());
       assertNotNull(r.tieringAccuracy(), "the tiny cluster has hardware tiers");

@@ -33,9 +33,9 @@ import java.util.concurrent.TimeUnit;
  * direct executor, i.e. one core (Druid spreads the per-server cost over {@code balancerComputeThreads}, which
  * divides wall time, not work).
  * <p>
- * Primary score: time to place all {@link ClusterScale#newSegments()} segments. Secondary score {@code segment}:
- * time per placed segment. Each invocation starts from the same populated tier (fresh {@link ServerHolder}s,
- * built outside the measured time).
+ * Primary score: wall time to place all {@link ClusterScale#newSegments()} segments. Secondary score {@code segment}:
+ * wall time per placed segment. {@link CpuTime} adds the benchmark thread's CPU time per placed segment. Each
+ * invocation starts from the same populated tier (fresh {@link ServerHolder}s, built outside the measured time).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -80,8 +80,9 @@ public class CostPlanningBenchmark
   }
 
   @Benchmark
-  public int placeNewSegments(PlacedSegments placed)
+  public int placeNewSegments(PlacedSegments placed, CpuTime cpu)
   {
+    cpu.start();
     final BalancerStrategy cost = new CostBalancerStrategy(MoreExecutors.newDirectExecutorService());
     int replicas = 0;
     for (DataSegment segment : tier.newSegments()) {
@@ -95,6 +96,7 @@ public class CostPlanningBenchmark
       replicas += loaded;
       placed.segment++;
     }
+    cpu.stop(tier.newSegments().size());
     return replicas;
   }
 

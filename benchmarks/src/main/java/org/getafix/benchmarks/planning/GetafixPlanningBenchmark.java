@@ -27,7 +27,8 @@ import java.util.concurrent.TimeUnit;
  * floor, segment balancer); {@code autoTieringOnly} is the same without the balancer, so the difference is the
  * balancer's time; {@code getafixB} is Getafix with equal node weights and no balancer.
  * <p>
- * Primary score: time per round. Secondary score {@code segment}: time per planned segment (round time / segments).
+ * Primary score: wall time per round. Secondary score {@code segment}: wall time per planned segment (round time /
+ * segments). {@link CpuTime} adds the benchmark thread's CPU time per round and per segment.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -54,26 +55,32 @@ public class GetafixPlanningBenchmark
   }
 
   @Benchmark
-  public PlacementPlan getafixH(PlannedSegments planned)
+  public PlacementPlan getafixH(PlannedSegments planned, CpuTime cpu)
   {
     planned.segment += input.segments().size();
+    cpu.start();
     lastPlan = Strategies.getafixH().plan(input);
+    cpu.stop(input.segments().size());
     return lastPlan;
   }
 
   @Benchmark
-  public PlacementPlan autoTieringOnly(PlannedSegments planned)
+  public PlacementPlan autoTieringOnly(PlannedSegments planned, CpuTime cpu)
   {
     planned.segment += input.segments().size();
+    cpu.start();
     lastPlan = Strategies.autoTieringOnly().plan(input);
+    cpu.stop(input.segments().size());
     return lastPlan;
   }
 
   @Benchmark
-  public PlacementPlan getafixB(PlannedSegments planned)
+  public PlacementPlan getafixB(PlannedSegments planned, CpuTime cpu)
   {
     planned.segment += input.segments().size();
+    cpu.start();
     lastPlan = Strategies.getafixB().plan(input);
+    cpu.stop(input.segments().size());
     return lastPlan;
   }
 

@@ -26,6 +26,10 @@ final class DruidCandidateView implements CandidateView
     }
     int i = 0;
     for (QueryableDruidServer server : holders) {
+      // Druid holds the ServerSelector's lock while picking, so the set cannot grow under us; stay in bounds anyway.
+      if (i == servers.length) {
+        break;
+      }
       servers[i++] = server;
     }
     this.size = i;

@@ -72,6 +72,10 @@ class RoutingTableClientTest
     assertTrue(snapshot.installed());
     assertEquals(1, snapshot.table().version());
     assertEquals(0.75, snapshot.table().row("s1").share("h1:8083"), 1e-9);
+    assertEquals(
+        org.apache.druid.java.util.common.DateTimes.of("2026-11-22T00:00:00Z").getMillis(),
+        snapshot.table().generatedAtMillis()
+    );
 
     clock.addAndGet(5_000);
     assertEquals(RoutingTableClient.Outcome.NOT_MODIFIED, client.refresh());

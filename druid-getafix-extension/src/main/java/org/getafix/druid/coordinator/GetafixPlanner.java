@@ -39,6 +39,7 @@ import org.getafix.core.placement.ThroughputCapacityEstimator;
 import org.getafix.core.placement.Tier;
 import org.getafix.core.placement.TierClassifier;
 import org.getafix.core.placement.TieringAccuracy;
+import org.getafix.core.placement.UnplacedSegment;
 import org.joda.time.DateTime;
 
 import java.util.ArrayList;
@@ -67,6 +68,14 @@ import java.util.concurrent.atomic.AtomicReference;
 public class GetafixPlanner
 {
   private static final EmittingLogger log = new EmittingLogger(GetafixPlanner.class);
+  /** Share changes up to this keep the routing table's version (see {@link PlanSnapshot#sameRouting}). */
+  private static final double SHARE_TOLERANCE = 0.02;
+  /**
+   * Consecutive rounds a Historical must fail to answer before the plan stops placing replicas on it. Druid itself
+   * notices a dead Historical only when its ZooKeeper session expires (30 s by default); by then its segments
+   * already have planned copies elsewhere. Two rounds, so that one lost request does not move data.
+   */
+  private static final int UNREACHABLE_ROUNDS = 2;
 
   private final GetafixConfig config;
   private final GetafixPlanHolder holder;
@@ -76,7 +85,7 @@ public class GetafixPlanner
   private final ServerInventoryView inventory;
   private final DruidNodeDiscoveryProvider discoveryProvider;
   private final MetadataRuleManager ruleManager;
-  private final StatsPuller statsPuller;
+  private final StatsSource statsSource;
   private final ServiceEmitter emitter;
   private final PlacementStrategy strategy = Strategies.getafixH();
 
@@ -90,6 +99,7 @@ public class GetafixPlanner
   private long loadsReported;
   private long dropsReported;
   private final NodeStatsTracker statsTracker = new NodeStatsTracker();
+  private final Map<String, Integer> failedPulls = new HashMap<>();
   private PopularityTracker popularity;
   private CapacityEstimator capacityEstimator;
 
@@ -108,6 +118,23 @@ public class GetafixPlanner
       ServiceEmitter emitter
   )
   {
+    this(config, holder, configManager, coordinatorConfigManager, coordinator, inventory, discoveryProvider,
+         ruleManager, new StatsPuller(httpClient, jsonMapper), emitter);
+  }
+
+  GetafixPlanner(
+      GetafixConfig config,
+      GetafixPlanHolder holder,
+      JacksonConfigManager configManager,
+      CoordinatorConfigManager coordinatorConfigManager,
+      DruidCoordinator coordinator,
+      ServerInventoryView inventory,
+      DruidNodeDiscoveryProvider discoveryProvider,
+      MetadataRuleManager ruleManager,
+      StatsSource statsSource,
+      ServiceEmitter emitter
+  )
+  {
     this.config = config;
     this.holder = holder;
     this.configManager = configManager;
@@ -116,7 +143,7 @@ public class GetafixPlanner
     this.inventory = inventory;
     this.discoveryProvider = discoveryProvider;
     this.ruleManager = ruleManager;
-    this.statsPuller = new StatsPuller(httpClient, jsonMapper);
+    this.statsSource = statsSource;
     this.emitter = emitter;
     resetRoundState();
   }
@@ -161,7 +188,7 @@ public class GetafixPlanner
     }
   }
 
-  private GetafixDynamicConfig currentDynamicConfig()
+  GetafixDynamicConfig currentDynamicConfig()
   {
     if (dynamicConfig == null) {
       dynamicConfig = configManager.watch(
@@ -178,6 +205,7 @@ public class GetafixPlanner
   {
     warm = false;
     statsTracker.clear();
+    failedPulls.clear();
     popularity = new PopularityTracker(config.getPopularityDecay());
     capacityEstimator = "cpuTime".equals(config.getCapacityEstimator())
                         ? new CpuTimeCapacityEstimator(config.getCapacitySmoothing())
@@ -235,6 +263,7 @@ public class GetafixPlanner
     }
     servers.keySet().retainAll(baseUrls.keySet());
     forgetDepartedNodes(servers.keySet());
+    failedPulls.keySet().retainAll(servers.keySet());
 
     final Map<String, NodeStatsTracker.NodeDelta> deltas = pullStats(baseUrls);
 
@@ -296,21 +325,31 @@ public class GetafixPlanner
     final List<SegmentLoad> loads = new ArrayList<>(segments.size());
     segments.forEach((id, segment) -> loads.add(new SegmentLoad(id, pop.getOrDefault(id, 0.0), segment.getSize())));
     final List<NodeCapacity> nodes = new ArrayList<>(servers.size());
-    servers.forEach((name, server) -> nodes.add(new NodeCapacity(
-        name,
-        capacities.get(name),
-        Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L))
-    )));
+    servers.forEach((name, server) -> {
+      if (failedPulls.getOrDefault(name, 0) >= UNREACHABLE_ROUNDS) {
+        log.warn("Historical [%s] did not answer for %d rounds: the plan places nothing on it.", name,
+                 failedPulls.get(name));
+        return;
+      }
+      nodes.add(new NodeCapacity(
+          name,
+          capacities.get(name),
+          Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L))
+      ));
+    });
     final PlacementPlan plan = strategy.plan(new PlacementInput(
         loads,
         nodes,
         new PlacementConstraints(dynamic.getMinReplicas(), dynamic.getMaxReplicas(), dynamic.getGamma()),
         holders
     ));
-    plan.unplaced().forEach(u -> log.warn(
-        "Getafix could not give segment [%s] %d replicas (placed %d): %s",
-        u.segmentId(), u.wantedReplicas(), u.placedReplicas(), u.reason()
-    ));
+    if (!plan.unplaced().isEmpty()) {
+      final UnplacedSegment first = plan.unplaced().get(0);
+      log.warn(
+          "Getafix could not place [%d] segments as wanted, e.g. [%s]: %d of %d replicas (%s). See /plan.",
+          plan.unplaced().size(), first.segmentId(), first.placedReplicas(), first.wantedReplicas(), first.reason()
+      );
+    }
 
     final Map<String, Tier> nodeTiers = TierClassifier.classify(loadShares(plan, pop, servers.keySet()));
     nodeTiers.forEach((node, t) -> emit(
@@ -322,11 +361,22 @@ public class GetafixPlanner
     emit(ServiceMetricEvent.builder(), "getafix/replicas/planned", plan.totalReplicas());
 
     final Mode mode = !problems.isEmpty() ? Mode.REFUSED : dynamic.isDryRun() ? Mode.DRY_RUN : Mode.ACTIVE;
-    final long version = previous.version() > 0 && previous.shares().equals(plan.shares())
-                         ? previous.version()
-                         : round;
-    holder.publish(new PlanSnapshot(round, version, DateTimes.nowUtc(), mode, problems, tier, plan.shares(), pop,
-                                    capacities, nodeTiers, plan.unplaced(), dynamic));
+    final boolean unchanged = previous.version() > 0
+                              && PlanSnapshot.sameRouting(previous.shares(), plan.shares(), SHARE_TOLERANCE);
+    holder.publish(new PlanSnapshot(
+        round,
+        unchanged ? previous.version() : round,
+        DateTimes.nowUtc(),
+        mode,
+        problems,
+        tier,
+        unchanged ? previous.shares() : plan.shares(),
+        pop,
+        capacities,
+        nodeTiers,
+        plan.unplaced(),
+        dynamic
+    ));
     emitRoundTime(startNanos);
   }
 
@@ -373,10 +423,15 @@ public class GetafixPlanner
   private Map<String, NodeStatsTracker.NodeDelta> pullStats(Map<String, String> baseUrls)
   {
     final Map<String, NodeStatsTracker.NodeDelta> deltas = new HashMap<>();
-    statsPuller.pull(baseUrls, config.getStatsTimeoutMillis()).forEach((node, pulled) -> {
+    statsSource.pull(baseUrls, config.getStatsTimeoutMillis()).forEach((node, pulled) -> {
       final NodeStatsTracker.Outcome outcome = pulled.report() == null
                                                ? NodeStatsTracker.Outcome.rejected(pulled.problem())
                                                : statsTracker.observe(node, pulled.report());
+      if (pulled.unreachable()) {
+        failedPulls.merge(node, 1, Integer::sum);
+      } else {
+        failedPulls.remove(node);
+      }
       if (outcome.problem() != null) {
         log.warn("Getafix has no usable stats from Historical [%s] this round (%s); keeping its last estimate.",
                  node, outcome.problem());

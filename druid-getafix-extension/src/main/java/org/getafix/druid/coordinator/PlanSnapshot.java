@@ -80,6 +80,34 @@ public record PlanSnapshot(
     return share == null ? 0 : share;
   }
 
+  /**
+   * Whether two plans route the same: the same segments on the same servers, each share within {@code tolerance}.
+   * Shares wobble a little every round as popularity and capacity estimates move; a Broker gains nothing from
+   * re-downloading the table for that, so such a plan keeps the previous version.
+   */
+  public static boolean sameRouting(
+      Map<String, Map<String, Double>> a,
+      Map<String, Map<String, Double>> b,
+      double tolerance
+  )
+  {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (Map.Entry<String, Map<String, Double>> e : a.entrySet()) {
+      final Map<String, Double> other = b.get(e.getKey());
+      if (other == null || !other.keySet().equals(e.getValue().keySet())) {
+        return false;
+      }
+      for (Map.Entry<String, Double> share : e.getValue().entrySet()) {
+        if (Math.abs(share.getValue() - other.get(share.getKey())) > tolerance) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   public boolean isActive()
   {
     return mode == Mode.ACTIVE;

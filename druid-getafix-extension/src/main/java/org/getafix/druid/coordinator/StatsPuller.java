@@ -23,7 +23,7 @@ import java.util.concurrent.TimeoutException;
  * HTTP client (so it passes the Historicals' authorization as the internal system identity), and waits for all of
  * them within one deadline: a slow node costs one timeout per round, not one per node.
  */
-public class StatsPuller
+public class StatsPuller implements StatsSource
 {
   static final String STATS_PATH = "/druid/historical/v1/getafix/stats";
 
@@ -36,15 +36,26 @@ public class StatsPuller
     this.jsonMapper = jsonMapper;
   }
 
-  /** One node's result: a report, or why there is none. */
-  public record Pulled(HistoricalStatsReport report, String problem)
+  /**
+   * One node's result: a report, or why there is none.
+   *
+   * @param unreachable true when the node did not answer at all (connection failure, timeout), as opposed to an
+   *                    answer that was an error or garbage
+   */
+  public record Pulled(HistoricalStatsReport report, String problem, boolean unreachable)
   {
+    static Pulled unreachable(String problem)
+    {
+      return new Pulled(null, problem, true);
+    }
+
+    static Pulled bad(String problem)
+    {
+      return new Pulled(null, problem, false);
+    }
   }
 
-  /**
-   * @param baseUrls node name (host:port) → scheme://host:port
-   * @return node name → its report or the problem, for every node asked
-   */
+  @Override
   public Map<String, Pulled> pull(Map<String, String> baseUrls, long timeoutMillis)
   {
     final Map<String, ListenableFuture<StringFullResponseHolder>> futures = new HashMap<>();
@@ -58,7 +69,7 @@ public class StatsPuller
         ));
       }
       catch (Exception e) {
-        results.put(node, new Pulled(null, "request failed: " + e));
+        results.put(node, Pulled.unreachable("request failed: " + e));
       }
     });
     final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
@@ -70,15 +81,15 @@ public class StatsPuller
       }
       catch (TimeoutException e) {
         future.cancel(true);
-        results.put(node, new Pulled(null, "no answer within " + timeoutMillis + " ms"));
+        results.put(node, Pulled.unreachable("no answer within " + timeoutMillis + " ms"));
       }
       catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         future.cancel(true);
-        results.put(node, new Pulled(null, "interrupted"));
+        results.put(node, Pulled.bad("interrupted"));
       }
       catch (ExecutionException e) {
-        results.put(node, new Pulled(null, "request failed: " + e.getCause()));
+        results.put(node, Pulled.unreachable("request failed: " + e.getCause()));
       }
     });
     return results;
@@ -88,21 +99,21 @@ public class StatsPuller
   static Pulled parse(int status, String body, ObjectMapper jsonMapper)
   {
     if (status != 200) {
-      return new Pulled(null, "HTTP " + status + " from the stats endpoint");
+      return Pulled.bad("HTTP " + status + " from the stats endpoint");
     }
     if (body == null || body.isBlank()) {
-      return new Pulled(null, "empty stats body");
+      return Pulled.bad("empty stats body");
     }
     try {
       final HistoricalStatsReport report = jsonMapper.readValue(body, HistoricalStatsReport.class);
       if (report == null) {
-        return new Pulled(null, "stats body is JSON null");
+        return Pulled.bad("stats body is JSON null");
       }
       final String problem = NodeStatsTracker.problemOf(report);
-      return problem == null ? new Pulled(report, null) : new Pulled(null, problem);
+      return problem == null ? new Pulled(report, null, false) : Pulled.bad(problem);
     }
     catch (Exception e) {
-      return new Pulled(null, "unparseable stats: " + e.getMessage());
+      return Pulled.bad("unparseable stats: " + e.getMessage());
     }
   }
 }

@@ -84,6 +84,17 @@ class GetafixStatusResourceTest
     assertFalse(GetafixStatusResource.matches(null, "5"));
   }
 
+  @Test
+  void plansThatOnlyWobbleRouteTheSame()
+  {
+    final Map<String, Map<String, Double>> a = Map.of("s", Map.of("h1", 0.50, "h2", 0.50));
+    assertTrue(PlanSnapshot.sameRouting(a, Map.of("s", Map.of("h1", 0.51, "h2", 0.49)), 0.02));
+    assertFalse(PlanSnapshot.sameRouting(a, Map.of("s", Map.of("h1", 0.60, "h2", 0.40)), 0.02));
+    assertFalse(PlanSnapshot.sameRouting(a, Map.of("s", Map.of("h1", 0.5, "h3", 0.5)), 0.02), "other holders");
+    assertFalse(PlanSnapshot.sameRouting(a, Map.of("t", Map.of("h1", 0.5, "h2", 0.5)), 0.02), "other segment");
+    assertFalse(PlanSnapshot.sameRouting(a, Map.of(), 0.02));
+  }
+
   private void publish(long round, long version, Mode mode, Map<String, Map<String, Double>> shares)
   {
     holder.publish(new PlanSnapshot(round, version, DateTimes.nowUtc(), mode, List.of(), "_default_tier", shares,

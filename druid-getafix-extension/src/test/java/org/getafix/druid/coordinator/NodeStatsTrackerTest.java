@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -96,6 +97,7 @@ class NodeStatsTrackerTest
   {
     final DefaultObjectMapper mapper = new DefaultObjectMapper();
     assertTrue(StatsPuller.parse(500, "{}", mapper).problem().contains("HTTP 500"));
+    assertFalse(StatsPuller.parse(500, "{}", mapper).unreachable(), "an answer, even an error, is not a dead node");
     assertTrue(StatsPuller.parse(200, "", mapper).problem().contains("empty"));
     assertTrue(StatsPuller.parse(200, "{not json", mapper).problem().contains("unparseable"));
     assertTrue(StatsPuller.parse(200, "null", mapper).problem().contains("null"));

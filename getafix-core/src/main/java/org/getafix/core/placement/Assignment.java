@@ -4,7 +4,6 @@ import it.unimi.dsi.fastutil.ints.IntArrays;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,34 +141,43 @@ final class Assignment
    */
   PlacementPlan toPlan()
   {
-    final Map<String, Map<String, Double>> shares = new LinkedHashMap<>(problem.segmentCount * 4 / 3 + 1);
-    int[] nodes = new int[4];
+    int placed = 0;
+    for (int s = 0; s < problem.segmentCount; s++) {
+      if (replicaCount[s] > 0) {
+        placed++;
+      }
+    }
+    final String[] segmentIds = new String[placed];
+    final ShareRow[] rows = new ShareRow[placed];
+    int row = 0;
+    int[] replicas = new int[4];
     for (int s = 0; s < problem.segmentCount; s++) {
       final int count = replicaCount[s];
       if (count == 0) {
         continue;
       }
-      if (nodes.length < count) {
-        nodes = new int[count];
+      if (replicas.length < count) {
+        replicas = new int[count];
       }
       double total = 0;
       int i = 0;
       for (int r = firstReplica[s]; r != NONE; r = repNext[r]) {
-        nodes[i++] = r;
+        replicas[i++] = r;
         total += repLoad[r];
       }
-      final String segmentId = problem.segmentIds[s];
-      if (count == 1) {
-        shares.put(segmentId, Collections.singletonMap(problem.nodeIds[repNode[nodes[0]]], 1.0));
-        continue;
+      if (count > 1) {
+        // Node index order is node id order.
+        IntArrays.quickSort(replicas, 0, count, (x, y) -> Integer.compare(repNode[x], repNode[y]));
       }
-      IntArrays.quickSort(nodes, 0, count, (a, b) -> Integer.compare(repNode[a], repNode[b]));
-      final Map<String, Double> segmentShares = new LinkedHashMap<>(count * 2);
+      final String[] nodeIds = new String[count];
+      final double[] nodeShares = new double[count];
       for (int k = 0; k < count; k++) {
-        final int r = nodes[k];
-        segmentShares.put(problem.nodeIds[repNode[r]], total > 0 ? repLoad[r] / total : 1.0 / count);
+        final int r = replicas[k];
+        nodeIds[k] = problem.nodeIds[repNode[r]];
+        nodeShares[k] = total > 0 ? repLoad[r] / total : 1.0 / count;
       }
-      shares.put(segmentId, Collections.unmodifiableMap(segmentShares));
+      segmentIds[row] = problem.segmentIds[s];
+      rows[row++] = new ShareRow(nodeIds, nodeShares);
     }
     final List<UnplacedSegment> report = new ArrayList<>();
     for (Map.Entry<Integer, Shortfall> e : shortfalls.entrySet()) {
@@ -179,7 +187,7 @@ final class Assignment
         report.add(new UnplacedSegment(problem.segmentIds[s], replicaCount[s], shortfall.wanted(), shortfall.reason()));
       }
     }
-    report.sort((a, b) -> a.segmentId().compareTo(b.segmentId()));
-    return PlacementPlan.owning(shares, report);
+    report.sort((x, y) -> x.segmentId().compareTo(y.segmentId()));
+    return PlacementPlan.owning(new PlanShares(segmentIds, rows), replicaTotal, report);
   }
 }

@@ -25,8 +25,9 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * cannot get a new replica is added to the segment's existing replicas, in proportion to their nodes' weights: the
  * nodes are then over their bin, which is the best available.
  *
- * <p>Cost: O((S + splits) · log S) for the heap and O(log N) per bin choice, with a red-black tree of the nodes keyed
- * by remaining capacity; splits ≤ N + constraint-induced ones, since every split fills a bin.
+ * <p>Cost: a radix sort of the segments, O(log splits) per re-queued remainder and O(log N) per bin choice, with a
+ * red-black tree of the nodes keyed by remaining capacity; splits ≤ N + constraint-induced ones, since every split
+ * fills a bin.
  */
 final class ModifiedBestFit
 {
@@ -47,6 +48,9 @@ final class ModifiedBestFit
     /** No extra replicas at all: the load of a segment stays on its floor replicas. */
     NO_EXTRAS
   }
+
+  /** Fraction of its memory under which a bin that cannot take a segment is closed; see {@link #usable}. */
+  static final double NEARLY_FULL = 0.10;
 
   private final PlacementProblem p;
   private final Assignment a;
@@ -133,23 +137,35 @@ final class ModifiedBestFit
         bins.add(n);
       }
     }
-    int loaded = 0;
-    final int[] heapArray = new int[p.segmentCount];
-    for (int s = 0; s < p.segmentCount; s++) {
-      remaining[s] = p.load[s];
-      if (p.load[s] > epsilon) {
-        heapArray[loaded++] = s;
-      }
-    }
-    final IntHeapPriorityQueue heap = new IntHeapPriorityQueue(heapArray, loaded, (x, y) -> {
+    // The max-heap of the thesis, split in two for speed: the loaded segments sorted once by decreasing load, and a
+    // heap for the remainders of split segments only (at most one per bin, plus constraint-induced ones). Taking
+    // the larger head of the two yields exactly the heap's order.
+    final IntComparator before = (x, y) -> {
       final int c = Double.compare(remaining[y], remaining[x]);
       return c != 0 ? c : p.compareSegments(x, y);
-    });
+    };
+    int loaded = 0;
+    final int[] sorted = new int[p.segmentCount];
+    for (int s : p.idOrder()) {
+      remaining[s] = p.load[s];
+      if (p.load[s] > epsilon) {
+        sorted[loaded++] = s;
+      }
+    }
+    final long[] byLoad = new long[loaded];
+    for (int i = 0; i < loaded; i++) {
+      byLoad[i] = IndexSort.descending(p.load[sorted[i]], loaded);
+    }
+    IndexSort.sortStable(sorted, loaded, byLoad);
+    int next = 0;
+    final IntHeapPriorityQueue requeued = new IntHeapPriorityQueue(before);
     final int maxReplicas = p.constraints.maxReplicas();
     final int minReplicas = p.constraints.minReplicas();
 
-    while (!heap.isEmpty()) {
-      final int s = heap.dequeueInt();
+    while (next < loaded || !requeued.isEmpty()) {
+      final int s = requeued.isEmpty() || (next < loaded && before.compare(sorted[next], requeued.firstInt()) < 0)
+                    ? sorted[next++]
+                    : requeued.dequeueInt();
       final double load = remaining[s];
       if (a.replicaCount[s] >= maxReplicas) {
         spreadOverHolders(bins, s, load);
@@ -176,7 +192,7 @@ final class ModifiedBestFit
         place(bins, s, largest, part);
         // No bin fits the load whole, so part < load - epsilon: a real remainder goes back on the heap.
         remaining[s] = load - part;
-        heap.enqueue(s);
+        requeued.enqueue(s);
         continue;
       }
       // Every bin is full (or unusable for s). Existing replicas absorb the rest; a segment without one gets it on
@@ -197,7 +213,7 @@ final class ModifiedBestFit
     final IntBidirectionalIterator it = bins.iterator(-1);
     while (it.hasNext()) {
       final int n = it.nextInt();
-      if (usable(s, n)) {
+      if (usable(it, s, n)) {
         return n;
       }
     }
@@ -224,7 +240,7 @@ final class ModifiedBestFit
         if (binRemaining[n] != level) {
           break;
         }
-        if (usable(s, n)) {
+        if (usable(it, s, n)) {
           return n;
         }
       }
@@ -258,9 +274,22 @@ final class ModifiedBestFit
     return largestSize == 0 ? Integer.MAX_VALUE : free / largestSize;
   }
 
-  private boolean usable(int s, int n)
+  /**
+   * Whether bin {@code n} (at the iterator's position) may take a replica of {@code s}. A bin too full for s that
+   * has less than {@link #NEARLY_FULL} of its memory left is closed for the rest of the fit (removed through the
+   * iterator): best fit packs the many small tail segments into the same few bins, whose memory then runs out while
+   * their load capacity does not, and re-skipping them for every later segment would cost O(N) per segment. What
+   * load such a bin cannot take goes to the others; the floor and the balancer may still use its last bytes.
+   */
+  private boolean usable(IntBidirectionalIterator it, int s, int n)
   {
-    return a.fits(s, n) && !a.holds(s, n);
+    if (!a.fits(s, n)) {
+      if (a.freeMemory[n] < p.maxSize[n] * NEARLY_FULL) {
+        it.remove();
+      }
+      return false;
+    }
+    return !a.holds(s, n);
   }
 
   private void place(IntRBTreeSet bins, int s, int n, double load)

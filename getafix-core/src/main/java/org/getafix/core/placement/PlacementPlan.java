@@ -27,25 +27,30 @@ public final class PlacementPlan
   /** Copies its arguments; the inner maps keep their iteration order. */
   public PlacementPlan(Map<String, Map<String, Double>> shares, List<UnplacedSegment> unplaced)
   {
-    this(copy(shares), List.copyOf(unplaced), true);
+    this(Collections.unmodifiableMap(copy(shares)), List.copyOf(unplaced), countReplicas(shares));
   }
 
-  /** Takes ownership of maps the caller built and will not touch again: no copy of a million-entry map. */
-  private PlacementPlan(Map<String, Map<String, Double>> shares, List<UnplacedSegment> unplaced, boolean owned)
+  /** Takes ownership of an immutable map the caller built: no copy of a million-entry map. */
+  private PlacementPlan(Map<String, Map<String, Double>> shares, List<UnplacedSegment> unplaced, int totalReplicas)
+  {
+    this.shares = shares;
+    this.unplaced = unplaced;
+    this.totalReplicas = totalReplicas;
+  }
+
+  /** Builds a plan from the immutable shares a strategy in this package made. */
+  static PlacementPlan owning(PlanShares shares, int totalReplicas, List<UnplacedSegment> unplaced)
+  {
+    return new PlacementPlan(shares, Collections.unmodifiableList(unplaced), totalReplicas);
+  }
+
+  private static int countReplicas(Map<String, Map<String, Double>> shares)
   {
     int replicas = 0;
     for (Map<String, Double> s : shares.values()) {
       replicas += s.size();
     }
-    this.shares = Collections.unmodifiableMap(shares);
-    this.unplaced = unplaced;
-    this.totalReplicas = replicas;
-  }
-
-  /** Builds a plan from maps made by a strategy in this package: the inner maps must already be unmodifiable. */
-  static PlacementPlan owning(Map<String, Map<String, Double>> shares, List<UnplacedSegment> unplaced)
-  {
-    return new PlacementPlan(shares, Collections.unmodifiableList(unplaced), true);
+    return replicas;
   }
 
   public static PlacementPlan empty()

@@ -3,6 +3,7 @@ package org.getafix.core.placement;
 import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,7 +27,8 @@ final class PlacementProblem
   final long[] maxSize;
   private final int[] idHash;
   private final Map<String, Set<String>> currentHolders;
-  private int[][] currentHolderNodes;
+  private Object2IntOpenHashMap<String> nodeIndex;
+  private int[] idOrder;
 
   PlacementProblem(PlacementInput input)
   {
@@ -76,42 +78,67 @@ final class PlacementProblem
   }
 
   /**
-   * The nodes that hold segment {@code s} now, in node order; unknown ids are ignored. Built on first use, so a
-   * round without current holders pays nothing for the feature.
+   * All segment indices in {@link #compareSegments} order, computed once: phases filter it to lay their segments
+   * out in id order before a stable {@link IndexSort}. One sort of packed (hash, index) longs; only segments whose
+   * ids' hashes collide need a string comparison.
+   */
+  int[] idOrder()
+  {
+    if (idOrder == null) {
+      final long[] packed = new long[segmentCount];
+      for (int s = 0; s < segmentCount; s++) {
+        packed[s] = ((long) idHash[s] << 31) | s;
+      }
+      Arrays.sort(packed);
+      final int[] order = new int[segmentCount];
+      for (int i = 0; i < segmentCount; i++) {
+        order[i] = (int) (packed[i] & Integer.MAX_VALUE);
+      }
+      int runStart = 0;
+      for (int i = 1; i <= segmentCount; i++) {
+        if (i == segmentCount || idHash[order[i]] != idHash[order[runStart]]) {
+          if (i - runStart > 1) {
+            IntArrays.quickSort(order, runStart, i, this::compareSegments);
+          }
+          runStart = i;
+        }
+      }
+      idOrder = order;
+    }
+    return idOrder;
+  }
+
+  /**
+   * The nodes that hold segment {@code s} now, in node order; unknown node ids are ignored. Looked up per segment in
+   * the input's map (one hash lookup), so a round without current holders, or a phase that does not ask, pays
+   * nothing; the node index is built on first use.
    */
   int[] currentHolders(int s)
   {
     if (currentHolders.isEmpty()) {
       return IntArrays.EMPTY_ARRAY;
     }
-    if (currentHolderNodes == null) {
-      currentHolderNodes = indexCurrentHolders();
+    final Set<String> holders = currentHolders.get(segmentIds[s]);
+    if (holders == null || holders.isEmpty()) {
+      return IntArrays.EMPTY_ARRAY;
     }
-    final int[] holders = currentHolderNodes[s];
-    return holders == null ? IntArrays.EMPTY_ARRAY : holders;
-  }
-
-  private int[][] indexCurrentHolders()
-  {
-    final Object2IntOpenHashMap<String> segmentIndex = new Object2IntOpenHashMap<>(segmentCount);
-    segmentIndex.defaultReturnValue(-1);
-    for (int s = 0; s < segmentCount; s++) {
-      segmentIndex.put(segmentIds[s], s);
-    }
-    final Object2IntOpenHashMap<String> nodeIndex = new Object2IntOpenHashMap<>(nodeCount);
-    nodeIndex.defaultReturnValue(-1);
-    for (int n = 0; n < nodeCount; n++) {
-      nodeIndex.put(nodeIds[n], n);
-    }
-    final int[][] result = new int[segmentCount][];
-    for (Map.Entry<String, Set<String>> e : currentHolders.entrySet()) {
-      final int s = segmentIndex.getInt(e.getKey());
-      if (s < 0) {
-        continue;
+    if (nodeIndex == null) {
+      nodeIndex = new Object2IntOpenHashMap<>(nodeCount);
+      nodeIndex.defaultReturnValue(-1);
+      for (int n = 0; n < nodeCount; n++) {
+        nodeIndex.put(nodeIds[n], n);
       }
-      final int[] nodes = e.getValue().stream().mapToInt(nodeIndex::getInt).filter(n -> n >= 0).sorted().distinct().toArray();
-      result[s] = nodes;
     }
-    return result;
+    final int[] nodes = new int[holders.size()];
+    int count = 0;
+    for (String node : holders) {
+      final int n = nodeIndex.getInt(node);
+      if (n >= 0) {
+        nodes[count++] = n;
+      }
+    }
+    // Sets are distinct already; sort for node-id order.
+    Arrays.sort(nodes, 0, count);
+    return count == nodes.length ? nodes : Arrays.copyOf(nodes, count);
   }
 }

@@ -1,6 +1,5 @@
 package org.getafix.core.placement;
 
-import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.ints.IntBidirectionalIterator;
 import it.unimi.dsi.fastutil.ints.IntComparator;
 import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
@@ -15,8 +14,8 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * shuffle cold segments around every round.
  *
  * <p>Segments are handled smallest first: a node too full for one segment is then too full for every later one and
- * leaves the candidate tree for good, so memory-full nodes cost O(N log N) in total, not per segment. Cost:
- * O(S log S) for the order plus O(log N) per replica.
+ * leaves the candidate tree for good, so memory-full nodes cost O(N log N) in total, not per segment. Cost: a radix
+ * sort for the order plus O(log N) per replica.
  */
 final class ReplicaFloor
 {
@@ -29,7 +28,7 @@ final class ReplicaFloor
     final int[] needy = new int[p.segmentCount];
     int count = 0;
     long missing = 0;
-    for (int s = 0; s < p.segmentCount; s++) {
+    for (int s : p.idOrder()) {
       if (a.replicaCount[s] < target) {
         needy[count++] = s;
         missing += target - a.replicaCount[s];
@@ -38,10 +37,13 @@ final class ReplicaFloor
     if (count == 0) {
       return;
     }
-    IntArrays.quickSort(needy, 0, count, (x, y) -> {
-      final int c = Long.compare(p.size[x], p.size[y]);
-      return c != 0 ? c : p.compareSegments(x, y);
-    });
+    final long[] bySize = new long[count];
+    for (int i = 0; i < count; i++) {
+      bySize[i] = IndexSort.clamped(p.size[needy[i]], count);
+    }
+    IndexSort.sortStable(needy, count, bySize);
+    // Sizes beyond the sort key's width (terabytes) tie, so only bytes below it prove a node too full for the rest.
+    final long sortedSizeLimit = IndexSort.clamped(Long.MAX_VALUE, count);
     final long evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
 
     final IntRBTreeSet candidates = new IntRBTreeSet((IntComparator) (x, y) -> {
@@ -62,7 +64,7 @@ final class ReplicaFloor
       while (a.replicaCount[s] < target) {
         int n = preferCurrentHolders ? currentHolderWithRoom(p, a, s, evenShare) : -1;
         if (n < 0) {
-          n = leastLoaded(a, candidates, s);
+          n = leastLoaded(a, candidates, s, sortedSizeLimit);
         }
         if (n < 0) {
           a.reportShortfall(s, target, shortfallReason(p, a, s, target));
@@ -70,7 +72,7 @@ final class ReplicaFloor
         }
         candidates.remove(n);
         a.addReplica(s, n, 0);
-        if (a.freeMemory[n] >= p.size[s]) {
+        if (a.freeMemory[n] >= Math.min(p.size[s], sortedSizeLimit)) {
           candidates.add(n);
         }
       }
@@ -87,14 +89,16 @@ final class ReplicaFloor
     return -1;
   }
 
-  private static int leastLoaded(Assignment a, IntRBTreeSet candidates, int s)
+  private static int leastLoaded(Assignment a, IntRBTreeSet candidates, int s, long sortedSizeLimit)
   {
     final IntBidirectionalIterator it = candidates.iterator();
     while (it.hasNext()) {
       final int n = it.nextInt();
       if (!a.fits(s, n)) {
-        // Segments come smallest first: no later segment fits here either.
-        it.remove();
+        if (a.freeMemory[n] < Math.min(a.problem.size[s], sortedSizeLimit)) {
+          // Segments come smallest first: no later segment fits here either.
+          it.remove();
+        }
       } else if (!a.holds(s, n)) {
         return n;
       }

@@ -1,6 +1,5 @@
 package org.getafix.core.placement;
 
-import it.unimi.dsi.fastutil.ints.IntArrays;
 import it.unimi.dsi.fastutil.ints.IntBidirectionalIterator;
 import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
 
@@ -28,16 +27,14 @@ final class ScarlettStrategy implements PlacementStrategy
     final int minReplicas = p.constraints.minReplicas();
     final int maxReplicas = p.constraints.maxReplicas();
 
-    final int[] order = new int[p.segmentCount];
+    final int[] order = p.idOrder().clone();
     long minSize = Long.MAX_VALUE;
-    for (int s = 0; s < p.segmentCount; s++) {
-      order[s] = s;
-      minSize = Math.min(minSize, p.size[s]);
+    final long[] byLoad = new long[p.segmentCount];
+    for (int i = 0; i < p.segmentCount; i++) {
+      minSize = Math.min(minSize, p.size[order[i]]);
+      byLoad[i] = IndexSort.descending(p.load[order[i]], p.segmentCount);
     }
-    IntArrays.quickSort(order, (x, y) -> {
-      final int c = Double.compare(p.load[y], p.load[x]);
-      return c != 0 ? c : p.compareSegments(x, y);
-    });
+    IndexSort.sortStable(order, p.segmentCount, byLoad);
     // Nodes that can still take the smallest segment, in id order; the round-robin cursor walks them cyclically.
     final IntRBTreeSet ring = new IntRBTreeSet();
     for (int n = 0; n < p.nodeCount; n++) {

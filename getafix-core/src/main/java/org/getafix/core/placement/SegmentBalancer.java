@@ -5,6 +5,8 @@ import it.unimi.dsi.fastutil.ints.IntBidirectionalIterator;
 import it.unimi.dsi.fastutil.ints.IntComparator;
 import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
 
+import java.util.Arrays;
+
 /**
  * The segment balancer (thesis §3.2): evens out segment counts (and so memory) after the fit, as long as query load
  * stays balanced within γ.
@@ -117,63 +119,74 @@ final class SegmentBalancer
   }
 
   /**
-   * The k least popular replicas of every node with k = its excess over {@code evenShare}, sorted by increasing
-   * query load (ties: rank within the node, segment id, node id).
+   * The k least popular replicas of every node with k = its excess over {@code evenShare} (ties by segment id),
+   * sorted by increasing query load; equal loads alternate between the source nodes (by rank within the node, then
+   * node id), so that the sources take turns: moving one node's whole excess first would use up γ on it and leave
+   * the next over-full node as it was.
    */
   private int[] reassignList(int evenShare)
   {
-    // Bucket the replicas of over-full nodes by node (counting sort), then pick each node's least popular ones.
     final int[] start = new int[p.nodeCount + 1];
+    final int[] excess = new int[p.nodeCount];
     long total = 0;
     for (int n = 0; n < p.nodeCount; n++) {
-      final int held = a.nodeSegments[n] > evenShare ? a.nodeSegments[n] : 0;
-      start[n + 1] = start[n] + held;
-      total += a.nodeSegments[n] > evenShare ? a.nodeSegments[n] - evenShare : 0;
+      excess[n] = Math.max(0, a.nodeSegments[n] - evenShare);
+      start[n + 1] = start[n] + (excess[n] > 0 ? a.nodeSegments[n] : 0);
+      total += excess[n];
     }
     if (total == 0) {
       return IntArrays.EMPTY_ARRAY;
     }
+    // Bucket the replicas of over-full nodes by node (counting sort), walking segments in id order so that each
+    // bucket is in id order, then stably sort each bucket by popularity.
     final int[] byNode = new int[start[p.nodeCount]];
     final int[] fill = start.clone();
-    for (int r = 0; r < a.replicaTotal; r++) {
-      final int n = a.repNode[r];
-      if (a.nodeSegments[n] > evenShare) {
-        byNode[fill[n]++] = r;
-      }
-    }
-    final int[] reassign = new int[(int) total];
-    // rank[r]: r is its node's rank[r]-th least popular replica. Ties of query load go by rank, so that the sources
-    // take turns: moving one node's whole excess first would use up γ on it and leave the next over-full node as is.
-    final int[] rank = new int[a.replicaTotal];
-    int k = 0;
-    for (int n = 0; n < p.nodeCount; n++) {
-      final int excess = a.nodeSegments[n] - evenShare;
-      if (excess <= 0) {
-        continue;
-      }
-      IntArrays.quickSort(byNode, start[n], start[n + 1], (x, y) -> {
-        int c = Double.compare(p.load[a.repSegment[x]], p.load[a.repSegment[y]]);
-        if (c == 0) {
-          c = Double.compare(a.repLoad[x], a.repLoad[y]);
+    for (int s : p.idOrder()) {
+      for (int r = a.firstReplica(s); r >= 0; r = a.nextReplica(r)) {
+        final int n = a.repNode[r];
+        if (excess[n] > 0) {
+          byNode[fill[n]++] = r;
         }
-        return c != 0 ? c : p.compareSegments(a.repSegment[x], a.repSegment[y]);
-      });
-      for (int j = 0; j < excess; j++) {
-        final int r = byNode[start[n] + j];
-        rank[r] = j;
-        reassign[k++] = r;
       }
     }
-    IntArrays.quickSort(reassign, (x, y) -> {
-      int c = Double.compare(a.repLoad[x], a.repLoad[y]);
-      if (c == 0) {
-        c = Integer.compare(rank[x], rank[y]);
+    for (int n = 0; n < p.nodeCount; n++) {
+      if (excess[n] > 0) {
+        final int held = start[n + 1] - start[n];
+        final int[] replicas = Arrays.copyOfRange(byNode, start[n], start[n + 1]);
+        final long[] byPopularity = new long[held];
+        for (int i = 0; i < held; i++) {
+          byPopularity[i] = IndexSort.ascending(p.load[a.repSegment[replicas[i]]], held);
+        }
+        IndexSort.sortStable(replicas, held, byPopularity);
+        System.arraycopy(replicas, 0, byNode, start[n], held);
       }
-      if (c == 0) {
-        c = p.compareSegments(a.repSegment[x], a.repSegment[y]);
+    }
+    // Lay the picks out by (rank within node, node), then stably sort by query load.
+    final int[] reassign = new int[(int) total];
+    final int[] active = new int[p.nodeCount];
+    int activeCount = 0;
+    for (int n = 0; n < p.nodeCount; n++) {
+      if (excess[n] > 0) {
+        active[activeCount++] = n;
       }
-      return c != 0 ? c : Integer.compare(a.repNode[x], a.repNode[y]);
-    });
+    }
+    int k = 0;
+    for (int rank = 0; activeCount > 0; rank++) {
+      int kept = 0;
+      for (int i = 0; i < activeCount; i++) {
+        final int n = active[i];
+        reassign[k++] = byNode[start[n] + rank];
+        if (rank + 1 < excess[n]) {
+          active[kept++] = n;
+        }
+      }
+      activeCount = kept;
+    }
+    final long[] byLoad = new long[reassign.length];
+    for (int i = 0; i < reassign.length; i++) {
+      byLoad[i] = IndexSort.ascending(a.repLoad[reassign[i]], reassign.length);
+    }
+    IndexSort.sortStable(reassign, reassign.length, byLoad);
     return reassign;
   }
 

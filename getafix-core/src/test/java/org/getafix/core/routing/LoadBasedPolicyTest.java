@@ -79,4 +79,15 @@ class LoadBasedPolicyTest
     assertEquals(10 + NodeFeedback.DEFAULT_ALPHA * 10, feedback.get("a").latencyMillis(), 1e-9);
     assertTrue(Double.isNaN(feedback.get("a").queue()));
   }
+
+  @Test
+  void feedbackForgetsNodesThatWentSilent()
+  {
+    feedback.recordLatency("left", 10, 1_000);
+    feedback.recordLatency("stays", 10, 1_000);
+    feedback.reportQueue("stays", 1, 5_000);
+    feedback.forgetSilentSince(2_000);
+    assertEquals(1, feedback.size());
+    assertTrue(feedback.get("left") == null && feedback.get("stays") != null);
+  }
 }

@@ -24,7 +24,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
@@ -96,8 +95,7 @@ public final class LocalDruidCluster implements AutoCloseable
    */
   public static LocalDruidCluster start(ClusterConfig config) throws IOException, TimeoutException
   {
-    if (!Files.isRegularFile(config.druidLibDir().resolve("druid-services-33.0.0.jar"))
-        && !hasDruidServices(config.druidLibDir())) {
+    if (!hasDruidServices(config.druidLibDir())) {
       throw new IllegalStateException(
           "No Druid runtime classpath at " + config.druidLibDir()
           + ": build it with ./mvnw -B -pl integration-tests process-test-resources (or pass -Ddruid.lib.dir)"
@@ -570,8 +568,16 @@ public final class LocalDruidCluster implements AutoCloseable
       node.stop(config.stopGrace());
     }
     final long deadline = System.nanoTime() + timeout.toNanos();
-    node.start();
-    node.awaitHealthy(remaining(deadline));
+    // As at cluster start, the JVM boots uncapped and gets its cap back once it is healthy.
+    final double quota = node.cgroup().map(CpuCgroup::quota).orElse(-1.0);
+    node.cgroup().ifPresent(g -> g.setQuota(-1));
+    try {
+      node.start();
+      node.awaitHealthy(remaining(deadline));
+    }
+    finally {
+      node.cgroup().ifPresent(g -> g.setQuota(quota));
+    }
     Waits.await(
         "the Coordinator to see " + node.name() + " again",
         remaining(deadline),
@@ -610,11 +616,27 @@ public final class LocalDruidCluster implements AutoCloseable
     }
   }
 
+  /**
+   * Stops nodes in parallel, one thread each: each may take the whole grace period, and this also runs in the
+   * shutdown hook, where the common pool (one thread on a 2-core machine) would serialise them.
+   */
   private void stopAll(List<LocalNode> nodes)
   {
-    CompletableFuture.allOf(
-        nodes.stream().map(n -> CompletableFuture.runAsync(() -> n.stop(config.stopGrace()))).toArray(CompletableFuture[]::new)
-    ).join();
+    final List<Thread> stoppers = new ArrayList<>();
+    for (LocalNode node : nodes) {
+      final Thread stopper = new Thread(() -> node.stop(config.stopGrace()), "getafix-stop-" + node.name());
+      stopper.start();
+      stoppers.add(stopper);
+    }
+    for (Thread stopper : stoppers) {
+      try {
+        stopper.join();
+      }
+      catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   private List<LocalNode> druidNodes()

@@ -63,6 +63,7 @@ final class LocalDruidClusterCli
     Path workDir = Paths.get("integration-tests/target/druid-cluster");
     final List<String[]> historicalProps = new ArrayList<>();
     int historicals = 3;
+    final ClusterConfig config;
     try {
       for (int i = 1; i < args.length; i++) {
         final String arg = args[i];
@@ -113,6 +114,7 @@ final class LocalDruidClusterCli
         }
         builder.historicalProperty(index, p[1], p[2]);
       }
+      config = builder.build();
     }
     catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
@@ -127,7 +129,6 @@ final class LocalDruidClusterCli
       return 0;
     }
 
-    final ClusterConfig config = builder.build();
     out.println("starting Druid cluster in " + config.workDir() + " ...");
     final LocalDruidCluster cluster = LocalDruidCluster.start(config);
     try {

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -224,17 +223,6 @@ public record SyntheticDataset(String dataSource, Instant start, int hours, int 
         }
       }
       return lo;
-    }
-
-    List<Double> probabilities()
-    {
-      final List<Double> p = new ArrayList<>();
-      double previous = 0;
-      for (double c : cumulative) {
-        p.add(c - previous);
-        previous = c;
-      }
-      return p;
     }
   }
 }

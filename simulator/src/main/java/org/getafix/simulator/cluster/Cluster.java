@@ -8,17 +8,17 @@ import org.getafix.simulator.routing.RoutingPolicy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.random.RandomGenerator;
 
 /**
  * The Historicals, the segments and where their replicas are, the brokers' open-request counts, and the
- * memory they all take over time. Applies plans the way Druid's load queues do: each node loads one segment at a
- * time, newest segment first (Druid's load queue orders by interval, newest first), taking size / bandwidth
+ * memory they all take over time. Applies plans the way Druid's load queues do: each node loads with
+ * {@code druid.segmentCache.numLoadingThreads} threads (Druid's default: max(1, cores / 6)), newest segment first (Druid's load queue orders by interval, newest first), taking size / bandwidth
  * seconds; a replica the plan no longer wants is dropped only once a wanted one is loaded in its place
  * (load-before-drop: a segment never loses its last loaded replica).
  */
@@ -34,13 +34,12 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
   private final Historical[] nodes;
   private final Map<String, Integer> nodeIndex = new HashMap<>();
   private final List<Segment> segments = new ArrayList<>();
-  private final Map<String, Integer> segmentIndex = new HashMap<>();
+  private final Set<String> segmentIds = new HashSet<>();
   /** Indices of queryable segments, oldest first (so age 0 is the last element). */
   private final IntArrayList queryable = new IntArrayList();
   private final int[][] open;
   private final double loadBytesPerSecond;
   private final RoutingPolicy routing;
-  private final RandomGenerator routingRandom;
   private QueryListener queryListener = (q, t) -> {
   };
 
@@ -62,7 +61,6 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
       int brokers,
       double loadBytesPerSecond,
       RoutingPolicy routing,
-      RandomGenerator routingRandom,
       double measureFrom,
       double measureTo
   )
@@ -72,6 +70,7 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
     for (int i = 0; i < specs.size(); i++) {
       final NodeSpec spec = specs.get(i);
       nodes[i] = new Historical(loop, i, spec.id(), spec.cores(), spec.speed(), spec.hardwareTier(), this);
+      nodes[i].setLoadingThreads(Math.max(1, spec.cores() / 6));
       if (nodeIndex.put(spec.id(), i) != null) {
         throw new IllegalArgumentException("duplicate node id [" + spec.id() + "]");
       }
@@ -79,7 +78,6 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
     this.open = new int[brokers][nodes.length];
     this.loadBytesPerSecond = loadBytesPerSecond;
     this.routing = routing;
-    this.routingRandom = routingRandom;
     this.measureFrom = measureFrom;
     this.measureTo = measureTo;
   }
@@ -109,11 +107,6 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
     return nodeIndex.getOrDefault(id, -1);
   }
 
-  public int segmentIndex(String id)
-  {
-    return segmentIndex.getOrDefault(id, -1);
-  }
-
   public int queryableCount()
   {
     return queryable.size();
@@ -126,9 +119,9 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
   }
 
   /** A segment that exists from the start, already loaded on {@code node} (history before the run). */
-  public Segment addLoadedSegment(String id, long sizeBytes, double createdAt, int node)
+  public Segment addLoadedSegment(String id, long sizeBytes, int node)
   {
-    final Segment segment = newSegment(id, sizeBytes, createdAt);
+    final Segment segment = newSegment(id, sizeBytes);
     segment.target.add(node);
     segment.loaded.add(node);
     markQueryable(segment);
@@ -143,7 +136,7 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
    */
   public Segment addArrivingSegment(String id, long sizeBytes)
   {
-    final Segment segment = newSegment(id, sizeBytes, loop.now());
+    final Segment segment = newSegment(id, sizeBytes);
     accountSegments();
     final int node = handoffs++ % nodes.length;
     segment.target.add(node);
@@ -151,14 +144,13 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
     return segment;
   }
 
-  private Segment newSegment(String id, long sizeBytes, double createdAt)
+  private Segment newSegment(String id, long sizeBytes)
   {
-    if (segmentIndex.containsKey(id)) {
+    if (!segmentIds.add(id)) {
       throw new IllegalArgumentException("duplicate segment id [" + id + "]");
     }
-    final Segment segment = new Segment(segments.size(), id, sizeBytes, createdAt);
+    final Segment segment = new Segment(segments.size(), id, sizeBytes);
     segments.add(segment);
-    segmentIndex.put(id, segment.index());
     return segment;
   }
 
@@ -175,7 +167,7 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
   /** Routes and submits one segment's task of {@code query}; the segment must be queryable. */
   public void dispatch(Query query, Segment segment, double work, int broker)
   {
-    final int node = routing.choose(broker, segment, this, routingRandom);
+    final int node = routing.choose(broker, segment, this);
     open[broker][node]++;
     segment.inFlight++;
     segment.accessesTotal++;
@@ -244,14 +236,14 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
 
   private void startNextLoad(Historical node)
   {
-    while (node.loadingNow == null && !node.loadQueue.isEmpty()) {
+    while (node.loadsInProgress < node.loadingThreads() && !node.loadQueue.isEmpty()) {
       final Segment segment = node.loadQueue.poll();
       if (!segment.target.contains(node.index())) {
         // The plan changed its mind before the load began: cancel, as Druid does for a queued load.
         segment.loading.rem(node.index());
         continue;
       }
-      node.loadingNow = segment;
+      node.loadsInProgress++;
       changeMemory(node.index(), segment.sizeBytes(), 1);
       replicaLoads++;
       loop.scheduleAfter(segment.sizeBytes() / loadBytesPerSecond, () -> finishLoad(node, segment));
@@ -260,7 +252,7 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
 
   private void finishLoad(Historical node, Segment segment)
   {
-    node.loadingNow = null;
+    node.loadsInProgress--;
     segment.loading.rem(node.index());
     final boolean wasQueryable = segment.isQueryable();
     segment.loaded.add(node.index());

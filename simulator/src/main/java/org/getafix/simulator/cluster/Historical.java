@@ -8,7 +8,7 @@ import java.util.PriorityQueue;
 /**
  * A Druid Historical as a queueing station: {@code cores} servers fed by one FIFO queue of per-segment tasks.
  * Its speed factor scales service time; a straggler's speed drops from a given time on. It also keeps what it
- * holds in memory and a FIFO load queue (one segment loaded at a time, at a fixed bandwidth).
+ * holds in memory and its load queue (newest segment first, a few loading threads, each at a fixed bandwidth).
  */
 public final class Historical
 {
@@ -45,7 +45,8 @@ public final class Historical
   /** Pending loads, newest segment first. */
   final PriorityQueue<Segment> loadQueue =
       new PriorityQueue<>((a, b) -> Integer.compare(b.index(), a.index()));
-  Segment loadingNow;
+  int loadsInProgress;
+  private int loadingThreads = 1;
   long bytesHeld;
   long peakBytes;
 
@@ -146,17 +147,6 @@ public final class Historical
   {
   }
 
-  /** Tasks queued or running: what a broker sees as open requests to this node. */
-  public int outstanding()
-  {
-    return busyCores + queue.size();
-  }
-
-  public int queueLength()
-  {
-    return queue.size();
-  }
-
   public long tasksStarted()
   {
     return tasksStarted;
@@ -187,13 +177,22 @@ public final class Historical
     return hardwareTier;
   }
 
+  /** Segments this node loads at once (Druid's {@code druid.segmentCache.numLoadingThreads}). */
+  public int loadingThreads()
+  {
+    return loadingThreads;
+  }
+
+  public void setLoadingThreads(int threads)
+  {
+    if (threads < 1) {
+      throw new IllegalArgumentException("loading threads of node " + id + " must be >= 1, got [" + threads + "]");
+    }
+    this.loadingThreads = threads;
+  }
+
   public long bytesHeld()
   {
     return bytesHeld;
-  }
-
-  public long peakBytes()
-  {
-    return peakBytes;
   }
 }

@@ -17,11 +17,6 @@ public final class Query
     this.arrivalTime = arrivalTime;
   }
 
-  public int client()
-  {
-    return client;
-  }
-
   public QueryType type()
   {
     return type;

@@ -12,7 +12,6 @@ public final class Segment
   private final int index;
   private final String id;
   private final long sizeBytes;
-  private final double createdAt;
 
   /** Nodes whose replica is in memory and serves queries. */
   final IntArrayList loaded = new IntArrayList(4);
@@ -26,12 +25,11 @@ public final class Segment
   int peakInFlightThisRound;
   long accessesTotal;
 
-  Segment(int index, String id, long sizeBytes, double createdAt)
+  Segment(int index, String id, long sizeBytes)
   {
     this.index = index;
     this.id = id;
     this.sizeBytes = sizeBytes;
-    this.createdAt = createdAt;
   }
 
   public int index()
@@ -47,11 +45,6 @@ public final class Segment
   public long sizeBytes()
   {
     return sizeBytes;
-  }
-
-  public double createdAt()
-  {
-    return createdAt;
   }
 
   /** The nodes that can serve this segment now. Read-only for callers. */

@@ -58,11 +58,6 @@ public final class EventLoop
     runUntil(Double.POSITIVE_INFINITY);
   }
 
-  public boolean isEmpty()
-  {
-    return queue.isEmpty();
-  }
-
   private record Event(double time, long seq, Runnable action) implements Comparable<Event>
   {
     @Override

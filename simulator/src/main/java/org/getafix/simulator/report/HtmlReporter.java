@@ -75,8 +75,8 @@ public final class HtmlReporter
       html.append("<h2>Maximum memory vs latency per γ (thesis Fig 4.4; lower is better on both axes)</h2>")
           .append(image(memoryVsLatency(outcomes)));
     }
-    html.append("<h2>Replicas vs popularity</h2><p>Each point is one segment: its rank by accesses over the run "
-                + "(1 = most accessed) and the replicas it held when injection stopped.</p>")
+    html.append("<h2>Replicas vs popularity</h2><p>Each point is one segment: its rank by accesses "
+                + "in the last minute of injection (1 = most accessed) and the replicas it held when injection stopped.</p>")
         .append(image(replicasVsPopularity(outcomes)));
     html.append("<h2>Node tiers over time (thesis Fig 4.3)</h2><p>Nodes on the x axis, most cores first; each row "
                 + "is one round, each cell the tier of the node's CPU time that round (red = hot, orange = warm, "

@@ -1,6 +1,9 @@
 package org.getafix.simulator.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.HdrHistogram.Histogram;
+
+import java.util.Map;
 
 /**
  * One run's figures, as written to results.json (thesis §4.1 metrics). Memory and replica figures are averaged
@@ -16,6 +19,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param totalMemoryBytes           time-averaged sum over nodes of bytes held
  * @param maxNodeMemoryBytes         peak bytes held by any one node
  * @param latencyMs                  query latency (arrival to last task done)
+ * @param latencyMsByType            the same per query type
  * @param makespanMs                 time from the start until the last query completed
  * @param tieringAccuracy            share of node-rounds whose load tier matches the hardware tier; null when
  *                                   the scenario has no hardware tiers
@@ -38,6 +42,7 @@ public record RunResult(
     long totalMemoryBytes,
     long maxNodeMemoryBytes,
     Latency latencyMs,
+    Map<String, Latency> latencyMsByType,
     double makespanMs,
     Double tieringAccuracy,
     Double tieringAccuracyNaturalBreaks,
@@ -50,5 +55,14 @@ public record RunResult(
 {
   public record Latency(double mean, double p50, double p99)
   {
+    /** Milliseconds from a histogram of microseconds. */
+    public static Latency of(Histogram micros)
+    {
+      return new Latency(
+          micros.getMean() / 1000,
+          micros.getValueAtPercentile(50) / 1000.0,
+          micros.getValueAtPercentile(99) / 1000.0
+      );
+    }
   }
 }

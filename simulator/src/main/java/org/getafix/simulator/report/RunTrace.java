@@ -11,7 +11,7 @@ import java.util.List;
  * @param nodeIds              node ids, most cores first (the heat map's x axis, as in thesis Fig 4.3)
  * @param tierByRound          per measured round, per node (in nodeIds order): 0 = HOT, 1 = WARM, 2 = COLD
  * @param roundTimes           simulated time of each row of tierByRound
- * @param segmentAccesses      per segment, tasks run on it over the whole run
+ * @param segmentAccesses      per segment, tasks run on it in the last minute of injection
  * @param segmentReplicas      per segment, replicas held at the end of injection
  */
 public record RunTrace(

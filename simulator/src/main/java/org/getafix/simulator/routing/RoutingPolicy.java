@@ -3,8 +3,6 @@ package org.getafix.simulator.routing;
 import org.getafix.core.placement.PlacementPlan;
 import org.getafix.simulator.cluster.Segment;
 
-import java.util.random.RandomGenerator;
-
 /** How a broker picks the replica holder that runs one segment's task of a query. */
 public interface RoutingPolicy
 {
@@ -20,7 +18,7 @@ public interface RoutingPolicy
    * @param segment a segment with at least one loaded replica
    * @return the index of a node in {@code segment.loadedHolders()}
    */
-  int choose(int broker, Segment segment, BrokerView view, RandomGenerator random);
+  int choose(int broker, Segment segment, BrokerView view);
 
   /** What a broker knows locally: its own open requests per node, as Druid's connectionCount does. */
   interface BrokerView

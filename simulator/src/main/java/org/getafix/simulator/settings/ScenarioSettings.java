@@ -69,7 +69,7 @@ public record ScenarioSettings(
    * @param arrivalEverySeconds a new hourly segment every so many simulated seconds; 0 for none
    * @param sizeBytes          mean replica size
    * @param sizeJitter         sizes are uniform in sizeBytes·[1 − j, 1 + j]
-   * @param loadBytesPerSecond per-node load bandwidth from deep storage: load time = size / bandwidth
+   * @param loadBytesPerSecond bandwidth of one loading thread from deep storage: load time = size / bandwidth
    */
   public record Segments(
       int initial,

@@ -34,11 +34,6 @@ public final class Client
     return index;
   }
 
-  public double queriesPerSecond()
-  {
-    return queriesPerSecond;
-  }
-
   /** This client's random stream: arrivals, query types, intervals and costs all draw from it. */
   public RandomGenerator random()
   {

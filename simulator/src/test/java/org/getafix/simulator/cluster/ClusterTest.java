@@ -2,7 +2,7 @@ package org.getafix.simulator.cluster;
 
 import org.getafix.core.placement.PlacementPlan;
 import org.getafix.simulator.engine.EventLoop;
-import org.getafix.simulator.routing.LeastConnectionsRouting;
+import org.getafix.simulator.routing.CoreRouting;
 import org.getafix.simulator.workload.QueryType;
 import org.junit.jupiter.api.Test;
 
@@ -28,8 +28,7 @@ class ClusterTest
       ),
       1,
       BANDWIDTH,
-      new LeastConnectionsRouting(),
-      new SplittableRandom(1),
+      CoreRouting.leastConnections(List.of("a", "b", "c"), new SplittableRandom(1)),
       0,
       100
   );
@@ -42,7 +41,7 @@ class ClusterTest
   @Test
   void aMovedReplicaIsDroppedOnlyOnceItsReplacementIsLoaded()
   {
-    final Segment s = cluster.addLoadedSegment("s", SIZE, 0, 0);
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0);
     cluster.applyPlan(plan("s", Map.of("b", 1.0)));
     loop.runUntil(9.9);
     assertEquals(List.of(0), s.loadedHolders(), "the old replica serves while the new one loads");
@@ -56,7 +55,7 @@ class ClusterTest
   @Test
   void aSegmentKeepsAsManyLoadedReplicasAsThePlanWantsWhileMoving()
   {
-    final Segment s = cluster.addLoadedSegment("s", SIZE, 0, 0);
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0);
     cluster.applyPlan(plan("s", Map.of("b", 0.5, "c", 0.5)));
     for (double t = 1; t <= 30; t += 1) {
       loop.runUntil(t);
@@ -70,9 +69,9 @@ class ClusterTest
   @Test
   void queuedLoadsGoNewestFirstAndAChangeOfMindCancelsThem()
   {
-    final Segment s0 = cluster.addLoadedSegment("s0", SIZE, 0, 0);
-    final Segment s1 = cluster.addLoadedSegment("s1", SIZE, 0, 0);
-    final Segment s2 = cluster.addLoadedSegment("s2", SIZE, 0, 0);
+    final Segment s0 = cluster.addLoadedSegment("s0", SIZE, 0);
+    final Segment s1 = cluster.addLoadedSegment("s1", SIZE, 0);
+    final Segment s2 = cluster.addLoadedSegment("s2", SIZE, 0);
     final Map<String, Double> onB = Map.of("b", 1.0);
     // s0 starts loading on b at once; s1 and s2 wait in b's queue, newest (s2) first.
     cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", onB, "s2", onB), List.of()));
@@ -90,7 +89,7 @@ class ClusterTest
   @Test
   void timeAveragedMemoryCountsLoadsAndDrops()
   {
-    final Segment s = cluster.addLoadedSegment("s", SIZE, 0, 0);
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0);
     cluster.openMeasurementWindow();
     // Replicated on b from t = 0 (load until t = 10) for the rest of the 100 s window: 2 × SIZE from t = 0.
     cluster.applyPlan(plan("s", Map.of("a", 0.5, "b", 0.5)));
@@ -106,8 +105,8 @@ class ClusterTest
   @Test
   void aQueryCompletesWithItsLastTask()
   {
-    final Segment s1 = cluster.addLoadedSegment("s1", SIZE, 0, 0);
-    final Segment s2 = cluster.addLoadedSegment("s2", SIZE, 0, 1);
+    final Segment s1 = cluster.addLoadedSegment("s1", SIZE, 0);
+    final Segment s2 = cluster.addLoadedSegment("s2", SIZE, 1);
     final double[] doneAt = {-1};
     cluster.setQueryListener((q, t) -> doneAt[0] = t);
     final Query q = new Query(0, new QueryType("q", 1, 1, 0), 0);
@@ -120,7 +119,7 @@ class ClusterTest
   @Test
   void aStragglerRunsSlowerFromItsStartTime()
   {
-    final Segment s = cluster.addLoadedSegment("s", SIZE, 0, 0);
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0);
     cluster.nodes()[0].slowDown(5, 0.25);
     final double[] doneAt = {-1};
     cluster.setQueryListener((q, t) -> doneAt[0] = t);

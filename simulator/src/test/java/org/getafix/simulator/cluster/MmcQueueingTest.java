@@ -59,7 +59,7 @@ class MmcQueueingTest
     final Historical node = new Historical(loop, 0, "n", cores, speed, null, (t, s) -> {
     });
     final SplittableRandom random = new SplittableRandom(seed);
-    final Segment segment = new Segment(0, "s", 1, 0);
+    final Segment segment = new Segment(0, "s", 1);
     final QueryType type = new QueryType("q", 1, 1, 0);
     double t = 0;
     for (int i = 0; i < tasks; i++) {

@@ -1,0 +1,249 @@
+package org.getafix.druid.coordinator;
+
+import org.apache.druid.client.DruidServer;
+import org.apache.druid.client.ServerInventoryView;
+import org.apache.druid.common.config.JacksonConfigManager;
+import org.apache.druid.discovery.DiscoveryDruidNode;
+import org.apache.druid.discovery.DruidNodeDiscovery;
+import org.apache.druid.discovery.DruidNodeDiscoveryProvider;
+import org.apache.druid.discovery.NodeRole;
+import org.apache.druid.java.util.common.Intervals;
+import org.apache.druid.java.util.metrics.StubServiceEmitter;
+import org.apache.druid.metadata.MetadataRuleManager;
+import org.apache.druid.server.DruidNode;
+import org.apache.druid.server.coordination.ServerType;
+import org.apache.druid.server.coordinator.CoordinatorConfigManager;
+import org.apache.druid.server.coordinator.CoordinatorDynamicConfig;
+import org.apache.druid.server.coordinator.DruidCoordinator;
+import org.apache.druid.server.coordinator.rules.Rule;
+import org.apache.druid.timeline.DataSegment;
+import org.easymock.EasyMock;
+import org.getafix.druid.historical.HistoricalStatsReport;
+import org.getafix.druid.historical.HistoricalStatsReport.SegmentStats;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * One planning round at a time over a fake two-Historical cluster: real getafix-core planning, Druid's metric
+ * emitter stub, and a stats source the test scripts (good counters, garbage, silence).
+ */
+class GetafixPlannerTest
+{
+  private static final String H1 = "h1:8083";
+  private static final String H2 = "h2:8083";
+
+  private final List<DataSegment> segments = new ArrayList<>();
+  private final GetafixPlanHolder holder = new GetafixPlanHolder();
+  private final StubServiceEmitter emitter = new StubServiceEmitter("coordinator", "c:8081");
+  private final AtomicBoolean leader = new AtomicBoolean(true);
+  private final AtomicReference<CoordinatorDynamicConfig> coordinatorConfig = new AtomicReference<>(
+      CoordinatorDynamicConfig.builder().withSmartSegmentLoading(false).withUseRoundRobinSegmentAssignment(false)
+                              .build()
+  );
+  /** What each Historical answers next round; a missing entry means it does not answer. */
+  private final Map<String, StatsPuller.Pulled> answers = new HashMap<>();
+  private final Map<String, Long> scansOfS0 = new HashMap<>(Map.of(H1, 0L, H2, 0L));
+  private long uptime = 1000;
+  private GetafixPlanner planner;
+
+  @BeforeEach
+  void setUp()
+  {
+    final DruidServer h1 = historical(H1);
+    final DruidServer h2 = historical(H2);
+    for (int i = 0; i < 4; i++) {
+      final DataSegment s = DataSegment.builder()
+                                       .dataSource("wiki")
+                                       .interval(Intervals.of("2024-01-0" + (i + 1) + "/P1D"))
+                                       .version("v1")
+                                       .size(1000)
+                                       .build();
+      segments.add(s);
+      (i % 2 == 0 ? h1 : h2).addDataSegment(s);
+    }
+    final ServerInventoryView inventory = EasyMock.createNiceMock(ServerInventoryView.class);
+    EasyMock.expect(inventory.getInventory()).andReturn(List.of(h1, h2)).anyTimes();
+    final DruidNodeDiscoveryProvider discovery = EasyMock.createNiceMock(DruidNodeDiscoveryProvider.class);
+    EasyMock.expect(discovery.getForNodeRole(NodeRole.HISTORICAL)).andReturn(new DruidNodeDiscovery()
+    {
+      @Override
+      public List<DiscoveryDruidNode> getAllNodes()
+      {
+        return List.of(node("h1"), node("h2"));
+      }
+
+      @Override
+      public void registerListener(Listener listener)
+      {
+      }
+    }).anyTimes();
+    final MetadataRuleManager rules = EasyMock.createNiceMock(MetadataRuleManager.class);
+    final List<Rule> getafixRule = List.of(new GetafixLoadRule(Map.of("_default_tier", 1), null, holder));
+    EasyMock.expect(rules.getRulesWithDefault("wiki")).andReturn(getafixRule).anyTimes();
+    final DruidCoordinator coordinator = EasyMock.createNiceMock(DruidCoordinator.class);
+    EasyMock.expect(coordinator.isLeader()).andAnswer(leader::get).anyTimes();
+    final CoordinatorConfigManager coordinatorConfigs = EasyMock.createNiceMock(CoordinatorConfigManager.class);
+    EasyMock.expect(coordinatorConfigs.getCurrentDynamicConfig()).andAnswer(coordinatorConfig::get).anyTimes();
+    final JacksonConfigManager configs = EasyMock.createNiceMock(JacksonConfigManager.class);
+    EasyMock.expect(configs.watch(
+        EasyMock.eq(GetafixDynamicConfig.CONFIG_KEY),
+        EasyMock.eq(GetafixDynamicConfig.class),
+        EasyMock.anyObject(GetafixDynamicConfig.class)
+    )).andReturn(new AtomicReference<>(GetafixDynamicConfig.defaults())).anyTimes();
+    EasyMock.replay(inventory, discovery, rules, coordinator, coordinatorConfigs, configs);
+
+    new GetafixBalancerStrategyFactory(null, holder); // as Druid does with balancer.strategy=getafix
+    planner = new GetafixPlanner(new GetafixConfig(), holder, configs, coordinatorConfigs, coordinator, inventory,
+                                 discovery, rules, (urls, timeout) -> {
+                                   assertEquals(Set.of(H1, H2), urls.keySet());
+                                   assertEquals("http://h1:8083", urls.get(H1));
+                                   return new HashMap<>(answers);
+                                 }, emitter);
+  }
+
+  @Test
+  void warmsUpThenPlansEveryGovernedSegmentOntoLiveNodes()
+  {
+    round(10, 10);
+    assertEquals(Mode.WARMING_UP, holder.snapshot().mode(), "the first report is only a baseline");
+    assertTrue(holder.snapshot().shares().isEmpty());
+
+    round(500, 10);
+    final PlanSnapshot s = holder.snapshot();
+    assertEquals(Mode.ACTIVE, s.mode(), String.valueOf(s.problems()));
+    assertEquals(4, s.shares().size(), "every segment on a governed Historical is planned");
+    s.shares().values().forEach(shares -> assertTrue(Set.of(H1, H2).containsAll(shares.keySet())));
+    final String hot = segments.get(0).getId().toString();
+    final String cold = segments.get(1).getId().toString();
+    assertTrue(s.popularity().get(hot) > s.popularity().get(cold), "popularity: " + s.popularity());
+    assertTrue(s.plannedHolders(hot).size() >= s.plannedHolders(cold).size());
+    assertEquals(Set.of(H1, H2), s.capacities().keySet());
+    assertTrue(s.version() > 0);
+    assertEquals(List.of(0, 0), metric("getafix/refused"), "not refused");
+    assertTrue(!metric("getafix/replicas/planned").isEmpty());
+    assertTrue(!metric("getafix/round/time").isEmpty());
+  }
+
+  @Test
+  void garbageOrSilenceKeepsTheLastEstimateAndIsCounted()
+  {
+    round(10, 10);
+    round(200, 200);
+    final double h2Capacity = holder.snapshot().capacities().get(H2);
+
+    answers.put(H1, good(H1, 400));
+    answers.put(H2, StatsPuller.parse(200, "{\"epoch\":\"e\",\"uptimeMillis\":-4,\"numProcessingThreads\":1}",
+                                      new org.apache.druid.jackson.DefaultObjectMapper()));
+    tick();
+    planner.doRound(GetafixDynamicConfig.defaults());
+    assertEquals(h2Capacity, holder.snapshot().capacities().get(H2), 1e-9, "garbage keeps the last estimate");
+    assertEquals(List.of(1), metricFor("getafix/stats/missing", H2));
+    assertEquals(Mode.ACTIVE, holder.snapshot().mode());
+
+    // H2 stops answering: after two silent rounds nothing is planned on it any more.
+    for (int i = 0; i < 2; i++) {
+      answers.put(H1, good(H1, 400 + 100 * (i + 1)));
+      answers.put(H2, new StatsPuller.Pulled(null, "connection refused", true));
+      tick();
+      planner.doRound(GetafixDynamicConfig.defaults());
+    }
+    holder.snapshot().shares().values().forEach(shares -> assertEquals(Set.of(H1), shares.keySet()));
+    assertEquals(3, metricFor("getafix/stats/missing", H2).size());
+  }
+
+  @Test
+  void refusesLoudlyWhenDruidWouldIgnoreTheStrategy()
+  {
+    coordinatorConfig.set(CoordinatorDynamicConfig.builder().build()); // Druid's defaults: smartSegmentLoading=true
+    round(10, 10);
+    round(50, 50);
+    assertEquals(Mode.REFUSED, holder.snapshot().mode());
+    assertTrue(holder.snapshot().problems().toString().contains("smartSegmentLoading=true"));
+    assertEquals(List.of(1, 1), metric("getafix/refused"));
+    assertEquals(4, holder.snapshot().shares().size(), "the plan is still computed and shown");
+  }
+
+  @Test
+  void aNewLeaderWarmsUpAgainAndDisabledPlansNothing()
+  {
+    round(10, 10);
+    round(50, 50);
+    assertEquals(Mode.ACTIVE, holder.snapshot().mode());
+    leader.set(false);
+    round(60, 60);
+    assertEquals(Mode.NOT_LEADER, holder.snapshot().mode());
+    leader.set(true);
+    round(70, 70);
+    assertEquals(Mode.WARMING_UP, holder.snapshot().mode(), "leadership regained: stats must be fresh again");
+    round(80, 80);
+    assertEquals(Mode.ACTIVE, holder.snapshot().mode());
+
+    planner.doRound(new GetafixDynamicConfig(false, false, 0.2, 1, 3, null, 50, 50));
+    assertEquals(Mode.DISABLED, holder.snapshot().mode());
+    planner.doRound(new GetafixDynamicConfig(true, true, 0.2, 1, 3, null, 50, 50));
+    assertEquals(Mode.WARMING_UP, holder.snapshot().mode(), "re-enabled: warm up again");
+  }
+
+  /** One round in which H1 and H2 have scanned segment 0 this many times in total. */
+  private void round(long scansOnH1, long scansOnH2)
+  {
+    tick();
+    answers.put(H1, good(H1, scansOnH1));
+    answers.put(H2, good(H2, scansOnH2));
+    planner.doRound(GetafixDynamicConfig.defaults());
+  }
+
+  private void tick()
+  {
+    uptime += 5000;
+  }
+
+  private StatsPuller.Pulled good(String node, long scans)
+  {
+    scansOfS0.put(node, scans);
+    final String s0 = segments.get(0).getId().toString();
+    final String s1 = segments.get(1).getId().toString();
+    final Map<String, SegmentStats> perSegment = Map.of(
+        s0, new SegmentStats(scans * 2, scans),
+        s1, new SegmentStats(1, 1)
+    );
+    return new StatsPuller.Pulled(
+        new HistoricalStatsReport("epoch-" + node, uptime, 2, scans * 100, scans, scans * 2 + 1, scans + 1, 0,
+                                  perSegment),
+        null,
+        false
+    );
+  }
+
+  private List<Number> metric(String name)
+  {
+    return emitter.getMetricValues(name, Map.of());
+  }
+
+  private List<Number> metricFor(String name, String server)
+  {
+    return emitter.getMetricValues(name, Map.of("server", server));
+  }
+
+  private static DruidServer historical(String name)
+  {
+    return new DruidServer(name, name, null, 1L << 30, ServerType.HISTORICAL, DruidServer.DEFAULT_TIER, 0);
+  }
+
+  private static DiscoveryDruidNode node(String host)
+  {
+    return new DiscoveryDruidNode(new DruidNode("druid/historical", host, false, 8083, null, true, false),
+                                  NodeRole.HISTORICAL, Map.of());
+  }
+}

@@ -1,0 +1,88 @@
+package org.getafix.it.getafix;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.getafix.it.cluster.DruidHttp;
+import org.getafix.it.cluster.LocalDruidCluster;
+import org.getafix.it.cluster.LocalNode;
+
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/** The HTTP surface of druid-getafix-extension, as an operator (or a Broker) sees it. */
+final class GetafixClient
+{
+  private final DruidHttp http = DruidHttp.shared();
+  private final URI coordinator;
+
+  GetafixClient(LocalDruidCluster cluster)
+  {
+    this.coordinator = cluster.coordinator().uri();
+  }
+
+  JsonNode status()
+  {
+    return http.get(coordinator.resolve("/druid/coordinator/v1/getafix/status"));
+  }
+
+  String mode()
+  {
+    return status().path("mode").asText();
+  }
+
+  JsonNode config()
+  {
+    return http.get(coordinator.resolve("/druid/coordinator/v1/getafix/config"));
+  }
+
+  JsonNode setConfig(Object changes)
+  {
+    return http.postJson(coordinator.resolve("/druid/coordinator/v1/getafix/config"), changes);
+  }
+
+  JsonNode routing()
+  {
+    return http.get(coordinator.resolve("/druid/coordinator/v1/getafix/routing"));
+  }
+
+  /** Segment id → planned Historicals. */
+  Map<String, Set<String>> plannedHolders()
+  {
+    final Map<String, Set<String>> planned = new TreeMap<>();
+    http.get(coordinator.resolve("/druid/coordinator/v1/getafix/plan")).path("segments").fields().forEachRemaining(
+        e -> {
+          final Set<String> nodes = new TreeSet<>();
+          e.getValue().fieldNames().forEachRemaining(nodes::add);
+          planned.put(e.getKey(), nodes);
+        }
+    );
+    return planned;
+  }
+
+  Map<String, Double> capacities()
+  {
+    final Map<String, Double> capacities = new TreeMap<>();
+    http.get(coordinator.resolve("/druid/coordinator/v1/getafix/capacities")).fields().forEachRemaining(
+        e -> capacities.put(e.getKey(), e.getValue().asDouble())
+    );
+    return capacities;
+  }
+
+  JsonNode historicalStats(LocalNode historical)
+  {
+    return http.get(historical.uri().resolve("/druid/historical/v1/getafix/stats"));
+  }
+
+  /** Segment id → Historicals serving it now, from the per-server view. */
+  static Map<String, Set<String>> holdersBySegment(Map<String, Set<String>> segmentsPerServer)
+  {
+    final Map<String, Set<String>> holders = new HashMap<>();
+    segmentsPerServer.forEach((server, ids) -> ids.forEach(
+        id -> holders.computeIfAbsent(id, k -> new TreeSet<>()).add(server)
+    ));
+    return holders;
+  }
+}
