@@ -62,15 +62,10 @@ public class GetafixPlanHolder
     return currentRun;
   }
 
-  /** Called by the strategy factory when Druid starts a run: closes the previous run's books, opens a new one. */
+  /** Called by the strategy factory when Druid starts a run, with the plan then in force. */
   RunContext beginRun()
   {
-    final RunContext previous = currentRun;
-    if (previous != null) {
-      loadsIssued.addAndGet(previous.loadsIssued());
-      dropsIssued.addAndGet(previous.dropsIssued());
-    }
-    final RunContext next = new RunContext(snapshot.get());
+    final RunContext next = new RunContext(snapshot.get(), loadsIssued, dropsIssued);
     currentRun = next;
     return next;
   }
@@ -86,13 +81,13 @@ public class GetafixPlanHolder
     return strategyInstalled;
   }
 
-  /** Plan-driven loads issued in finished Coordinator runs since this process started. */
+  /** Plan-driven loads issued since this process started. */
   public long loadsIssued()
   {
     return loadsIssued.get();
   }
 
-  /** Plan-driven drops issued in finished Coordinator runs since this process started. */
+  /** Plan-driven drops issued since this process started. */
   public long dropsIssued()
   {
     return dropsIssued.get();

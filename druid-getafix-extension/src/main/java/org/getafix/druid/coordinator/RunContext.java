@@ -1,6 +1,7 @@
 package org.getafix.druid.coordinator;
 
 import javax.annotation.Nullable;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * State of one Coordinator run, shared by the getafix rule and the getafix strategy: the plan snapshot the run
@@ -14,16 +15,22 @@ import javax.annotation.Nullable;
 public final class RunContext
 {
   private final PlanSnapshot snapshot;
+  private final AtomicLong loadsIssued;
+  private final AtomicLong dropsIssued;
   private int loadsLeft;
   private int dropsLeft;
-  private int loadsIssued;
-  private int dropsIssued;
   @Nullable
   private ReplicaTarget current;
 
-  public RunContext(PlanSnapshot snapshot)
+  /**
+   * @param loadsIssued process-wide count of plan-driven loads, incremented as this run issues them
+   * @param dropsIssued process-wide count of plan-driven drops, incremented as this run issues them
+   */
+  public RunContext(PlanSnapshot snapshot, AtomicLong loadsIssued, AtomicLong dropsIssued)
   {
     this.snapshot = snapshot;
+    this.loadsIssued = loadsIssued;
+    this.dropsIssued = dropsIssued;
     this.loadsLeft = snapshot.config().getMaxLoadsPerRound();
     this.dropsLeft = snapshot.config().getMaxDropsPerRound();
   }
@@ -53,7 +60,7 @@ public final class RunContext
       return false;
     }
     loadsLeft--;
-    loadsIssued++;
+    loadsIssued.incrementAndGet();
     return true;
   }
 
@@ -64,17 +71,7 @@ public final class RunContext
       return false;
     }
     dropsLeft--;
-    dropsIssued++;
+    dropsIssued.incrementAndGet();
     return true;
-  }
-
-  public int loadsIssued()
-  {
-    return loadsIssued;
-  }
-
-  public int dropsIssued()
-  {
-    return dropsIssued;
   }
 }

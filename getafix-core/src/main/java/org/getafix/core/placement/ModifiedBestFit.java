@@ -139,7 +139,7 @@ final class ModifiedBestFit
     }
     // The max-heap of the thesis, split in two for speed: the loaded segments sorted once by decreasing load, and a
     // heap for the remainders of split segments only (at most one per bin, plus constraint-induced ones). Taking
-    // the larger head of the two yields exactly the heap's order.
+    // the larger head of the two yields the heap's order (up to loads equal to ~9 digits, see IndexSort).
     final IntComparator before = (x, y) -> {
       final int c = Double.compare(remaining[y], remaining[x]);
       return c != 0 ? c : p.compareSegments(x, y);

@@ -1,10 +1,10 @@
 package org.getafix.core.placement;
 
+import it.unimi.dsi.fastutil.objects.Object2ObjectOpenHashMap;
 import it.unimi.dsi.fastutil.objects.ObjectOpenHashSet;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -60,20 +60,29 @@ public record PlacementInput(
       }
     }
     // Entries naming unknown segments or nodes are not errors (the cluster view and the stats race), they are
-    // simply not used; null keys or values cannot be used either and are dropped the same way.
-    final Map<String, Set<String>> holders = new LinkedHashMap<>();
+    // simply not used; null keys or values cannot be used either and are dropped the same way. An open-addressing
+    // map of compact sets: the planner looks a million of them up per round, and chasing HashMap nodes and
+    // LinkedHashSet entries there costs more than the placement itself.
+    final Map<String, Set<String>> holders = new Object2ObjectOpenHashMap<>(currentHolders.size());
     for (Map.Entry<String, Set<String>> e : currentHolders.entrySet()) {
       if (e.getKey() != null && e.getValue() != null) {
-        final Set<String> copy = new LinkedHashSet<>();
-        for (String node : e.getValue()) {
-          if (node != null) {
-            copy.add(node);
-          }
-        }
-        holders.put(e.getKey(), Collections.unmodifiableSet(copy));
+        holders.put(e.getKey(), compact(e.getValue()));
       }
     }
     currentHolders = Collections.unmodifiableMap(holders);
+  }
+
+  /** An immutable copy without null ids (Set.copyOf returns an immutable set as is). */
+  private static Set<String> compact(Set<String> nodeIds)
+  {
+    for (String id : nodeIds) {
+      if (id == null) {
+        final Set<String> copy = new LinkedHashSet<>(nodeIds);
+        copy.remove(null);
+        return Set.copyOf(copy);
+      }
+    }
+    return Set.copyOf(nodeIds);
   }
 
   public PlacementInput(List<SegmentLoad> segments, List<NodeCapacity> nodes, PlacementConstraints constraints)

@@ -74,7 +74,7 @@ public final class LocalDruidCluster implements AutoCloseable
   private final ObjectMapper mapper = new ObjectMapper();
   private final DruidHttp http = DruidHttp.shared();
   private final List<CpuCgroup> cgroups = new ArrayList<>();
-  private final Set<String> reservedPorts = new HashSet<>();
+  private final Set<Integer> reservedPorts = new HashSet<>();
   private LocalNode zooKeeper;
   private LocalNode coordinator;
   private LocalNode broker;
@@ -427,7 +427,7 @@ public final class LocalDruidCluster implements AutoCloseable
         socket.setReuseAddress(true);
         final int port = socket.getLocalPort();
         // Peons take ports from startPort upwards: keep some room below 65535, and never hand out a port twice.
-        if (port < 65000 && reservedPorts.add(Integer.toString(port))) {
+        if (port < 65000 && reservedPorts.add(port)) {
           return port;
         }
       }
