@@ -21,18 +21,20 @@ final class DruidCandidateView implements CandidateView
 
   void fill(Set<QueryableDruidServer> holders, DataSegment segment)
   {
-    if (servers.length < holders.size()) {
-      servers = new QueryableDruidServer[Math.max(holders.size(), servers.length * 2)];
+    final int count = holders.size();
+    if (servers.length < count) {
+      servers = new QueryableDruidServer[Math.max(count, servers.length * 2)];
     }
-    int i = 0;
-    for (QueryableDruidServer server : holders) {
-      // Druid holds the ServerSelector's lock while picking, so the set cannot grow under us; stay in bounds anyway.
-      if (i == servers.length) {
-        break;
-      }
-      servers[i++] = server;
+    // HashSet.toArray(array) walks the hash table directly: unlike a for-each loop, it never allocates an iterator
+    // (escape analysis does not always remove it). Druid holds the ServerSelector's lock while picking, so the set
+    // cannot change under us; if another caller's set did, toArray returns a new array of the actual size.
+    final QueryableDruidServer[] filled = holders.toArray(servers);
+    if (filled != servers) {
+      servers = filled;
+      this.size = filled.length;
+    } else {
+      this.size = count;
     }
-    this.size = i;
     this.segment = segment;
   }
 

@@ -25,6 +25,13 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * cannot get a new replica is added to the segment's existing replicas, in proportion to their nodes' weights: the
  * nodes are then over their bin, which is the best available.
  *
+ * <p>Beyond the thesis too, the fit is sticky (see {@link #keep}): run from scratch every round, best fit sends a
+ * mid-popularity segment to whichever bin happens to have the tightest room after the segments before it, which
+ * shifts with every small change of popularity, so a third of the replicas moved every round and the cluster, busy
+ * loading, lagged the plan. So the segments are first given, most popular first, to the bins of the nodes that hold
+ * them now, as far as those bins go; only what does not fit there is then packed by the fit proper. Bins keep
+ * their capacity-proportional size, so node loads, tiering and straggler avoidance are those of the plain fit.
+ *
  * <p>Cost: a radix sort of the segments, O(log splits) per re-queued remainder and O(log N) per bin choice, with a
  * red-black tree of the nodes keyed by remaining capacity; splits ≤ N + constraint-induced ones, since every split
  * fills a bin.
@@ -52,15 +59,26 @@ final class ModifiedBestFit
   /** Fraction of its memory under which a bin that cannot take a segment is closed; see {@link #usable}. */
   static final double NEARLY_FULL = 0.10;
 
+  /**
+   * Hysteresis of the sticky pass, as a fraction of a bin: a segment stays whole on a node that holds it if it
+   * overflows the node's bin by at most this much, and a node that holds a popular segment keeps a part of it only
+   * if its bin has more than this much room left. Popularity is a noisy moving average; without a margin a segment
+   * that grew by a hair would move (or grow a sliver replica), though its node's load would change by less than
+   * the noise.
+   */
+  static final double HOLD_SLACK = 0.05;
+
   private final PlacementProblem p;
   private final Assignment a;
   private final double[] weight;
+  private final double[] binCapacity;
   private final double[] binRemaining;
   private final double[] remaining;
   private final double epsilon;
   private final long minSizeInFit;
   private final Reserve reserve;
   private final long largestSize;
+  private final IntRBTreeSet bins;
   private double probe;
   private long floorReserve;
   private long totalFree;
@@ -87,6 +105,7 @@ final class ModifiedBestFit
     this.a = assignment;
     this.weight = weight;
     this.reserve = reserve;
+    this.binCapacity = new double[problem.nodeCount];
     this.binRemaining = new double[problem.nodeCount];
     this.remaining = new double[problem.segmentCount];
     double totalLoad = 0;
@@ -108,7 +127,8 @@ final class ModifiedBestFit
       totalWeight += weight[n];
     }
     for (int n = 0; n < problem.nodeCount; n++) {
-      binRemaining[n] = totalWeight > 0 ? weight[n] * totalLoad / totalWeight : 0;
+      binCapacity[n] = totalWeight > 0 ? weight[n] * totalLoad / totalWeight : 0;
+      binRemaining[n] = binCapacity[n];
     }
     final int minReplicas = problem.constraints.minReplicas();
     for (int s = 0; s < problem.segmentCount; s++) {
@@ -119,6 +139,12 @@ final class ModifiedBestFit
       totalFree = saturatedAdd(totalFree, assignment.freeMemory[n]);
       freeSlots += slots(assignment.freeMemory[n]);
     }
+    // Bins: nodes that can take load and at least the smallest loaded segment, by remaining capacity, then node id.
+    // Index -1 stands for the probe value, to search the tree by capacity.
+    this.bins = new IntRBTreeSet((IntComparator) (x, y) -> {
+      final int c = Double.compare(x < 0 ? probe : binRemaining[x], y < 0 ? probe : binRemaining[y]);
+      return c != 0 ? c : Integer.compare(x, y);
+    });
   }
 
   private void fit()
@@ -126,12 +152,6 @@ final class ModifiedBestFit
     if (epsilon <= 0) {
       return;
     }
-    // Bins: nodes that can take load and at least the smallest loaded segment, by remaining capacity, then node id.
-    // Index -1 stands for the probe value, to search the tree by capacity.
-    final IntRBTreeSet bins = new IntRBTreeSet((IntComparator) (x, y) -> {
-      final int c = Double.compare(x < 0 ? probe : binRemaining[x], y < 0 ? probe : binRemaining[y]);
-      return c != 0 ? c : Integer.compare(x, y);
-    });
     for (int n = 0; n < p.nodeCount; n++) {
       if (weight[n] > 0 && a.freeMemory[n] >= minSizeInFit) {
         bins.add(n);
@@ -157,57 +177,148 @@ final class ModifiedBestFit
       byLoad[i] = IndexSort.descending(p.load[sorted[i]], loaded);
     }
     IndexSort.sortStable(sorted, loaded, byLoad);
+
+    // The sticky pass; what it leaves, still in decreasing load order, is packed by the fit proper.
+    int left = 0;
+    for (int i = 0; i < loaded; i++) {
+      if (!keep(sorted[i])) {
+        sorted[left++] = sorted[i];
+      }
+    }
     int next = 0;
     final IntHeapPriorityQueue requeued = new IntHeapPriorityQueue(before);
-    final int maxReplicas = p.constraints.maxReplicas();
-    final int minReplicas = p.constraints.minReplicas();
-
-    while (next < loaded || !requeued.isEmpty()) {
-      final int s = requeued.isEmpty() || (next < loaded && before.compare(sorted[next], requeued.firstInt()) < 0)
+    while (next < left || !requeued.isEmpty()) {
+      final int s = requeued.isEmpty() || (next < left && before.compare(sorted[next], requeued.firstInt()) < 0)
                     ? sorted[next++]
                     : requeued.dequeueInt();
-      final double load = remaining[s];
-      if (a.replicaCount[s] >= maxReplicas) {
-        spreadOverHolders(bins, s, load);
-        continue;
-      }
-      if (a.replicaCount[s] >= minReplicas && !extraReplicaAllowed(s)) {
-        a.reportShortfall(
-            s,
-            a.replicaCount[s] + 1,
-            "its load wanted another replica, but the free memory is needed for other segments' minimum replicas"
-        );
-        spreadOverHolders(bins, s, load);
-        continue;
-      }
-
-      final int fit = tightestFit(bins, s, load);
-      if (fit >= 0) {
-        place(bins, s, fit, load);
-        continue;
-      }
-      final int largest = largestBin(bins, s);
-      if (largest >= 0 && binRemaining[largest] > epsilon) {
-        final double part = binRemaining[largest];
-        place(bins, s, largest, part);
-        // No bin fits the load whole, so part < load - epsilon: a real remainder goes back on the heap.
-        remaining[s] = load - part;
+      if (step(s)) {
         requeued.enqueue(s);
-        continue;
       }
-      // Every bin is full (or unusable for s). Existing replicas absorb the rest; a segment without one gets it on
-      // the usable node with the most capacity left, over its bin.
-      if (a.replicaCount[s] > 0) {
-        spreadOverHolders(bins, s, load);
-      } else if (largest >= 0) {
-        place(bins, s, largest, load);
-      }
-      // else: no node with capacity has room for s; the floor phase may still find one with capacity 0.
     }
   }
 
+  /**
+   * The sticky pass for segment {@code s}, which has no replica yet: keeps it whole on the node that holds it now
+   * whose bin it fits most tightly (with {@link #HOLD_SLACK}). A popular segment, with more load than the whole bin
+   * of any of its holders, keeps what its holders' bins can take (largest first) and has the rest placed by the fit
+   * at once, ahead of the less popular segments, as the plain fit would: so a segment that turned hot spreads to the
+   * bins that are still empty, the strong nodes', and the segments they held make room and move, not the hot one.
+   * A segment held nowhere (new, or its holders lost their capacity) counts as popular for this: it needs a place.
+   *
+   * @return false, leaving {@code s} untouched, if s would fit whole in a holder's bin but the more popular segments
+   * kept there have taken the room: the fit proper packs it with the other segments that must move
+   */
+  private boolean keep(int s)
+  {
+    final int holders = p.holderCount(s);
+    final double load = remaining[s];
+    int tightest = -1;
+    double largestHolderBin = 0;
+    for (int i = 0; i < holders; i++) {
+      final int h = p.holder(s, i);
+      if (weight[h] <= 0 || !a.fits(s, h)) {
+        continue;
+      }
+      largestHolderBin = Math.max(largestHolderBin, binCapacity[h]);
+      if (fitsWithSlack(h, load) && (tightest < 0 || binRemaining[h] < binRemaining[tightest])) {
+        tightest = h;
+      }
+    }
+    if (tightest >= 0) {
+      place(s, tightest, load);
+      remaining[s] = 0;
+      return true;
+    }
+    if (load <= largestHolderBin * (1 + HOLD_SLACK)) {
+      return false;
+    }
+    keepParts(s);
+    while (remaining[s] > epsilon && step(s)) {
+      // Each step fills a bin or places the rest: at most one step per node.
+    }
+    return true;
+  }
+
+  /**
+   * Gives the holders of popular segment {@code s} as much of its load as their bins take, the roomiest first, the
+   * last of them up to the slack; a holder with no more than the slack left keeps no part (no sliver replicas).
+   */
+  private void keepParts(int s)
+  {
+    final int holders = p.holderCount(s);
+    while (remaining[s] > epsilon && a.replicaCount[s] < p.constraints.maxReplicas()) {
+      int roomiest = -1;
+      for (int i = 0; i < holders; i++) {
+        final int h = p.holder(s, i);
+        if (weight[h] > 0 && binRemaining[h] > HOLD_SLACK * binCapacity[h] && a.fits(s, h) && !a.holds(s, h)
+            && (roomiest < 0 || binRemaining[h] > binRemaining[roomiest])) {
+          roomiest = h;
+        }
+      }
+      if (roomiest < 0 || (a.replicaCount[s] >= p.constraints.minReplicas() && !extraReplicaAllowed(s))) {
+        return;
+      }
+      final double part = fitsWithSlack(roomiest, remaining[s]) ? remaining[s] : binRemaining[roomiest];
+      place(s, roomiest, part);
+      remaining[s] -= part;
+    }
+  }
+
+  private boolean fitsWithSlack(int n, double load)
+  {
+    return load <= binRemaining[n] + HOLD_SLACK * binCapacity[n] + epsilon;
+  }
+
+  /**
+   * One step of the fit for what remains of segment {@code s}: the tightest bin that takes it whole, else the
+   * roomiest bin takes what it can.
+   *
+   * @return whether a remainder is left, to be placed by a later step
+   */
+  private boolean step(int s)
+  {
+    final double load = remaining[s];
+    if (a.replicaCount[s] >= p.constraints.maxReplicas()) {
+      spreadOverHolders(s, load);
+      return false;
+    }
+    if (a.replicaCount[s] >= p.constraints.minReplicas() && !extraReplicaAllowed(s)) {
+      a.reportShortfall(
+          s,
+          a.replicaCount[s] + 1,
+          "its load wanted another replica, but the free memory is needed for other segments' minimum replicas"
+      );
+      spreadOverHolders(s, load);
+      return false;
+    }
+    final int fit = tightestFit(s, load);
+    if (fit >= 0) {
+      place(s, fit, load);
+      remaining[s] = 0;
+      return false;
+    }
+    final int largest = largestBin(s);
+    if (largest >= 0 && binRemaining[largest] > epsilon) {
+      final double part = binRemaining[largest];
+      place(s, largest, part);
+      // No bin fits the load whole, so part < load - epsilon: a real remainder is left.
+      remaining[s] = load - part;
+      return true;
+    }
+    // Every bin is full (or unusable for s). Existing replicas absorb the rest; a segment without one gets it on
+    // the usable node with the most capacity left, over its bin.
+    if (a.replicaCount[s] > 0) {
+      spreadOverHolders(s, load);
+    } else if (largest >= 0) {
+      place(s, largest, load);
+    }
+    // else: no node with capacity has room for s; the floor phase may still find one with capacity 0.
+    remaining[s] = 0;
+    return false;
+  }
+
   /** The usable bin with the least remaining capacity ≥ load, or -1. */
-  private int tightestFit(IntRBTreeSet bins, int s, double load)
+  private int tightestFit(int s, double load)
   {
     probe = load - epsilon;
     final IntBidirectionalIterator it = bins.iterator(-1);
@@ -224,7 +335,7 @@ final class ModifiedBestFit
    * The usable bin with the most remaining capacity (possibly none left), or -1; among equal capacities the lowest
    * node id, like every other tie. Walks down one capacity level at a time, each level in id order.
    */
-  private int largestBin(IntRBTreeSet bins, int s)
+  private int largestBin(int s)
   {
     if (bins.isEmpty()) {
       return -1;
@@ -292,7 +403,7 @@ final class ModifiedBestFit
     return !a.holds(s, n);
   }
 
-  private void place(IntRBTreeSet bins, int s, int n, double load)
+  private void place(int s, int n, double load)
   {
     bins.remove(n);
     if (a.replicaCount[s] < p.constraints.minReplicas()) {
@@ -311,7 +422,7 @@ final class ModifiedBestFit
     }
   }
 
-  private void addToReplica(IntRBTreeSet bins, int r, double load)
+  private void addToReplica(int r, double load)
   {
     final int n = a.repNode[r];
     final boolean wasBin = bins.remove(n);
@@ -323,7 +434,7 @@ final class ModifiedBestFit
   }
 
   /** Adds {@code load} to the replicas of {@code s}, in proportion to their nodes' weights (evenly if all are 0). */
-  private void spreadOverHolders(IntRBTreeSet bins, int s, double load)
+  private void spreadOverHolders(int s, double load)
   {
     double holderWeight = 0;
     for (int r = a.firstReplica(s); r >= 0; r = a.nextReplica(r)) {
@@ -333,7 +444,7 @@ final class ModifiedBestFit
       final double part = holderWeight > 0
                           ? load * weight[a.repNode[r]] / holderWeight
                           : load / a.replicaCount[s];
-      addToReplica(bins, r, part);
+      addToReplica(r, part);
     }
   }
 

@@ -27,8 +27,10 @@ final class PlacementProblem
   final long[] maxSize;
   private final int[] idHash;
   private final Map<String, Set<String>> currentHolders;
-  private Object2IntOpenHashMap<String> nodeIndex;
   private int[] idOrder;
+  // Current holders resolved to node indices: those of segment s are holderNode[holderStart[s], holderStart[s+1]).
+  private int[] holderStart;
+  private int[] holderNode;
 
   PlacementProblem(PlacementInput input)
   {
@@ -109,36 +111,73 @@ final class PlacementProblem
   }
 
   /**
-   * The nodes that hold segment {@code s} now, in node order; unknown node ids are ignored. Looked up per segment in
-   * the input's map (one hash lookup), so a round without current holders, or a phase that does not ask, pays
-   * nothing; the node index is built on first use.
+   * The nodes that hold segment {@code s} now, in node order; unknown node ids are ignored. All segments' holders
+   * are resolved to node indices once, on first use, into one flat array: a phase that asks for every segment
+   * (the fit, the floor, the balancer) then pays an array read, not a string-hashing map lookup, and a round
+   * without current holders pays nothing.
    */
-  int[] currentHolders(int s)
+  int holderCount(int s)
   {
+    resolveHolders();
+    return holderStart[s + 1] - holderStart[s];
+  }
+
+  /** The {@code i}-th node holding {@code s} now, {@code i < holderCount(s)}. */
+  int holder(int s, int i)
+  {
+    return holderNode[holderStart[s] + i];
+  }
+
+  /** Whether node {@code n} holds segment {@code s} now. */
+  boolean holdsNow(int s, int n)
+  {
+    resolveHolders();
+    for (int i = holderStart[s]; i < holderStart[s + 1]; i++) {
+      if (holderNode[i] == n) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void resolveHolders()
+  {
+    if (holderStart != null) {
+      return;
+    }
+    final int[] start = new int[segmentCount + 1];
     if (currentHolders.isEmpty()) {
-      return IntArrays.EMPTY_ARRAY;
+      holderNode = IntArrays.EMPTY_ARRAY;
+      holderStart = start;
+      return;
     }
-    final Set<String> holders = currentHolders.get(segmentIds[s]);
-    if (holders == null || holders.isEmpty()) {
-      return IntArrays.EMPTY_ARRAY;
+    final Object2IntOpenHashMap<String> nodeIndex = new Object2IntOpenHashMap<>(nodeCount);
+    nodeIndex.defaultReturnValue(-1);
+    for (int n = 0; n < nodeCount; n++) {
+      nodeIndex.put(nodeIds[n], n);
     }
-    if (nodeIndex == null) {
-      nodeIndex = new Object2IntOpenHashMap<>(nodeCount);
-      nodeIndex.defaultReturnValue(-1);
-      for (int n = 0; n < nodeCount; n++) {
-        nodeIndex.put(nodeIds[n], n);
-      }
-    }
-    final int[] nodes = new int[holders.size()];
+    int[] nodes = new int[Math.max(16, currentHolders.size() * 2)];
     int count = 0;
-    for (String node : holders) {
-      final int n = nodeIndex.getInt(node);
-      if (n >= 0) {
-        nodes[count++] = n;
+    for (int s = 0; s < segmentCount; s++) {
+      start[s] = count;
+      final Set<String> holders = currentHolders.get(segmentIds[s]);
+      if (holders == null) {
+        continue;
       }
+      for (String node : holders) {
+        final int n = nodeIndex.getInt(node);
+        if (n >= 0) {
+          if (count == nodes.length) {
+            nodes = Arrays.copyOf(nodes, count + (count >> 1));
+          }
+          nodes[count++] = n;
+        }
+      }
+      // Sets are distinct already; sort for node-id order.
+      Arrays.sort(nodes, start[s], count);
     }
-    // Sets are distinct already; sort for node-id order.
-    Arrays.sort(nodes, 0, count);
-    return count == nodes.length ? nodes : Arrays.copyOf(nodes, count);
+    start[segmentCount] = count;
+    holderNode = nodes;
+    holderStart = start;
   }
 }

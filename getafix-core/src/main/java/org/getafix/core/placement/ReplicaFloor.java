@@ -81,7 +81,9 @@ final class ReplicaFloor
 
   private static int currentHolderWithRoom(PlacementProblem p, Assignment a, int s, long evenShare)
   {
-    for (int n : p.currentHolders(s)) {
+    final int holders = p.holderCount(s);
+    for (int i = 0; i < holders; i++) {
+      final int n = p.holder(s, i);
       if (a.nodeSegments[n] < evenShare && a.fits(s, n) && !a.holds(s, n)) {
         return n;
       }
