@@ -172,7 +172,9 @@ public class GetafixPlanner
     long periodMillis = config.getRoundPeriodMillis();
     try {
       final GetafixDynamicConfig dynamic = currentDynamicConfig();
-      periodMillis = dynamic.roundPeriodMillisOr(periodMillis);
+      if (dynamic.validate().isEmpty()) {
+        periodMillis = dynamic.roundPeriodMillisOr(periodMillis);
+      }
       doRound(dynamic);
     }
     catch (Throwable t) {
@@ -188,7 +190,7 @@ public class GetafixPlanner
     }
   }
 
-  GetafixDynamicConfig currentDynamicConfig()
+  private GetafixDynamicConfig currentDynamicConfig()
   {
     if (dynamicConfig == null) {
       dynamicConfig = configManager.watch(
@@ -240,7 +242,15 @@ public class GetafixPlanner
       return;
     }
 
-    final List<String> problems = configurationProblems(dynamic);
+    final List<String> invalid = dynamic.validate();
+    if (!invalid.isEmpty()) {
+      // Only reachable if the metadata store holds a config the endpoint would have rejected.
+      invalid.forEach(problem -> log.error("Getafix refuses to act: invalid dynamic config: %s", problem));
+      emit(ServiceMetricEvent.builder(), "getafix/refused", 1);
+      holder.publish(PlanSnapshot.withoutPlan(round, DateTimes.nowUtc(), Mode.REFUSED, invalid, tier, dynamic));
+      return;
+    }
+    final List<String> problems = configurationProblems();
     for (String problem : problems) {
       log.error("Getafix refuses to act: %s", problem);
     }
@@ -381,9 +391,9 @@ public class GetafixPlanner
   }
 
   /** Why Getafix must not act with the Coordinator configured as it is; empty when all is well. */
-  private List<String> configurationProblems(GetafixDynamicConfig dynamic)
+  private List<String> configurationProblems()
   {
-    final List<String> problems = new ArrayList<>(dynamic.validate());
+    final List<String> problems = new ArrayList<>();
     final CoordinatorDynamicConfig coordinatorConfig = coordinatorConfigManager.getCurrentDynamicConfig();
     if (coordinatorConfig.isSmartSegmentLoading()) {
       problems.add("Coordinator dynamic config has smartSegmentLoading=true: Druid then assigns loads round-robin"

@@ -43,6 +43,8 @@ public final class NodeStatsTracker
    * @param cpuTimeMicros        query CPU time
    * @param segmentTimeMillis    sum of segment scan times
    * @param segmentScans         number of segment scans
+   * @param queryTimeMillis      wall time of the queries the node served
+   * @param queryTimes           number of those queries
    * @param segments             segment id → its counters this round (only segments scanned in the round)
    */
   public record NodeDelta(
@@ -51,6 +53,8 @@ public final class NodeStatsTracker
       long cpuTimeMicros,
       long segmentTimeMillis,
       long segmentScans,
+      long queryTimeMillis,
+      long queryTimes,
       Map<String, HistoricalStatsReport.SegmentStats> segments
   )
   {
@@ -118,6 +122,9 @@ public final class NodeStatsTracker
     if (r.segmentScans() < 0) {
       return "segmentScans [" + r.segmentScans() + "] is negative";
     }
+    if (r.queryTimeMillis() < 0 || r.queryTimes() < 0) {
+      return "query time counters [" + r.queryTimeMillis() + " ms, " + r.queryTimes() + " queries] are negative";
+    }
     for (Map.Entry<String, HistoricalStatsReport.SegmentStats> e : r.segments().entrySet()) {
       if (e.getKey() == null || e.getKey().isBlank()) {
         return "a segment id is empty";
@@ -150,6 +157,9 @@ public final class NodeStatsTracker
     if (current.segmentScans() < previous.segmentScans()) {
       return "segmentScans went backwards [" + previous.segmentScans() + " -> " + current.segmentScans() + "]";
     }
+    if (current.queryTimeMillis() < previous.queryTimeMillis() || current.queryTimes() < previous.queryTimes()) {
+      return "query time counters went backwards";
+    }
     return null;
   }
 
@@ -177,6 +187,8 @@ public final class NodeStatsTracker
         current.cpuTimeMicros() - (previous == null ? 0 : previous.cpuTimeMicros()),
         current.segmentTimeMillis() - (previous == null ? 0 : previous.segmentTimeMillis()),
         current.segmentScans() - (previous == null ? 0 : previous.segmentScans()),
+        current.queryTimeMillis() - (previous == null ? 0 : previous.queryTimeMillis()),
+        current.queryTimes() - (previous == null ? 0 : previous.queryTimes()),
         segments
     );
   }

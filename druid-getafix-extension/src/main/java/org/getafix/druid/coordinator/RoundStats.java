@@ -14,10 +14,13 @@ import java.util.Map;
  * counted as reported + 0.5 ms, the unbiased estimate, which also makes scan counts matter when every time is 0.
  *
  * @param accessTime segment id → query time spent on it in the round, in ms, summed over nodes (popularity input)
- * @param nodeStats  node → its round for the capacity estimator: CPU seconds, utilisation-weighted busy seconds
- *                   (thread-busy seconds / processing threads, capped at the round), wall seconds, and work units =
- *                   Σ over its scans of the segment's cluster-wide mean time per scan. A node slower than the others
- *                   on the same segments thus does less work per busy second.
+ * @param nodeStats  node → its round for the capacity estimator: CPU seconds, busy seconds, wall seconds, and work
+ *                   units = Σ over its scans of the segment's cluster-wide mean time per scan. Busy seconds are the
+ *                   larger of two estimates of utilisation × round, capped at the round: processing-thread busy time
+ *                   (segment times) / processing threads, and query wall time (Little's law: Σ query/time / round
+ *                   is the mean number of queries in flight, ≥ 1 means always busy). The second matters on small
+ *                   segments, whose scans mostly report 0 ms while a whole query reports a measurable time. A node
+ *                   slower than the others on the same segments thus does less work per busy second.
  */
 public record RoundStats(Map<String, Double> accessTime, Map<String, NodeRoundStats> nodeStats)
 {
@@ -44,7 +47,10 @@ public record RoundStats(Map<String, Double> accessTime, Map<String, NodeRoundSt
           workUnits += e.getValue().scans() * (accessTime.get(e.getKey()) / totalScans);
         }
       }
-      final double busySeconds = Math.min(wallSeconds, threadBusyMillis / 1000.0 / delta.numProcessingThreads());
+      final double threadBusySeconds = threadBusyMillis / 1000.0 / delta.numProcessingThreads();
+      final double queryBusySeconds =
+          (delta.queryTimeMillis() + TRUNCATION_CORRECTION_MILLIS * delta.queryTimes()) / 1000.0;
+      final double busySeconds = Math.min(wallSeconds, Math.max(threadBusySeconds, queryBusySeconds));
       nodeStats.put(node, new NodeRoundStats(delta.cpuTimeMicros() / 1e6, busySeconds, wallSeconds, workUnits));
     });
     return new RoundStats(accessTime, nodeStats);

@@ -18,6 +18,8 @@ import java.util.Map;
  * @param segmentTimeMillis    sum of {@code query/segment/time}
  * @param segmentScans         number of {@code query/segment/time} events
  * @param waitTimeMillis       sum of {@code query/wait/time}
+ * @param queryTimeMillis      sum of {@code query/time}: wall time of the queries this node served
+ * @param queryTimes           number of {@code query/time} events (one per query)
  * @param segments             segment id → its scan counters
  */
 public record HistoricalStatsReport(
@@ -29,6 +31,8 @@ public record HistoricalStatsReport(
     @JsonProperty("segmentTimeMillis") long segmentTimeMillis,
     @JsonProperty("segmentScans") long segmentScans,
     @JsonProperty("waitTimeMillis") long waitTimeMillis,
+    @JsonProperty("queryTimeMillis") long queryTimeMillis,
+    @JsonProperty("queryTimes") long queryTimes,
     @JsonProperty("segments") Map<String, SegmentStats> segments
 )
 {

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Monotonic query counters of one Historical: per segment (query time and number of scans) and per node (CPU time,
- * segment time, wait time, queries). Recording runs on query threads, so it only touches {@link LongAdder}s in a
+ * segment time, wait time, query wall time, queries). Recording runs on query threads, so it only touches {@link LongAdder}s in a
  * {@link ConcurrentHashMap} and never blocks.
  *
  * <p>The counters only grow, and {@link #report} does not reset them: the Coordinator diffs two reports. A lost or
@@ -31,6 +31,8 @@ public final class QueryStatsCollector
   private final LongAdder segmentTimeMillis = new LongAdder();
   private final LongAdder segmentScans = new LongAdder();
   private final LongAdder waitTimeMillis = new LongAdder();
+  private final LongAdder queryTimeMillis = new LongAdder();
+  private final LongAdder queryTimes = new LongAdder();
 
   public QueryStatsCollector(long idleEvictionMillis)
   {
@@ -64,6 +66,16 @@ public final class QueryStatsCollector
     }
     cpuTimeMicros.add(micros);
     queries.increment();
+  }
+
+  /** Wall time of one query on this node ({@code query/time}, once per query). */
+  public void recordQueryTime(long timeMillis)
+  {
+    if (timeMillis < 0) {
+      return;
+    }
+    queryTimeMillis.add(timeMillis);
+    queryTimes.increment();
   }
 
   public void recordWaitTime(long timeMillis)
@@ -101,6 +113,8 @@ public final class QueryStatsCollector
         segmentTimeMillis.sum(),
         segmentScans.sum(),
         waitTimeMillis.sum(),
+        queryTimeMillis.sum(),
+        queryTimes.sum(),
         perSegment
     );
   }

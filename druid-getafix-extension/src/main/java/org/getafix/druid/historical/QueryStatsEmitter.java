@@ -8,8 +8,9 @@ import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
  * An {@link Emitter} that feeds Druid's own query metrics into a {@link QueryStatsCollector}: used as one of the
  * emitters of {@code druid.emitter=composing}, named {@value #TYPE}.
  *
- * <p>Why an emitter: {@code query/segment/time} (ms, dimension {@code segment}), {@code query/wait/time} and
- * {@code query/cpu/time} (µs, once per query per node) are already measured by {@code ServerManager} and
+ * <p>Why an emitter: {@code query/segment/time} (ms, dimension {@code segment}), {@code query/wait/time},
+ * {@code query/time} (ms, once per query) and {@code query/cpu/time} (µs, once per query per node) are already
+ * measured by {@code ServerManager} and
  * {@code CPUTimeMetricQueryRunner} on every Historical. Listening to them needs no change to Druid's query path,
  * while a QueryRunner decorator or a wrapped {@code QuerySegmentWalker} would have to replace Druid's
  * {@code ServerManager} binding. {@link #emit} runs on query threads: it does a type check, a string switch and a
@@ -22,6 +23,7 @@ public final class QueryStatsEmitter implements Emitter
   static final String SEGMENT_TIME = "query/segment/time";
   static final String CPU_TIME = "query/cpu/time";
   static final String WAIT_TIME = "query/wait/time";
+  static final String QUERY_TIME = "query/time";
 
   private final QueryStatsCollector collector;
 
@@ -55,6 +57,11 @@ public final class QueryStatsEmitter implements Emitter
       case CPU_TIME -> {
         if (metricEvent.getValue() != null) {
           collector.recordCpuTime(metricEvent.getValue().longValue());
+        }
+      }
+      case QUERY_TIME -> {
+        if (metricEvent.getValue() != null) {
+          collector.recordQueryTime(metricEvent.getValue().longValue());
         }
       }
       case WAIT_TIME -> {

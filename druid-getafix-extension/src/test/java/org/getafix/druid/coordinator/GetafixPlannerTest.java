@@ -7,6 +7,7 @@ import org.apache.druid.discovery.DiscoveryDruidNode;
 import org.apache.druid.discovery.DruidNodeDiscovery;
 import org.apache.druid.discovery.DruidNodeDiscoveryProvider;
 import org.apache.druid.discovery.NodeRole;
+import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.java.util.metrics.StubServiceEmitter;
 import org.apache.druid.metadata.MetadataRuleManager;
@@ -18,6 +19,7 @@ import org.apache.druid.server.coordinator.DruidCoordinator;
 import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.timeline.DataSegment;
 import org.easymock.EasyMock;
+import org.getafix.core.placement.Tier;
 import org.getafix.druid.historical.HistoricalStatsReport;
 import org.getafix.druid.historical.HistoricalStatsReport.SegmentStats;
 import org.junit.jupiter.api.BeforeEach;
@@ -55,6 +57,7 @@ class GetafixPlannerTest
   private final Map<String, StatsPuller.Pulled> answers = new HashMap<>();
   private final Map<String, Long> scansOfS0 = new HashMap<>(Map.of(H1, 0L, H2, 0L));
   private long uptime = 1000;
+  private java.util.function.Function<GetafixConfig, GetafixPlanner> plannerFactory;
   private GetafixPlanner planner;
 
   @BeforeEach
@@ -104,12 +107,33 @@ class GetafixPlannerTest
     EasyMock.replay(inventory, discovery, rules, coordinator, coordinatorConfigs, configs);
 
     new GetafixBalancerStrategyFactory(null, holder); // as Druid does with balancer.strategy=getafix
-    planner = new GetafixPlanner(new GetafixConfig(), holder, configs, coordinatorConfigs, coordinator, inventory,
-                                 discovery, rules, (urls, timeout) -> {
-                                   assertEquals(Set.of(H1, H2), urls.keySet());
-                                   assertEquals("http://h1:8083", urls.get(H1));
-                                   return new HashMap<>(answers);
-                                 }, emitter);
+    plannerFactory = config -> new GetafixPlanner(
+        config, holder, configs, coordinatorConfigs, coordinator, inventory, discovery, rules,
+        (urls, timeout) -> {
+          assertEquals(Set.of(H1, H2), urls.keySet());
+          assertEquals("http://h1:8083", urls.get(H1));
+          return new HashMap<>(answers);
+        },
+        emitter
+    );
+    planner = plannerFactory.apply(new GetafixConfig());
+  }
+
+  @Test
+  void tieringAccuracyIsEmittedAgainstTheHardwareTiers() throws Exception
+  {
+    planner = plannerFactory.apply(new DefaultObjectMapper().readValue(
+        "{\"hardwareTiers\": {\"h1:8083\": \"HOT\", \"h2:8083\": \"COLD\"}}", GetafixConfig.class
+    ));
+    round(10, 10);
+    round(500, 10);
+    final List<Number> accuracy = metric("getafix/tiering/accuracy");
+    assertEquals(1, accuracy.size(), "one value per planned round");
+    final double expected = holder.snapshot().nodeTiers().get(H1) == Tier.HOT
+                            ? (holder.snapshot().nodeTiers().get(H2) == Tier.COLD ? 1.0 : 0.5)
+                            : (holder.snapshot().nodeTiers().get(H2) == Tier.COLD ? 0.5 : 0.0);
+    assertEquals(expected, accuracy.get(0).doubleValue(), 1e-9, "tiers " + holder.snapshot().nodeTiers());
+    assertEquals(2, emitter.getMetricValues("getafix/node/tier", Map.of()).size());
   }
 
   @Test
@@ -144,7 +168,7 @@ class GetafixPlannerTest
 
     answers.put(H1, good(H1, 400));
     answers.put(H2, StatsPuller.parse(200, "{\"epoch\":\"e\",\"uptimeMillis\":-4,\"numProcessingThreads\":1}",
-                                      new org.apache.druid.jackson.DefaultObjectMapper()));
+                                      new DefaultObjectMapper()));
     tick();
     planner.doRound(GetafixDynamicConfig.defaults());
     assertEquals(h2Capacity, holder.snapshot().capacities().get(H2), 1e-9, "garbage keeps the last estimate");
@@ -195,6 +219,16 @@ class GetafixPlannerTest
     assertEquals(Mode.WARMING_UP, holder.snapshot().mode(), "re-enabled: warm up again");
   }
 
+  @Test
+  void anInvalidStoredConfigIsRefusedWithoutPlanning()
+  {
+    round(10, 10);
+    planner.doRound(new GetafixDynamicConfig(true, false, 1.5, 1, 3, null, 50, 50));
+    assertEquals(Mode.REFUSED, holder.snapshot().mode());
+    assertTrue(holder.snapshot().problems().get(0).contains("gamma must be in [0, 1], got [1.5]"));
+    assertTrue(holder.snapshot().shares().isEmpty());
+  }
+
   /** One round in which H1 and H2 have scanned segment 0 this many times in total. */
   private void round(long scansOnH1, long scansOnH2)
   {
@@ -220,7 +254,7 @@ class GetafixPlannerTest
     );
     return new StatsPuller.Pulled(
         new HistoricalStatsReport("epoch-" + node, uptime, 2, scans * 100, scans, scans * 2 + 1, scans + 1, 0,
-                                  perSegment),
+                                  scans * 3, scans, perSegment),
         null,
         false
     );

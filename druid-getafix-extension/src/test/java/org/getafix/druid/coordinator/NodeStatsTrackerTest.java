@@ -82,11 +82,11 @@ class NodeStatsTrackerTest
   void anEvictedSegmentCountingAgainIsNotANegativeDelta()
   {
     // Node totals keep growing (the collector never evicts them); only the segment's own counters restart.
-    tracker.observe("h1", new HistoricalStatsReport("e1", 1000, 2, 0, 1, 100, 10, 0, Map.of(
+    tracker.observe("h1", new HistoricalStatsReport("e1", 1000, 2, 0, 1, 100, 10, 0, 0, 0, Map.of(
         "s1", new SegmentStats(100, 10)
     )));
     final NodeStatsTracker.NodeDelta d = tracker.observe("h1", new HistoricalStatsReport("e1", 2000, 2, 0, 1, 104, 12,
-                                                                                         0, Map.of(
+                                                                                         0, 0, 0, Map.of(
         "s1", new SegmentStats(4, 2)
     ))).delta();
     assertEquals(new SegmentStats(4, 2), d.segments().get("s1"));
@@ -122,6 +122,6 @@ class NodeStatsTrackerTest
   {
     final long time = segments.values().stream().mapToLong(SegmentStats::timeMillis).sum();
     final long scans = segments.values().stream().mapToLong(SegmentStats::scans).sum();
-    return new HistoricalStatsReport(epoch, uptime, 2, cpu, 1, Math.max(0, time), scans, 0, segments);
+    return new HistoricalStatsReport(epoch, uptime, 2, cpu, 1, Math.max(0, time), scans, 0, 0, 0, segments);
   }
 }

@@ -43,6 +43,21 @@ class RoundStatsTest
   }
 
   @Test
+  void queryWallTimeRevealsTheSlowNodeWhenEveryScanReportsZeroMillis()
+  {
+    // Same 100 scans of s1 on both nodes, all reported as 0 ms; the slow node's queries take 4× longer.
+    final RoundStats stats = RoundStats.of(Map.of(
+        "fast", new NodeStatsTracker.NodeDelta(5000, 2, 1000, 0, 100, 250, 50, Map.of("s1", new SegmentStats(0, 100))),
+        "slow", new NodeStatsTracker.NodeDelta(5000, 2, 1000, 0, 100, 1000, 50, Map.of("s1", new SegmentStats(0, 100)))
+    ));
+    final NodeRoundStats fast = stats.nodeStats().get("fast");
+    final NodeRoundStats slow = stats.nodeStats().get("slow");
+    assertEquals(0.275, fast.busyTimeSeconds(), 1e-9, "(250 + 0.5·50) ms of queries in flight");
+    assertEquals(fast.workUnits(), slow.workUnits(), 1e-9);
+    assertTrue(fast.workUnits() / fast.busyTimeSeconds() > 3 * slow.workUnits() / slow.busyTimeSeconds());
+  }
+
+  @Test
   void busyTimeNeverExceedsTheRound()
   {
     final RoundStats stats = RoundStats.of(Map.of(
@@ -56,6 +71,6 @@ class RoundStatsTest
   {
     final long time = segments.values().stream().mapToLong(SegmentStats::timeMillis).sum();
     final long scans = segments.values().stream().mapToLong(SegmentStats::scans).sum();
-    return new NodeStatsTracker.NodeDelta(wallMillis, threads, 1000, time, scans, segments);
+    return new NodeStatsTracker.NodeDelta(wallMillis, threads, 1000, time, scans, 0, 0, segments);
   }
 }

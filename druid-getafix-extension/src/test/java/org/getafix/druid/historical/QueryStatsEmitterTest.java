@@ -35,6 +35,7 @@ class QueryStatsEmitterTest
     emitter.emit(metric("query/cpu/time", 2500).build(SERVICE));
     emitter.emit(metric("query/wait/time", 4).build(SERVICE));
     emitter.emit(metric("query/time", 99).build(SERVICE));
+    emitter.emit(metric("query/bytes", 12345).build(SERVICE));
     emitter.emit(metric("query/segment/time", -1).setDimension("segment", "s1").build(SERVICE));
     emitter.emit(AlertBuilder.create("alert").build(SERVICE));
 
@@ -47,6 +48,8 @@ class QueryStatsEmitterTest
     assertEquals(2500, report.cpuTimeMicros());
     assertEquals(1, report.queries());
     assertEquals(4, report.waitTimeMillis());
+    assertEquals(99, report.queryTimeMillis());
+    assertEquals(1, report.queryTimes());
   }
 
   @Test

@@ -1,7 +1,5 @@
 package org.getafix.core.placement;
 
-import it.unimi.dsi.fastutil.ints.IntArrays;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -148,36 +146,36 @@ final class Assignment
       }
     }
     final String[] segmentIds = new String[placed];
-    final ShareRow[] rows = new ShareRow[placed];
+    final int[] rowStart = new int[placed + 1];
+    final String[] nodeIds = new String[replicaTotal];
+    final double[] nodeShares = new double[replicaTotal];
+    final int[] sortedReplica = new int[replicaTotal];
     int row = 0;
-    int[] replicas = new int[4];
+    int k = 0;
     for (int s = 0; s < problem.segmentCount; s++) {
       final int count = replicaCount[s];
       if (count == 0) {
         continue;
       }
-      if (replicas.length < count) {
-        replicas = new int[count];
-      }
       double total = 0;
-      int i = 0;
+      final int start = k;
       for (int r = firstReplica[s]; r != NONE; r = repNext[r]) {
-        replicas[i++] = r;
+        // Insertion by node index, which is node id order: rows are short.
+        int i = k++;
+        while (i > start && repNode[sortedReplica[i - 1]] > repNode[r]) {
+          sortedReplica[i] = sortedReplica[i - 1];
+          i--;
+        }
+        sortedReplica[i] = r;
         total += repLoad[r];
       }
-      if (count > 1) {
-        // Node index order is node id order.
-        IntArrays.quickSort(replicas, 0, count, (x, y) -> Integer.compare(repNode[x], repNode[y]));
-      }
-      final String[] nodeIds = new String[count];
-      final double[] nodeShares = new double[count];
-      for (int k = 0; k < count; k++) {
-        final int r = replicas[k];
-        nodeIds[k] = problem.nodeIds[repNode[r]];
-        nodeShares[k] = total > 0 ? repLoad[r] / total : 1.0 / count;
+      for (int i = start; i < k; i++) {
+        final int r = sortedReplica[i];
+        nodeIds[i] = problem.nodeIds[repNode[r]];
+        nodeShares[i] = total > 0 ? repLoad[r] / total : 1.0 / count;
       }
       segmentIds[row] = problem.segmentIds[s];
-      rows[row++] = new ShareRow(nodeIds, nodeShares);
+      rowStart[++row] = k;
     }
     final List<UnplacedSegment> report = new ArrayList<>();
     for (Map.Entry<Integer, Shortfall> e : shortfalls.entrySet()) {
@@ -188,6 +186,6 @@ final class Assignment
       }
     }
     report.sort((x, y) -> x.segmentId().compareTo(y.segmentId()));
-    return PlacementPlan.owning(new PlanShares(segmentIds, rows), replicaTotal, report);
+    return PlacementPlan.owning(new PlanShares(segmentIds, rowStart, nodeIds, nodeShares), replicaTotal, report);
   }
 }

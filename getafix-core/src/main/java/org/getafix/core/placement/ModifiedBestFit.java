@@ -160,10 +160,6 @@ final class ModifiedBestFit
     // The max-heap of the thesis, split in two for speed: the loaded segments sorted once by decreasing load, and a
     // heap for the remainders of split segments only (at most one per bin, plus constraint-induced ones). Taking
     // the larger head of the two yields the heap's order (up to loads equal to ~9 digits, see IndexSort).
-    final IntComparator before = (x, y) -> {
-      final int c = Double.compare(remaining[y], remaining[x]);
-      return c != 0 ? c : p.compareSegments(x, y);
-    };
     int loaded = 0;
     final int[] sorted = new int[p.segmentCount];
     for (int s : p.idOrder()) {
@@ -178,37 +174,96 @@ final class ModifiedBestFit
     }
     IndexSort.sortStable(sorted, loaded, byLoad);
 
-    // The sticky pass; what it leaves, still in decreasing load order, is packed by the fit proper.
-    int left = 0;
-    for (int i = 0; i < loaded; i++) {
-      if (!keep(sorted[i])) {
-        sorted[left++] = sorted[i];
-      }
+    // The sticky pass, then the fit proper for the segments it left, still in decreasing load order.
+    final int left = pack(sorted, loaded, true);
+    shareOverflow();
+    pack(sorted, left, false);
+  }
+
+  /**
+   * The sticky pass lets nodes overflow their bins by up to the slack, so the room left for the fit proper exceeds
+   * the load left by the total overflow, and best fit would leave that surplus as one large hole on one node (one
+   * 8-core node at 0.8 of its bin, in a test). Taking the overflow off every bin in proportion to its size instead
+   * leaves each node short by the same small fraction, the mean overflow.
+   */
+  private void shareOverflow()
+  {
+    double overflow = 0;
+    double total = 0;
+    for (int n = 0; n < p.nodeCount; n++) {
+      overflow += Math.max(0, -binRemaining[n]);
+      total += binCapacity[n];
     }
-    int next = 0;
-    final IntHeapPriorityQueue requeued = new IntHeapPriorityQueue(before);
-    while (next < left || !requeued.isEmpty()) {
-      final int s = requeued.isEmpty() || (next < left && before.compare(sorted[next], requeued.firstInt()) < 0)
-                    ? sorted[next++]
-                    : requeued.dequeueInt();
-      if (step(s)) {
-        requeued.enqueue(s);
+    if (overflow <= epsilon) {
+      return;
+    }
+    bins.clear();
+    for (int n = 0; n < p.nodeCount; n++) {
+      binRemaining[n] -= overflow * binCapacity[n] / total;
+      if (weight[n] > 0 && a.freeMemory[n] >= minSizeInFit) {
+        bins.add(n);
       }
     }
   }
 
   /**
+   * Fits {@code order[0, count)}, in that order interleaved with the remainders of split segments. With
+   * {@code sticky}, a segment is first offered to the nodes holding it (see {@link #keep}); the segments it
+   * leaves untouched are moved to the front of {@code order}, in order.
+   *
+   * @return how many segments were left
+   */
+  private int pack(int[] order, int count, boolean sticky)
+  {
+    final IntComparator before = (x, y) -> {
+      final int c = Double.compare(remaining[y], remaining[x]);
+      return c != 0 ? c : p.compareSegments(x, y);
+    };
+    final IntHeapPriorityQueue requeued = new IntHeapPriorityQueue(before);
+    int next = 0;
+    int left = 0;
+    while (next < count || !requeued.isEmpty()) {
+      final boolean fromOrder = requeued.isEmpty()
+                                || (next < count && before.compare(order[next], requeued.firstInt()) < 0);
+      final int s = fromOrder ? order[next++] : requeued.dequeueInt();
+      if (fromOrder && sticky) {
+        switch (keep(s)) {
+          case KEPT:
+            continue;
+          case LEFT:
+            order[left++] = s;
+            continue;
+          default:
+            break;
+        }
+      }
+      if (remaining[s] > epsilon && step(s)) {
+        requeued.enqueue(s);
+      }
+    }
+    return left;
+  }
+
+  private enum Kept
+  {
+    /** All of the segment's load stays on nodes that hold it now. */
+    KEPT,
+    /** Nothing placed: the segment moves, and is packed after the segments that stay. */
+    LEFT,
+    /** What its holders keep is placed; the rest is fitted now, at the segment's rank in popularity. */
+    POPULAR
+  }
+
+  /**
    * The sticky pass for segment {@code s}, which has no replica yet: keeps it whole on the node that holds it now
    * whose bin it fits most tightly (with {@link #HOLD_SLACK}). A popular segment, with more load than the whole bin
-   * of any of its holders, keeps what its holders' bins can take (largest first) and has the rest placed by the fit
-   * at once, ahead of the less popular segments, as the plain fit would: so a segment that turned hot spreads to the
-   * bins that are still empty, the strong nodes', and the segments they held make room and move, not the hot one.
-   * A segment held nowhere (new, or its holders lost their capacity) counts as popular for this: it needs a place.
-   *
-   * @return false, leaving {@code s} untouched, if s would fit whole in a holder's bin but the more popular segments
-   * kept there have taken the room: the fit proper packs it with the other segments that must move
+   * of any of its holders, keeps what its holders' bins can take (largest first); the rest is fitted at its rank in
+   * popularity, ahead of the less popular segments, as the plain fit would: so a segment that turned hot spreads to
+   * the bins that are still empty, the strong nodes', and the segments they held make room and move, not the hot
+   * one. A segment held nowhere (new, or its holders lost their capacity) counts as popular: it needs a place, and
+   * with no current holders at all the fit is exactly the thesis' MODIFIEDBESTFIT.
    */
-  private boolean keep(int s)
+  private Kept keep(int s)
   {
     final int holders = p.holderCount(s);
     final double load = remaining[s];
@@ -227,16 +282,14 @@ final class ModifiedBestFit
     if (tightest >= 0) {
       place(s, tightest, load);
       remaining[s] = 0;
-      return true;
+      return Kept.KEPT;
     }
     if (load <= largestHolderBin * (1 + HOLD_SLACK)) {
-      return false;
+      // It would fit a holder's bin, but the more popular segments kept there took the room.
+      return Kept.LEFT;
     }
     keepParts(s);
-    while (remaining[s] > epsilon && step(s)) {
-      // Each step fills a bin or places the rest: at most one step per node.
-    }
-    return true;
+    return Kept.POPULAR;
   }
 
   /**

@@ -10,28 +10,42 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * A plan's segment → row map, immutable, over two arrays in the order the strategy emitted the segments. The id
- * index behind {@link #get} is built on first lookup: a consumer that only iterates (the routing table, a JSON
- * writer) never pays for hashing a million ids.
+ * A plan's segment → row map, immutable, over flat arrays in the order the strategy emitted the segments: segment
+ * i's row is nodes and shares [rowStart[i], rowStart[i+1]). Rows are made when looked at, and the id index behind
+ * {@link #get} is built on first lookup: a consumer that only iterates (the routing table, a JSON writer) never pays
+ * for hashing a million ids, and the planner does not allocate a million small objects.
  */
 final class PlanShares extends AbstractMap<String, Map<String, Double>>
 {
   private final String[] segmentIds;
-  private final ShareRow[] rows;
+  private final int[] rowStart;
+  private final String[] nodes;
+  private final double[] shares;
   // Benign race: two threads may both build the index; either result is complete and equal.
   private volatile Object2IntOpenHashMap<String> index;
 
-  /** @param segmentIds distinct ids; the arrays are owned by this map from now on */
-  PlanShares(String[] segmentIds, ShareRow[] rows)
+  /**
+   * @param segmentIds distinct ids
+   * @param rowStart   segmentIds.length + 1 offsets into nodes and shares; each row's node ids sorted and distinct;
+   *                   the arrays are owned by this map from now on
+   */
+  PlanShares(String[] segmentIds, int[] rowStart, String[] nodes, double[] shares)
   {
     this.segmentIds = segmentIds;
-    this.rows = rows;
+    this.rowStart = rowStart;
+    this.nodes = nodes;
+    this.shares = shares;
+  }
+
+  private ShareRow row(int i)
+  {
+    return new ShareRow(nodes, shares, rowStart[i], rowStart[i + 1]);
   }
 
   @Override
   public int size()
   {
-    return rows.length;
+    return segmentIds.length;
   }
 
   @Override
@@ -44,7 +58,7 @@ final class PlanShares extends AbstractMap<String, Map<String, Double>>
   public Map<String, Double> get(Object key)
   {
     final int i = indexOf(key);
-    return i >= 0 ? rows[i] : null;
+    return i >= 0 ? row(i) : null;
   }
 
   private int indexOf(Object key)
@@ -72,7 +86,7 @@ final class PlanShares extends AbstractMap<String, Map<String, Double>>
       @Override
       public int size()
       {
-        return rows.length;
+        return segmentIds.length;
       }
 
       @Override
@@ -85,17 +99,17 @@ final class PlanShares extends AbstractMap<String, Map<String, Double>>
           @Override
           public boolean hasNext()
           {
-            return next < rows.length;
+            return next < segmentIds.length;
           }
 
           @Override
           public Entry<String, Map<String, Double>> next()
           {
-            if (next >= rows.length) {
+            if (next >= segmentIds.length) {
               throw new NoSuchElementException();
             }
             final int i = next++;
-            return new SimpleImmutableEntry<>(segmentIds[i], rows[i]);
+            return new SimpleImmutableEntry<>(segmentIds[i], row(i));
           }
         };
       }

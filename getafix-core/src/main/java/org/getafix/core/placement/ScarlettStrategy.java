@@ -5,14 +5,33 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
 
 /**
  * Scarlett as Getafix implemented it (thesis §4.1): popularity is the number of concurrent accesses to a segment,
- * which the caller passes as {@link SegmentLoad#load()}; a segment gets one replica per concurrent access
- * (⌈load⌉, clamped into [minReplicas, min(maxReplicas, nodes)]), with no network budget (as in the thesis); replicas
- * are dealt round-robin over the nodes in id order, most accessed segments first, skipping nodes that hold the
- * segment or lack memory. Each replica gets an equal share. Beyond the thesis, the replica floor of every segment is
- * dealt before any extra replica, so that a full cluster never loses a segment to the popular ones' copies.
+ * which the caller passes as {@link SegmentLoad#load()}; a segment gets one replica per concurrent access, but never
+ * fewer than the base replication: max(base, ⌈load⌉), clamped to maxReplicas and the node count, and at least
+ * minReplicas. No network budget (as in the thesis); replicas are dealt round-robin over the nodes in id order, most
+ * accessed segments first, skipping nodes that hold the segment or lack memory. Each replica gets an equal share.
+ *
+ * <p>The base is the storage system's default replication factor: Scarlett (Ananthanarayanan et al., "Scarlett:
+ * Coping with Skewed Content Popularity in MapReduce Clusters", EuroSys'11) only ever raises a popular file's
+ * replication above HDFS's default of 3 and never lowers any file below it. Getafix is compared with Druid, whose
+ * default is {@value Strategies#DEFAULT_DRUID_REPLICATION_FACTOR}, so that is the base {@link Strategies#scarlett()}
+ * uses.
+ *
+ * <p>Beyond the thesis, replicas are dealt in three rounds: every segment's floor (minReplicas), then its base, then
+ * the extra replicas of the popular ones, so that a full cluster never loses a segment, nor a segment its base
+ * replicas, to the popular ones' copies.
  */
 final class ScarlettStrategy implements PlacementStrategy
 {
+  private final int baseReplication;
+
+  ScarlettStrategy(int baseReplication)
+  {
+    if (baseReplication < 1) {
+      throw new IllegalArgumentException("baseReplication must be >= 1, got [" + baseReplication + "]");
+    }
+    this.baseReplication = baseReplication;
+  }
+
   @Override
   public String name()
   {
@@ -42,15 +61,16 @@ final class ScarlettStrategy implements PlacementStrategy
         ring.add(n);
       }
     }
-    // Two deals: first every segment's floor, then the extra replicas of the popular ones, so that extra replicas
-    // never take the memory an unpopular segment's only replica needs.
+    // Three deals: every segment's floor, then its base, then the extra replicas of the popular ones, so that the
+    // copies of popular segments never take the memory an unpopular segment's floor or base replicas need.
     int cursor = 0;
-    for (boolean extras : new boolean[]{false, true}) {
+    for (int deal = 0; deal < 3; deal++) {
       for (int s : order) {
         // Concurrent accesses are counts; the tolerance keeps 2.0000000001 (an averaged 2) at 2 replicas.
-        final double accesses = Math.ceil(p.load[s] - 1e-9);
+        final double accesses = Math.max(baseReplication, Math.ceil(p.load[s] - 1e-9));
         final int wanted = (int) Math.max(minReplicas, Math.min(maxReplicas, Math.min(accesses, p.nodeCount)));
-        final int target = extras ? wanted : minReplicas;
+        final int target = deal == 0 ? Math.min(wanted, minReplicas)
+                                     : deal == 1 ? Math.min(wanted, Math.max(minReplicas, baseReplication)) : wanted;
         final double share = p.load[s] / wanted;
         while (a.replicaCount[s] < target) {
           final int n = nextNode(a, ring, s, cursor, minSize);
@@ -93,6 +113,6 @@ final class ScarlettStrategy implements PlacementStrategy
   @Override
   public String toString()
   {
-    return name();
+    return name() + "(base=" + baseReplication + ")";
   }
 }

@@ -11,8 +11,8 @@ import java.util.Arrays;
  * The segment balancer (thesis §3.2): evens out segment counts (and so memory) after the fit, as long as query load
  * stays balanced within γ.
  *
- * <p>Every node above the average segment count gives up its k least popular replicas, k being its excess over the
- * (rounded up) average. The re-assign list is sorted by increasing replica query load (routing share × segment load;
+ * <p>Every node above the average segment count (rounded up, plus {@link ModifiedBestFit#HOLD_SLACK} of it as
+ * hysteresis) gives up its k least popular replicas, k being its excess over that. The re-assign list is sorted by increasing replica query load (routing share × segment load;
  * equal loads alternate between the source nodes), and each replica moves, with its share, to the node with the fewest segments that does not hold the segment, has
  * memory for it, and keeps the query-load imbalance 1 − min/max ≤ γ. A target must stay at or below the average
  * after the move, so the balancer never creates a new over-full node.
@@ -23,6 +23,11 @@ import java.util.Arrays;
  * fit and grows only when a move really unbalances the nodes. With uniform capacities the two are the same. Nodes
  * with capacity 0 carry no load and are left out of the imbalance; they may only take replicas without load. If the
  * imbalance is above γ already, a move is still accepted if it does not make it worse.
+ *
+ * <p>Beyond the thesis, the balancer avoids moving data: among the replicas of an over-full node it gives up first
+ * those the node does not hold now (the fit put them there this round, so they are loads whatever their target),
+ * and a replica goes back to a node that holds its segment now whenever that node qualifies as a target. A replica
+ * the balancer moved in the last round is then left where it went.
  *
  * <p>γ = 0 disables balancing (thesis §4.4: "γ = 0% implies no balancing"). Cost: O(R log R) to choose and sort
  * the re-assign list and O(log N) per examined target; at most {@link #MAX_TARGETS_EXAMINED} targets are examined per
@@ -84,7 +89,10 @@ final class SegmentBalancer
   private void balance()
   {
     final int evenShare = (int) ((a.replicaTotal + (long) p.nodeCount - 1) / p.nodeCount);
-    final int[] reassign = reassignList(evenShare);
+    // Hysteresis, as in the fit: a node gives up replicas only above the even share plus the fit's slack, so the
+    // balancer does not shuffle replicas every round to correct a count that the next round's noise undoes.
+    final int tolerated = evenShare + (int) (ModifiedBestFit.HOLD_SLACK * evenShare);
+    final int[] reassign = reassignList(tolerated);
     if (reassign.length == 0) {
       return;
     }
@@ -96,7 +104,7 @@ final class SegmentBalancer
     }
     for (int r : reassign) {
       final int from = a.repNode[r];
-      if (a.nodeSegments[from] <= evenShare || (saturated[from] && a.repLoad[r] > 0)) {
+      if (a.nodeSegments[from] <= tolerated || (saturated[from] && a.repLoad[r] > 0)) {
         continue;
       }
       final int to = target(r, evenShare);
@@ -119,18 +127,19 @@ final class SegmentBalancer
   }
 
   /**
-   * The k least popular replicas of every node with k = its excess over {@code evenShare} (ties by segment id),
+   * The k least popular replicas of every node with k = its excess over {@code tolerated} (ties by segment id), those
+   * the node does not hold now first,
    * sorted by increasing query load; equal loads alternate between the source nodes (by rank within the node, then
    * node id), so that the sources take turns: moving one node's whole excess first would use up γ on it and leave
    * the next over-full node as it was.
    */
-  private int[] reassignList(int evenShare)
+  private int[] reassignList(int tolerated)
   {
     final int[] start = new int[p.nodeCount + 1];
     final int[] excess = new int[p.nodeCount];
     long total = 0;
     for (int n = 0; n < p.nodeCount; n++) {
-      excess[n] = Math.max(0, a.nodeSegments[n] - evenShare);
+      excess[n] = Math.max(0, a.nodeSegments[n] - tolerated);
       start[n + 1] = start[n] + (excess[n] > 0 ? a.nodeSegments[n] : 0);
       total += excess[n];
     }
@@ -154,8 +163,11 @@ final class SegmentBalancer
         final int held = start[n + 1] - start[n];
         final int[] replicas = Arrays.copyOfRange(byNode, start[n], start[n + 1]);
         final long[] byPopularity = new long[held];
+        final long heldNow = 1L << (IndexSort.keyBits(held) - 1);
         for (int i = 0; i < held; i++) {
-          byPopularity[i] = IndexSort.ascending(p.load[a.repSegment[replicas[i]]], held);
+          final int s = a.repSegment[replicas[i]];
+          // One bit of precision less for the flag; popularity keeps ~31 bits, plenty to rank replicas.
+          byPopularity[i] = (IndexSort.ascending(p.load[s], held) >>> 1) | (p.holdsNow(s, n) ? heldNow : 0);
         }
         IndexSort.sortStable(replicas, held, byPopularity);
         System.arraycopy(replicas, 0, byNode, start[n], held);
@@ -190,13 +202,21 @@ final class SegmentBalancer
     return reassign;
   }
 
-  /** The node with the fewest segments that may take replica {@code r}, or -1. */
+  /**
+   * A node that holds the segment of replica {@code r} now and may take it back, else the node with the fewest
+   * segments that may take it, or -1.
+   */
   private int target(int r, int evenShare)
   {
     final int s = a.repSegment[r];
-    final int from = a.repNode[r];
-    final double load = a.repLoad[r];
-    final double before = load > 0 ? imbalance(-1, 0, -1, 0) : 0;
+    final double before = a.repLoad[r] > 0 ? imbalance(-1, 0, -1, 0) : 0;
+    final int holders = p.holderCount(s);
+    for (int i = 0; i < holders; i++) {
+      final int to = p.holder(s, i);
+      if (a.nodeSegments[to] + 1 <= evenShare && accepts(r, to, before) == Verdict.YES) {
+        return to;
+      }
+    }
     boolean refusedForImbalance = false;
     final IntBidirectionalIterator it = bySegments.iterator();
     for (int examined = 0; examined < MAX_TARGETS_EXAMINED && it.hasNext(); examined++) {
@@ -205,25 +225,44 @@ final class SegmentBalancer
         // Sorted by segment count: every later node is at the even share already.
         break;
       }
-      if (to == from || !a.fits(s, to) || a.holds(s, to)) {
-        continue;
-      }
-      if (load <= 0) {
+      final Verdict verdict = accepts(r, to, before);
+      if (verdict == Verdict.YES) {
         return to;
       }
-      if (weight[to] <= 0) {
-        continue;
-      }
-      final double after = imbalance(from, -load, to, load);
-      if (after <= gamma + 1e-12 || after <= before) {
-        return to;
-      }
-      refusedForImbalance = true;
+      refusedForImbalance |= verdict == Verdict.IMBALANCE;
     }
     if (refusedForImbalance) {
-      saturated[from] = true;
+      saturated[a.repNode[r]] = true;
     }
     return -1;
+  }
+
+  private enum Verdict
+  {
+    YES,
+    /** Not this node: it holds the segment, lacks memory, or has no capacity for a replica with load. */
+    NO,
+    /** Not this node: the move would push the query-load imbalance above γ. */
+    IMBALANCE
+  }
+
+  /** Whether node {@code to} may take replica {@code r}, given the imbalance {@code before} the move. */
+  private Verdict accepts(int r, int to, double before)
+  {
+    final int s = a.repSegment[r];
+    final int from = a.repNode[r];
+    final double load = a.repLoad[r];
+    if (to == from || !a.fits(s, to) || a.holds(s, to)) {
+      return Verdict.NO;
+    }
+    if (load <= 0) {
+      return Verdict.YES;
+    }
+    if (weight[to] <= 0) {
+      return Verdict.NO;
+    }
+    final double after = imbalance(from, -load, to, load);
+    return after <= gamma + 1e-12 || after <= before ? Verdict.YES : Verdict.IMBALANCE;
   }
 
   /**

@@ -8,26 +8,30 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * One segment's row of a plan, node id → share: an immutable map over two arrays, keys sorted by node id. A plan
- * holds a million of these, and a LinkedHashMap per segment costs more than the whole placement; this costs two
- * small arrays. Lookups binary-search the sorted ids.
+ * One segment's row of a plan, node id → share: an immutable map over a range of two arrays that hold the rows of
+ * all segments, keys sorted by node id. A plan holds a million rows, and a LinkedHashMap per segment costs more than
+ * the whole placement; a row costs nothing until it is looked at. Lookups binary-search the sorted ids.
  */
 final class ShareRow extends AbstractMap<String, Double>
 {
   private final String[] nodes;
   private final double[] shares;
+  private final int from;
+  private final int to;
 
-  /** @param nodes node ids, sorted and distinct; the arrays are owned by the row from now on */
-  ShareRow(String[] nodes, double[] shares)
+  /** @param nodes node ids, sorted and distinct in [from, to); the arrays are not modified by anyone any more */
+  ShareRow(String[] nodes, double[] shares, int from, int to)
   {
     this.nodes = nodes;
     this.shares = shares;
+    this.from = from;
+    this.to = to;
   }
 
   @Override
   public int size()
   {
-    return nodes.length;
+    return to - from;
   }
 
   @Override
@@ -45,7 +49,7 @@ final class ShareRow extends AbstractMap<String, Double>
 
   private int indexOf(Object key)
   {
-    return key instanceof String ? Arrays.binarySearch(nodes, (String) key) : -1;
+    return key instanceof String ? Arrays.binarySearch(nodes, from, to, (String) key) : -1;
   }
 
   @Override
@@ -56,7 +60,7 @@ final class ShareRow extends AbstractMap<String, Double>
       @Override
       public int size()
       {
-        return nodes.length;
+        return to - from;
       }
 
       @Override
@@ -64,18 +68,18 @@ final class ShareRow extends AbstractMap<String, Double>
       {
         return new Iterator<>()
         {
-          private int next;
+          private int next = from;
 
           @Override
           public boolean hasNext()
           {
-            return next < nodes.length;
+            return next < to;
           }
 
           @Override
           public Entry<String, Double> next()
           {
-            if (next >= nodes.length) {
+            if (next >= to) {
               throw new NoSuchElementException();
             }
             final int i = next++;

@@ -13,7 +13,7 @@ public final class Strategies
   private static final PlacementStrategy GETAFIX_H = new GetafixStrategy("getafix-h", true, true);
   private static final PlacementStrategy GETAFIX_B = new GetafixStrategy("getafix-b", false, false);
   private static final PlacementStrategy AUTO_TIERING_ONLY = new GetafixStrategy("auto-tiering-only", true, false);
-  private static final PlacementStrategy SCARLETT = new ScarlettStrategy();
+  private static final PlacementStrategy SCARLETT = new ScarlettStrategy(DEFAULT_DRUID_REPLICATION_FACTOR);
 
   private Strategies()
   {
@@ -37,10 +37,27 @@ public final class Strategies
     return AUTO_TIERING_ONLY;
   }
 
-  /** Scarlett: one replica per concurrent access (passed as the segment load), dealt round-robin. */
+  /**
+   * Scarlett: one replica per concurrent access (passed as the segment load), dealt round-robin, never fewer than
+   * Druid's default replication factor {@value #DEFAULT_DRUID_REPLICATION_FACTOR}: Scarlett (EuroSys'11) raises
+   * popular files above the file system's default replication and never goes below it, and Getafix is compared
+   * with Druid, so Druid's default is the fair base. See {@link #scarlett(int)}.
+   */
   public static PlacementStrategy scarlett()
   {
     return SCARLETT;
+  }
+
+  /**
+   * Scarlett over another base replication, e.g. 3 for HDFS's default as in the paper: a segment gets
+   * max(baseReplication, ⌈concurrent accesses⌉) replicas, at most maxReplicas and the node count, at least
+   * minReplicas.
+   *
+   * @throws IllegalArgumentException if baseReplication is below 1
+   */
+  public static PlacementStrategy scarlett(int baseReplication)
+  {
+    return new ScarlettStrategy(baseReplication);
   }
 
   /** Druid's default: {@code replicationFactor} replicas of every segment, even segment counts, within memory. */

@@ -68,26 +68,47 @@ public final class AdaptivePolicy implements RoutingPolicy
     final long now = nanoClock.getAsLong();
     final Scratch s = scratch.get().ensure(size);
 
-    // Pass 1: each candidate's raw statistics with their freshness weights, and the sums the means come from.
-    for (int i = 0; i < size; i++) {
-      final NodeFeedback.NodeStats stats = feedback.get(candidates.nodeId(i));
-      if (stats == null) {
-        s.latency.clear(i);
-        s.queue.clear(i);
-      } else {
-        s.latency.set(i, stats.latencyMillis(), stats.latencyNanos(), now);
-        s.queue.set(i, stats.queue(), stats.queueNanos(), now);
-      }
-    }
-
-    // Pass 2: rank by the statistics as pulled toward the others' means.
+    // Pass 1: each candidate's raw statistics with their freshness weights, the sums the means come from, and the
+    // ranking by raw values, which is the answer whenever no value needs pulling toward a mean.
+    boolean rawRankIsFinal = true;
     int best = -1;
     double bestRank = Double.POSITIVE_INFINITY;
     int ties = 0;
     for (int i = 0; i < size; i++) {
-      final double latency = Math.max(s.latency.effective(i, LATENCY_FLOOR_MILLIS), LATENCY_FLOOR_MILLIS);
-      final double qHat = 1 + candidates.inFlight(i) + s.queue.effective(i, 0);
-      final double rank = qHat * qHat * qHat * latency;
+      final NodeFeedback.NodeStats stats = feedback.get(candidates.nodeId(i));
+      final int inFlight = candidates.inFlight(i);
+      s.inFlight[i] = inFlight;
+      if (stats == null) {
+        s.latency.clear(i);
+        s.queue.clear(i);
+        rawRankIsFinal = false;
+        continue;
+      }
+      rawRankIsFinal &= s.latency.set(i, stats.latencyMillis(), stats.latencyNanos(), now);
+      rawRankIsFinal &= s.queue.set(i, stats.queue(), stats.queueNanos(), now);
+      final double rank = rank(inFlight, s.latency.raw(i, LATENCY_FLOOR_MILLIS), s.queue.raw(i, 0));
+      if (rank < bestRank) {
+        best = i;
+        bestRank = rank;
+        ties = 1;
+      } else if (rank == bestRank && random.nextInt(++ties) == 0) {
+        best = i;
+      }
+    }
+    if (rawRankIsFinal && s.latency.uniform(size) && s.queue.uniform(size)) {
+      return best;
+    }
+
+    // Pass 2: rank by the statistics as pulled toward the others' means.
+    best = -1;
+    bestRank = Double.POSITIVE_INFINITY;
+    ties = 0;
+    for (int i = 0; i < size; i++) {
+      final double rank = rank(
+          s.inFlight[i],
+          s.latency.effective(i, LATENCY_FLOOR_MILLIS),
+          s.queue.effective(i, 0)
+      );
       if (rank < bestRank) {
         best = i;
         bestRank = rank;
@@ -97,6 +118,12 @@ public final class AdaptivePolicy implements RoutingPolicy
       }
     }
     return best;
+  }
+
+  private static double rank(int inFlight, double latency, double queue)
+  {
+    final double qHat = 1 + inFlight + queue;
+    return qHat * qHat * qHat * Math.max(latency, LATENCY_FLOOR_MILLIS);
   }
 
   /** 1 while fresh, then linearly down to 0 over the decay period. */
@@ -114,11 +141,15 @@ public final class AdaptivePolicy implements RoutingPolicy
   {
     private final Statistic latency = new Statistic();
     private final Statistic queue = new Statistic();
+    private int[] inFlight = new int[16];
 
     private Scratch ensure(int size)
     {
       latency.ensure(size);
       queue.ensure(size);
+      if (inFlight.length < size) {
+        inFlight = new int[Math.max(size, inFlight.length * 2)];
+      }
       return this;
     }
   }
@@ -149,17 +180,31 @@ public final class AdaptivePolicy implements RoutingPolicy
       known[i] = false;
     }
 
-    private void set(int i, double value, long observedNanos, long now)
+    /** @return false iff the value is known and no longer fully fresh */
+    private boolean set(int i, double value, long observedNanos, long now)
     {
       if (Double.isNaN(value)) {
         known[i] = false;
-        return;
+        return true;
       }
       known[i] = true;
       values[i] = value;
       weights[i] = weight(now - observedNanos);
       sum += value;
       count++;
+      return weights[i] == 1;
+    }
+
+    /** The value without decay; {@code unknown} if there is none. */
+    private double raw(int i, double unknown)
+    {
+      return known[i] ? values[i] : unknown;
+    }
+
+    /** Whether every candidate or none has this statistic, so no unknown value needs to stand in for a mean. */
+    private boolean uniform(int size)
+    {
+      return count == 0 || count == size;
     }
 
     /** The value of candidate i after decay; {@code fallback} when no candidate has this statistic. */

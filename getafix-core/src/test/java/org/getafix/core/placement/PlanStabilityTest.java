@@ -1,0 +1,219 @@
+package org.getafix.core.placement;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Plans move little data from round to round (the sticky fit and balancer), without giving up what the fit is
+ * for: capacity-proportional node loads, hot segments on strong nodes, stragglers relieved.
+ */
+class PlanStabilityTest
+{
+  private static final List<PlacementStrategy> GETAFIX = List.of(
+      Strategies.getafixH(),
+      Strategies.getafixB(),
+      Strategies.autoTieringOnly()
+  );
+  private static final long MB = 1L << 20;
+
+  /**
+   * The thesis' Cluster-1 (3 × 16, 6 × 8, 6 × 4 cores) with 500 segments of skewed, recency-driven popularity
+   * (P ∝ 1/(age+1)^1.4, as the simulator's workload) and room for about three copies of everything.
+   */
+  private static List<NodeCapacity> tieredNodes()
+  {
+    final List<NodeCapacity> nodes = new ArrayList<>();
+    final int[] cores = {16, 16, 16, 8, 8, 8, 8, 8, 8, 4, 4, 4, 4, 4, 4};
+    for (int n = 0; n < cores.length; n++) {
+      nodes.add(new NodeCapacity("hn-" + (n < 10 ? "0" : "") + n, cores[n], cores[n] * 7_000 * MB));
+    }
+    return nodes;
+  }
+
+  private static List<SegmentLoad> segments(int count, Random random)
+  {
+    final List<SegmentLoad> segments = new ArrayList<>();
+    for (int age = 0; age < count; age++) {
+      final double load = 1000 / Math.pow(age + 1, 1.4) * (0.8 + 0.4 * random.nextDouble());
+      segments.add(new SegmentLoad("seg-" + age, load, (long) (250 * MB * (0.8 + 0.4 * random.nextDouble()))));
+    }
+    return segments;
+  }
+
+  private static PlacementInput input(List<SegmentLoad> segments, List<NodeCapacity> nodes, PlacementPlan current)
+  {
+    final Map<String, Set<String>> holders = new HashMap<>();
+    if (current != null) {
+      current.shares().forEach((segment, shares) -> holders.put(segment, shares.keySet()));
+    }
+    return new PlacementInput(segments, nodes, new PlacementConstraints(1, nodes.size(), 0.2), holders);
+  }
+
+  /** Replicas of {@code plan} on a node that does not hold the segment in {@code input}: data to load. */
+  static int moves(PlacementInput input, PlacementPlan plan)
+  {
+    int moves = 0;
+    for (Map.Entry<String, Map<String, Double>> e : plan.shares().entrySet()) {
+      final Set<String> holders = input.currentHolders().getOrDefault(e.getKey(), Set.of());
+      for (String node : e.getValue().keySet()) {
+        if (!holders.contains(node)) {
+          moves++;
+        }
+      }
+    }
+    return moves;
+  }
+
+  /** A plan that its own holders were given: what the cluster converges to under a steady workload. */
+  private static PlacementPlan settled(PlacementStrategy strategy, List<SegmentLoad> segments, List<NodeCapacity> nodes)
+  {
+    PlacementPlan plan = strategy.plan(input(segments, nodes, null));
+    for (int round = 0; round < 3; round++) {
+      plan = strategy.plan(input(segments, nodes, plan));
+    }
+    return plan;
+  }
+
+  @Test
+  void replayingAPlanMovesNothing()
+  {
+    final List<SegmentLoad> segments = segments(500, new Random(1));
+    final List<NodeCapacity> nodes = tieredNodes();
+    for (PlacementStrategy strategy : GETAFIX) {
+      final PlacementPlan first = strategy.plan(input(segments, nodes, null));
+      final PlacementInput replay = input(segments, nodes, first);
+      final PlacementPlan second = strategy.plan(replay);
+      assertTrue(moves(replay, second) <= 2, strategy.name() + " moved " + moves(replay, second));
+      final PlacementInput again = input(segments, nodes, second);
+      assertEquals(0, moves(again, strategy.plan(again)), strategy.name());
+    }
+  }
+
+  @Test
+  void smallPopularityChangesMoveFewReplicas()
+  {
+    final List<NodeCapacity> nodes = tieredNodes();
+    for (PlacementStrategy strategy : GETAFIX) {
+      final Random random = new Random(2);
+      final List<SegmentLoad> segments = segments(500, random);
+      PlacementPlan current = settled(strategy, segments, nodes);
+      int sticky = 0;
+      int fromScratch = 0;
+      int replicas = 0;
+      for (int round = 0; round < 10; round++) {
+        final List<SegmentLoad> perturbed = new ArrayList<>();
+        for (SegmentLoad s : segments) {
+          perturbed.add(new SegmentLoad(s.segmentId(), s.load() * (0.95 + 0.1 * random.nextDouble()), s.sizeBytes()));
+        }
+        final PlacementInput next = input(perturbed, nodes, current);
+        final PlacementPlan plan = strategy.plan(next);
+        sticky += moves(next, plan);
+        replicas += plan.totalReplicas();
+        fromScratch += moves(next, strategy.plan(input(perturbed, nodes, null)));
+        current = plan;
+      }
+      final String what = strategy.name() + ": " + sticky + " moves of " + replicas + " replicas, from scratch "
+                          + fromScratch;
+      assertTrue(sticky < 0.05 * replicas, what);
+      assertTrue(sticky * 5 < fromScratch, what);
+    }
+  }
+
+  /**
+   * Hysteresis has a price, and it is bounded: no node is more than the slack above its capacity-proportional bin;
+   * one may be short of it by what a segment of its lost in popularity, until load moves in, but the tiers stay
+   * apart.
+   */
+  @Test
+  void loadsStayProportionalToCapacity()
+  {
+    final List<NodeCapacity> nodes = tieredNodes();
+    final Random random = new Random(3);
+    final List<SegmentLoad> segments = segments(500, random);
+    final PlacementPlan current = settled(Strategies.autoTieringOnly(), segments, nodes);
+    final List<SegmentLoad> perturbed = new ArrayList<>();
+    for (SegmentLoad s : segments) {
+      perturbed.add(new SegmentLoad(s.segmentId(), s.load() * (0.95 + 0.1 * random.nextDouble()), s.sizeBytes()));
+    }
+    final PlacementPlan plan = Strategies.autoTieringOnly().plan(input(perturbed, nodes, current));
+    final Map<String, Double> loads = plan.nodeLoads(perturbed);
+    final double total = perturbed.stream().mapToDouble(SegmentLoad::load).sum();
+    final Map<Double, double[]> loadRangeByCapacity = new HashMap<>();
+    for (NodeCapacity node : nodes) {
+      final double bin = total * node.capacity() / 120;
+      final double load = loads.getOrDefault(node.nodeId(), 0.0);
+      assertTrue(load <= bin * (1 + ModifiedBestFit.HOLD_SLACK) + 1e-9, node + ": " + load + " > bin " + bin);
+      assertTrue(load >= bin * 0.75, node + ": " + load + " < bin " + bin);
+      final double[] range = loadRangeByCapacity.computeIfAbsent(node.capacity(), c -> new double[]{load, load});
+      range[0] = Math.min(range[0], load);
+      range[1] = Math.max(range[1], load);
+    }
+    assertTrue(loadRangeByCapacity.get(16.0)[0] > loadRangeByCapacity.get(8.0)[1], "16-core nodes above 8-core");
+    assertTrue(loadRangeByCapacity.get(8.0)[0] > loadRangeByCapacity.get(4.0)[1], "8-core nodes above 4-core");
+  }
+
+  @Test
+  void aStragglerStillLosesItsLoad()
+  {
+    final List<SegmentLoad> segments = segments(500, new Random(4));
+    final List<NodeCapacity> nodes = tieredNodes();
+    for (PlacementStrategy strategy : List.of(Strategies.getafixH(), Strategies.autoTieringOnly())) {
+      final PlacementPlan before = settled(strategy, segments, nodes);
+      final String straggler = "hn-00";
+      final double loadBefore = before.nodeLoads(segments).get(straggler);
+      final List<NodeCapacity> slowed = new ArrayList<>(nodes);
+      slowed.set(0, new NodeCapacity(straggler, 16 * 0.3, nodes.get(0).maxSizeBytes()));
+      final PlacementInput next = input(segments, slowed, before);
+      final PlacementPlan after = strategy.plan(next);
+      final double loadAfter = after.nodeLoads(segments).get(straggler);
+      // Its bin shrinks to 0.3 × 16 of 108.8 cores; the balancer may add up to γ.
+      final double total = segments.stream().mapToDouble(SegmentLoad::load).sum();
+      final double bin = total * 4.8 / 108.8;
+      assertTrue(loadAfter <= bin * 1.25, strategy.name() + ": straggler load " + loadAfter + ", bin " + bin);
+      assertTrue(loadAfter < 0.4 * loadBefore, strategy.name() + ": " + loadBefore + " -> " + loadAfter);
+      // The hottest segment no longer relies on it.
+      assertTrue(after.sharesOf("seg-0").getOrDefault(straggler, 0.0) < 0.15, after.sharesOf("seg-0").toString());
+      // And the rest of the cluster hardly moves: only what the straggler sheds.
+      assertTrue(moves(next, after) < 0.1 * after.totalReplicas(), strategy.name() + " moved " + moves(next, after));
+    }
+  }
+
+  @Test
+  void aSegmentTurningHotGoesToTheStrongNodes()
+  {
+    final List<NodeCapacity> nodes = tieredNodes();
+    final List<SegmentLoad> segments = segments(500, new Random(5));
+    for (PlacementStrategy strategy : List.of(Strategies.getafixH(), Strategies.autoTieringOnly())) {
+      final PlacementPlan before = settled(strategy, segments, nodes);
+      // A new hour of data arrives, handed off to a weak node, and draws the most queries; the rest age.
+      final List<SegmentLoad> next = new ArrayList<>();
+      next.add(new SegmentLoad("seg-new", 1000, 250 * MB));
+      for (SegmentLoad s : segments) {
+        next.add(new SegmentLoad(s.segmentId(), s.load() * 0.8, s.sizeBytes()));
+      }
+      final Map<String, Set<String>> holders = new HashMap<>(input(segments, nodes, before).currentHolders());
+      holders.put("seg-new", Set.of("hn-14"));
+      final PlacementInput input = new PlacementInput(next, nodes, new PlacementConstraints(1, 15, 0.2), holders);
+      final PlacementPlan plan = strategy.plan(input);
+      final Map<String, Double> hot = plan.sharesOf("seg-new");
+      double onStrong = 0;
+      for (String node : List.of("hn-00", "hn-01", "hn-02")) {
+        onStrong += hot.getOrDefault(node, 0.0);
+      }
+      assertTrue(onStrong > 0.5, strategy.name() + ": " + hot);
+      // As few replicas as the plain fit gives it, give or take one.
+      final int plain = strategy.plan(new PlacementInput(next, nodes, input.constraints())).holders("seg-new").size();
+      assertTrue(hot.size() <= plain + 1, strategy.name() + ": " + hot + " vs " + plain + " from scratch");
+      assertTrue(moves(input, plan) < 0.1 * plan.totalReplicas(), strategy.name() + " moved " + moves(input, plan));
+    }
+  }
+}
