@@ -30,7 +30,9 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * shifts with every small change of popularity, so a third of the replicas moved every round and the cluster, busy
  * loading, lagged the plan. So the segments are first given, most popular first, to the bins of the nodes that hold
  * them now, as far as those bins go; only what does not fit there is then packed by the fit proper. Bins keep
- * their capacity-proportional size, so node loads, tiering and straggler avoidance are those of the plain fit.
+ * their capacity-proportional size, so node loads, tiering and straggler avoidance are those of the plain fit, up
+ * to the hysteresis: a node may carry up to {@link #HOLD_SLACK} more than its bin, and may be short of it by what
+ * its segments lost in popularity until load moves in (new segments, or segments that must move anyway).
  *
  * <p>Cost: a radix sort of the segments, O(log splits) per re-queued remainder and O(log N) per bin choice, with a
  * red-black tree of the nodes keyed by remaining capacity; splits ≤ N + constraint-induced ones, since every split
@@ -182,9 +184,9 @@ final class ModifiedBestFit
 
   /**
    * The sticky pass lets nodes overflow their bins by up to the slack, so the room left for the fit proper exceeds
-   * the load left by the total overflow, and best fit would leave that surplus as one large hole on one node (one
-   * 8-core node at 0.8 of its bin, in a test). Taking the overflow off every bin in proportion to its size instead
-   * leaves each node short by the same small fraction, the mean overflow.
+   * the load left by the total overflow. Best fit would fill the tightest rooms and leave that surplus as one hole,
+   * on whichever node happens to have the most room; taking the overflow off every bin in proportion to its size
+   * instead leaves the nodes that receive the moving segments short by the same small fraction.
    */
   private void shareOverflow()
   {

@@ -25,32 +25,13 @@ final class ReplicaFloor
 
   static void run(PlacementProblem p, Assignment a, int target, boolean preferCurrentHolders)
   {
-    long missing = 0;
-    for (int s = 0; s < p.segmentCount; s++) {
-      missing += Math.max(0, target - a.replicaCount[s]);
-    }
-    if (missing == 0) {
-      return;
-    }
-    final long evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
-    if (preferCurrentHolders) {
-      // Replicas that stay where they are come first, before the candidate tree exists: in a steady cluster they are
-      // nearly all of them, and each would otherwise pay two tree updates.
-      for (int s : p.idOrder()) {
-        while (a.replicaCount[s] < target) {
-          final int n = currentHolderWithRoom(p, a, s, evenShare);
-          if (n < 0) {
-            break;
-          }
-          a.addReplica(s, n, 0);
-        }
-      }
-    }
     final int[] needy = new int[p.segmentCount];
     int count = 0;
+    long missing = 0;
     for (int s : p.idOrder()) {
       if (a.replicaCount[s] < target) {
         needy[count++] = s;
+        missing += target - a.replicaCount[s];
       }
     }
     if (count == 0) {
@@ -61,6 +42,29 @@ final class ReplicaFloor
       bySize[i] = IndexSort.clamped(p.size[needy[i]], count);
     }
     IndexSort.sortStable(needy, count, bySize);
+    final long evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
+    if (preferCurrentHolders) {
+      // Replicas that stay where they are go first, before the candidate tree exists: in a steady cluster they are
+      // nearly all of them, and each would otherwise pay two tree updates.
+      int stillShort = 0;
+      for (int i = 0; i < count; i++) {
+        final int s = needy[i];
+        while (a.replicaCount[s] < target) {
+          final int n = currentHolderWithRoom(p, a, s, evenShare);
+          if (n < 0) {
+            break;
+          }
+          a.addReplica(s, n, 0);
+        }
+        if (a.replicaCount[s] < target) {
+          needy[stillShort++] = s;
+        }
+      }
+      count = stillShort;
+      if (count == 0) {
+        return;
+      }
+    }
     // Sizes beyond the sort key's width (terabytes) tie, so only bytes below it prove a node too full for the rest.
     final long sortedSizeLimit = IndexSort.clamped(Long.MAX_VALUE, count);
 

@@ -8,7 +8,8 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * which the caller passes as {@link SegmentLoad#load()}; a segment gets one replica per concurrent access, but never
  * fewer than the base replication: max(base, ⌈load⌉), clamped to maxReplicas and the node count, and at least
  * minReplicas. No network budget (as in the thesis); replicas are dealt round-robin over the nodes in id order, most
- * accessed segments first, skipping nodes that hold the segment or lack memory. Each replica gets an equal share.
+ * accessed segments first, skipping nodes that hold the segment or lack memory; a node that holds the segment now
+ * keeps its replica. Each replica gets an equal share.
  *
  * <p>The base is the storage system's default replication factor: Scarlett (Ananthanarayanan et al., "Scarlett:
  * Coping with Skewed Content Popularity in MapReduce Clusters", EuroSys'11) only ever raises a popular file's
@@ -73,17 +74,37 @@ final class ScarlettStrategy implements PlacementStrategy
                                      : deal == 1 ? Math.min(wanted, Math.max(minReplicas, baseReplication)) : wanted;
         final double share = p.load[s] / wanted;
         while (a.replicaCount[s] < target) {
-          final int n = nextNode(a, ring, s, cursor, minSize);
+          int n = currentHolder(p, a, s);
           if (n < 0) {
-            a.reportShortfall(s, wanted, ReplicaFloor.shortfallReason(p, a, s, wanted));
-            break;
+            n = nextNode(a, ring, s, cursor, minSize);
+            if (n < 0) {
+              a.reportShortfall(s, wanted, ReplicaFloor.shortfallReason(p, a, s, wanted));
+              break;
+            }
+            cursor = n + 1;
           }
           a.addReplica(s, n, share);
-          cursor = n + 1;
         }
       }
     }
     return a.toPlan();
+  }
+
+  /**
+   * A node that holds {@code s} now and can take a replica of it, or -1. Like the Getafix strategies (and Druid,
+   * which only adds or drops replicas), Scarlett keeps replicas where they are and deals only the new ones: dealing
+   * everything afresh every round would move most replicas each round, a cost no real deployment pays.
+   */
+  private static int currentHolder(PlacementProblem p, Assignment a, int s)
+  {
+    final int holders = p.holderCount(s);
+    for (int i = 0; i < holders; i++) {
+      final int n = p.holder(s, i);
+      if (a.fits(s, n) && !a.holds(s, n)) {
+        return n;
+      }
+    }
+    return -1;
   }
 
   /** The first node at or after {@code cursor} (cyclically) that can take {@code s}, or -1. */

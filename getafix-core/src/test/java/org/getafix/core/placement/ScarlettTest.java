@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -77,5 +79,26 @@ class ScarlettTest
     ConstraintsTest.assertMemoryRespected(
         new PlacementInput(SEGMENTS, nodes(3, 3), PlacementConstraints.DEFAULT), plan, "scarlett"
     );
+  }
+
+  @Test
+  void replicasStayWhereTheyAre()
+  {
+    final PlacementConstraints constraints = new PlacementConstraints(1, 10, 0.2);
+    final PlacementPlan first = Strategies.scarlett().plan(new PlacementInput(SEGMENTS, nodes(10, 100), constraints));
+    final Map<String, Set<String>> holders = Map.of(
+        "unused", first.holders("unused"),
+        "once", first.holders("once"),
+        "busy", first.holders("busy"),
+        "hot", first.holders("hot")
+    );
+    // Fewer accesses to the hot segment: it keeps 5 of its 7 replicas, and nothing else moves.
+    final List<SegmentLoad> cooler = List.of(SEGMENTS.get(0), SEGMENTS.get(1), SEGMENTS.get(2),
+                                             new SegmentLoad("hot", 5, 1));
+    final PlacementInput next = new PlacementInput(cooler, nodes(10, 100), constraints, holders);
+    final PlacementPlan plan = Strategies.scarlett().plan(next);
+    assertEquals(0, PlanStabilityTest.moves(next, plan));
+    assertEquals(5, plan.holders("hot").size());
+    assertEquals(first.sharesOf("busy"), plan.sharesOf("busy"));
   }
 }
