@@ -10,8 +10,8 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  *
  * <p>Each replica goes to the node with the fewest segments, then the most free memory, then the lowest id, among
  * nodes that do not hold the segment and have room for it. With {@code preferCurrentHolders}, a node that holds the
- * segment now is taken first (for all segments, before any other placement) if it is not above the even share of
- * segments, so that a stable workload does not shuffle cold segments around every round.
+ * segment now is taken first if it is not above the even share of segments, so that a stable workload does not
+ * shuffle cold segments around every round.
  *
  * <p>Segments are handled smallest first: a node too full for one segment is then too full for every later one and
  * leaves the candidate tree for good, so memory-full nodes cost O(N log N) in total, not per segment. Cost: a radix
@@ -42,31 +42,9 @@ final class ReplicaFloor
       bySize[i] = IndexSort.clamped(p.size[needy[i]], count);
     }
     IndexSort.sortStable(needy, count, bySize);
-    final long evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
-    if (preferCurrentHolders) {
-      // Replicas that stay where they are go first, before the candidate tree exists: in a steady cluster they are
-      // nearly all of them, and each would otherwise pay two tree updates.
-      int stillShort = 0;
-      for (int i = 0; i < count; i++) {
-        final int s = needy[i];
-        while (a.replicaCount[s] < target) {
-          final int n = currentHolderWithRoom(p, a, s, evenShare);
-          if (n < 0) {
-            break;
-          }
-          a.addReplica(s, n, 0);
-        }
-        if (a.replicaCount[s] < target) {
-          needy[stillShort++] = s;
-        }
-      }
-      count = stillShort;
-      if (count == 0) {
-        return;
-      }
-    }
     // Sizes beyond the sort key's width (terabytes) tie, so only bytes below it prove a node too full for the rest.
     final long sortedSizeLimit = IndexSort.clamped(Long.MAX_VALUE, count);
+    final long evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
 
     final IntRBTreeSet candidates = new IntRBTreeSet((IntComparator) (x, y) -> {
       int c = Integer.compare(a.nodeSegments[x], a.nodeSegments[y]);
@@ -84,7 +62,10 @@ final class ReplicaFloor
     for (int i = 0; i < count; i++) {
       final int s = needy[i];
       while (a.replicaCount[s] < target) {
-        final int n = leastLoaded(a, candidates, s, sortedSizeLimit);
+        int n = preferCurrentHolders ? currentHolderWithRoom(p, a, s, evenShare) : -1;
+        if (n < 0) {
+          n = leastLoaded(a, candidates, s, sortedSizeLimit);
+        }
         if (n < 0) {
           a.reportShortfall(s, target, shortfallReason(p, a, s, target));
           break;

@@ -62,6 +62,36 @@ final class GetafixClient
     return planned;
   }
 
+  /** The current Getafix round number on the leading Coordinator. */
+  long round()
+  {
+    return status().path("round").asLong();
+  }
+
+  /** Segment id → planned Historical → share of the segment's queries. */
+  Map<String, Map<String, Double>> plannedShares()
+  {
+    final Map<String, Map<String, Double>> shares = new TreeMap<>();
+    http.get(coordinator.resolve("/druid/coordinator/v1/getafix/plan")).path("segments").fields().forEachRemaining(
+        e -> {
+          final Map<String, Double> nodes = new TreeMap<>();
+          e.getValue().fields().forEachRemaining(n -> nodes.put(n.getKey(), n.getValue().asDouble()));
+          shares.put(e.getKey(), nodes);
+        }
+    );
+    return shares;
+  }
+
+  /** Historical → measured tier (HOT, WARM or COLD). */
+  Map<String, String> tiers()
+  {
+    final Map<String, String> tiers = new TreeMap<>();
+    http.get(coordinator.resolve("/druid/coordinator/v1/getafix/tiers")).fields().forEachRemaining(
+        e -> tiers.put(e.getKey(), e.getValue().asText())
+    );
+    return tiers;
+  }
+
   Map<String, Double> capacities()
   {
     final Map<String, Double> capacities = new TreeMap<>();

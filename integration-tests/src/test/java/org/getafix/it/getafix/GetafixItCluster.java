@@ -1,0 +1,67 @@
+package org.getafix.it.getafix;
+
+import org.getafix.it.cluster.ClusterConfig;
+import org.getafix.it.cluster.DruidRole;
+import org.getafix.it.cluster.SharedDruidCluster;
+import org.getafix.it.workload.SyntheticDataset;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The one cluster all Getafix ITs share (through {@link SharedDruidCluster}, so it starts once per {@code verify}):
+ * 3 Historicals capped at 1.0 / 0.5 / 0.25 cores, the Coordinator/Historical extension, the Broker routing extension
+ * (ABR: it follows the plan's routing table, and falls back to connection counting when Getafix publishes none), and
+ * the test-only authorization extension. Requests without the test user header are {@code admin}, so the launcher's
+ * own clients keep working; {@link GetafixAuthIT} checks the other users.
+ */
+final class GetafixItCluster
+{
+  /** 100 hourly segments of 5,000 rows, the launcher's standard dataset. */
+  static final SyntheticDataset DATASET = SharedDruidCluster.defaultDataset();
+  /** Index of the Historical with the largest CPU quota (1.0 core), the middle one (0.5) and the weakest (0.25). */
+  static final int STRONG = 0;
+  static final int MIDDLE = 1;
+  static final int WEAK = 2;
+  /** Getafix round period in the shared cluster. */
+  static final int ROUND_SECONDS = 3;
+
+  private GetafixItCluster()
+  {
+  }
+
+  static ClusterConfig config()
+  {
+    final Path root = Paths.get(System.getProperty("getafix.projectRoot", ".."));
+    final Path getafix = root.resolve("druid-getafix-extension/target/extension/druid-getafix-extension");
+    final Path auth = root.resolve("druid-getafix-extension/target/extension/getafix-test-auth");
+    final Path routing = root.resolve("broker-routing/target/extension/getafix-broker-routing");
+    for (Path extension : new Path[]{getafix, auth, routing}) {
+      assertTrue(Files.isDirectory(extension), "build the extensions first (./mvnw -B install -DskipTests): " + extension);
+    }
+    return ClusterConfig.builder()
+                        .historicals(3)
+                        .cpuQuotas(1.0, 0.5, 0.25)
+                        .extension(getafix)
+                        .extension(routing)
+                        .extension(auth)
+                        .commonProperty("druid.emitter", "composing")
+                        .commonProperty("druid.emitter.composing.emitters", "[\"getafix\",\"getafixRouting\"]")
+                        .property(DruidRole.COORDINATOR, "druid.coordinator.balancer.strategy", "getafix")
+                        .property(DruidRole.COORDINATOR, "druid.getafix.round.period", "PT" + ROUND_SECONDS + "S")
+                        .property(DruidRole.BROKER, "druid.broker.balancer.type", "getafixAbr")
+                        .property(DruidRole.BROKER, "druid.getafix.routing.period", "PT2S")
+                        .commonProperty("druid.auth.authenticatorChain", "[\"test\"]")
+                        .commonProperty("druid.auth.authenticator.test.type", "getafixTestHeader")
+                        .commonProperty("druid.auth.authenticator.test.authorizerName", "test")
+                        .commonProperty("druid.auth.authenticator.test.anonymousIdentity", "admin")
+                        .commonProperty("druid.auth.authorizers", "[\"test\"]")
+                        .commonProperty("druid.auth.authorizer.test.type", "getafixTestRoles")
+                        .commonProperty("druid.escalator.type", "getafixTestHeader")
+                        .commonProperty("druid.escalator.authorizerName", "test")
+                        .build();
+  }
+}

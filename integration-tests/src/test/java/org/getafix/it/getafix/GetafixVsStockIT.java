@@ -1,0 +1,168 @@
+package org.getafix.it.getafix;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.getafix.it.cluster.DruidClusterExtension;
+import org.getafix.it.cluster.LocalDruidCluster;
+import org.getafix.it.cluster.SharedDruidCluster;
+import org.getafix.it.cluster.Waits;
+import org.getafix.it.workload.QueryMix;
+import org.getafix.it.workload.SyntheticDataset;
+import org.getafix.it.workload.WorkloadResult;
+import org.getafix.it.workload.WorkloadRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Getafix-H against stock Druid on the same live cluster (3 Historicals at 1.0 / 0.5 / 0.25 cores, 100 hourly
+ * segments) and the same skewed, recency-biased workload ({@link QueryMix#defaultMix}, same seed):
+ * <ul>
+ *   <li>Getafix-H: the getafix rule with a floor of 1, the getafix balancer, the Broker following the plan's routing
+ *   table (ABR);</li>
+ *   <li>stock: Druid's defaults, i.e. a plain loadForever rule with 2 replicas, smart segment loading with the
+ *   {@code cost} balancer (Getafix disabled, so the strategy is its {@code cost} fallback), and the Broker's
+ *   connection-count choice (ABR falls back to it when Getafix publishes no table).</li>
+ * </ul>
+ * Logs and writes the replica and p99 ratios and the tiering accuracy to {@code integration-tests/target/getafix-vs-stock.json}.
+ * Asserts only the robust direction: Getafix-H keeps fewer replicas than a uniform 2 for a skewed workload.
+ */
+@ExtendWith(DruidClusterExtension.class)
+class GetafixVsStockIT
+{
+  private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
+  private static final int THREADS = 4;
+  private static final long SEED = 42L;
+  private static final Duration WARM_UP = Duration.ofSeconds(60);
+  private static final Duration MEASURE = Duration.ofSeconds(60);
+  private static final Duration CONVERGE = Duration.ofMinutes(4);
+
+  @Test
+  void getafixUsesFewerReplicasThanUniformReplicationAtComparableLatency() throws Exception
+  {
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
+    SharedDruidCluster.ensureIngested(DATASET);
+    final GetafixClient getafix = new GetafixClient(cluster);
+    final QueryMix mix = QueryMix.defaultMix(DATASET);
+    final String strong = cluster.historical(GetafixItCluster.STRONG).hostAndPort();
+    final String middle = cluster.historical(GetafixItCluster.MIDDLE).hostAndPort();
+    final String weak = cluster.historical(GetafixItCluster.WEAK).hostAndPort();
+
+    // Getafix-H.
+    cluster.coordinatorClient().updateDynamicConfig(Map.of(
+        "smartSegmentLoading", false,
+        "useRoundRobinSegmentAssignment", false,
+        "replicationThrottleLimit", 100,
+        "maxSegmentsInNodeLoadingQueue", 500,
+        "maxSegmentsToMove", 0
+    ));
+    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
+        Map.of("type", "getafix", "tieredReplicants", Map.of("_default_tier", 1))
+    ));
+    getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
+    Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
+    final WorkloadResult getafixWarmUp = run(cluster, mix, WARM_UP, SEED + 1000);
+    final WorkloadResult getafixRun = run(cluster, mix, MEASURE, SEED);
+    final int getafixReplicas = replicas(cluster);
+    final int getafixPlanned = getafix.status().path("plannedReplicas").asInt();
+    final Map<String, String> tiers = getafix.tiers();
+    final Map<String, String> hardware = Map.of(strong, "HOT", middle, "WARM", weak, "COLD");
+    final long matching = hardware.entrySet().stream().filter(e -> e.getValue().equals(tiers.get(e.getKey()))).count();
+    final double tieringAccuracy = matching / (double) hardware.size();
+    final Map<String, Double> capacities = getafix.capacities();
+
+    // Stock Druid.
+    getafix.setConfig(Map.of("enabled", false));
+    Waits.await("Getafix to stand aside", Duration.ofMinutes(1), () -> "DISABLED".equals(getafix.mode()));
+    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
+        Map.of("type", "loadForever", "tieredReplicants", Map.of("_default_tier", 2))
+    ));
+    cluster.coordinatorClient().updateDynamicConfig(Map.of(
+        "smartSegmentLoading", true,
+        "useRoundRobinSegmentAssignment", true
+    ));
+    Waits.await("every segment to have exactly 2 replicas", CONVERGE, Duration.ofSeconds(1), () -> {
+      final Map<String, Set<String>> holders = GetafixClusterIT.holdersChecked(cluster);
+      return holders.size() == DATASET.hours() && holders.values().stream().allMatch(h -> h.size() == 2);
+    }, () -> "");
+    final WorkloadResult stockWarmUp = run(cluster, mix, Duration.ofSeconds(20), SEED + 1000);
+    final WorkloadResult stockRun = run(cluster, mix, MEASURE, SEED);
+    final int stockReplicas = replicas(cluster);
+
+    final long getafixP99 = getafixRun.latencyMicros().getValueAtPercentile(99);
+    final long stockP99 = stockRun.latencyMicros().getValueAtPercentile(99);
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("measuredAt", Instant.now().toString());
+    figures.put("cluster", "3 Historicals capped at 1.0/0.5/0.25 cores (cgroups " + cluster.cgroupsEnabled() + "), "
+                           + DATASET.hours() + " hourly segments x " + DATASET.rowsPerHour() + " rows");
+    figures.put("workload", "QueryMix.defaultMix, " + THREADS + " closed-loop clients, seed " + SEED + ", "
+                            + MEASURE.toSeconds() + " s measured after a warm-up");
+    figures.put("getafix", phase(getafixReplicas, getafixRun));
+    figures.put("getafixPlannedReplicas", getafixPlanned);
+    figures.put("stock", phase(stockReplicas, stockRun));
+    figures.put("replicaRatio", getafixReplicas / (double) stockReplicas);
+    figures.put("p99Ratio", getafixP99 / (double) stockP99);
+    figures.put("p50Ratio", getafixRun.latencyMicros().getValueAtPercentile(50)
+                            / (double) stockRun.latencyMicros().getValueAtPercentile(50));
+    figures.put("throughputRatio", getafixRun.queriesPerSecond() / stockRun.queriesPerSecond());
+    figures.put("tiers", tiers);
+    figures.put("hardwareTiers", hardware);
+    figures.put("tieringAccuracy", tieringAccuracy);
+    figures.put("capacities", capacities);
+    figures.put("warmUpFailures", getafixWarmUp.failures().size() + stockWarmUp.failures().size());
+    final Path out = Paths.get(System.getProperty("getafix.projectRoot", ".."))
+                          .resolve("integration-tests/target/getafix-vs-stock.json");
+    Files.createDirectories(out.getParent());
+    final String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures);
+    Files.writeString(out, json);
+    System.out.println("Getafix-H vs stock Druid: " + json);
+    System.out.println("Getafix-H run: " + getafixRun.summary());
+    System.out.println("stock run: " + stockRun.summary());
+
+    assertEquals(2 * DATASET.hours(), stockReplicas, "stock Druid keeps 2 replicas of every segment");
+    assertTrue(getafixReplicas < stockReplicas,
+               "Getafix-H should keep fewer replicas than uniform 2 for a skewed workload: " + figures);
+    assertTrue(getafixRun.outcomes().size() >= 50 && stockRun.outcomes().size() >= 50, "too few queries: " + figures);
+    // Latency is reported; it is asserted only against a gross regression.
+    assertTrue(getafixP99 <= 3 * stockP99, "Getafix-H p99 far above stock's: " + figures);
+    assertTrue(getafixRun.failures().size() <= getafixRun.outcomes().size() / 100,
+               "Getafix-H failed queries: " + getafixRun.failures().stream().limit(3).toList());
+    assertTrue(stockRun.failures().size() <= stockRun.outcomes().size() / 100,
+               "stock failed queries: " + stockRun.failures().stream().limit(3).toList());
+  }
+
+  private static WorkloadResult run(LocalDruidCluster cluster, QueryMix mix, Duration duration, long seed)
+      throws InterruptedException
+  {
+    return WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(THREADS, duration, 0, seed));
+  }
+
+  private static int replicas(LocalDruidCluster cluster)
+  {
+    return GetafixClusterIT.holdersChecked(cluster).values().stream().mapToInt(Set::size).sum();
+  }
+
+  private static Map<String, Object> phase(int replicas, WorkloadResult run)
+  {
+    final Map<String, Object> phase = new LinkedHashMap<>();
+    phase.put("replicas", replicas);
+    phase.put("queries", run.outcomes().size());
+    phase.put("failures", run.failures().size());
+    phase.put("queriesPerSecond", run.queriesPerSecond());
+    phase.put("p50Millis", run.latencyMicros().getValueAtPercentile(50) / 1000.0);
+    phase.put("p99Millis", run.latencyMicros().getValueAtPercentile(99) / 1000.0);
+    return phase;
+  }
+}
