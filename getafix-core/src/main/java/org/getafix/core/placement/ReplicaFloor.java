@@ -46,16 +46,10 @@ final class ReplicaFloor
     final long sortedSizeLimit = IndexSort.clamped(Long.MAX_VALUE, count);
     final long evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
 
-    final IntRBTreeSet candidates = new IntRBTreeSet((IntComparator) (x, y) -> {
-      int c = Integer.compare(a.nodeSegments[x], a.nodeSegments[y]);
-      if (c == 0) {
-        c = Long.compare(a.freeMemory[y], a.freeMemory[x]);
-      }
-      return c != 0 ? c : Integer.compare(x, y);
-    });
+    final Candidates candidates = new Candidates(a);
     for (int n = 0; n < p.nodeCount; n++) {
       if (a.freeMemory[n] >= p.size[needy[0]]) {
-        candidates.add(n);
+        candidates.tree.add(n);
       }
     }
 
@@ -63,19 +57,64 @@ final class ReplicaFloor
       final int s = needy[i];
       while (a.replicaCount[s] < target) {
         int n = preferCurrentHolders ? currentHolderWithRoom(p, a, s, evenShare) : -1;
-        if (n < 0) {
-          n = leastLoaded(a, candidates, s, sortedSizeLimit);
+        if (n >= 0) {
+          // Left in the tree at its old position; see Candidates.
+          a.addReplica(s, n, 0);
+          continue;
         }
+        n = leastLoaded(a, candidates, s, sortedSizeLimit);
         if (n < 0) {
           a.reportShortfall(s, target, shortfallReason(p, a, s, target));
           break;
         }
-        candidates.remove(n);
+        candidates.tree.remove(n);
         a.addReplica(s, n, 0);
+        candidates.snapshot(n);
         if (a.freeMemory[n] >= Math.min(p.size[s], sortedSizeLimit)) {
-          candidates.add(n);
+          candidates.tree.add(n);
         }
       }
+    }
+  }
+
+  /**
+   * The nodes by segment count, then most free memory, then id, for the least-loaded choice, over a snapshot of
+   * those keys. A replica kept on a current holder does not update the tree: most replicas of a steady cluster stay
+   * where they are, and each would otherwise cost two tree updates. A node's keys only grow (more segments, less
+   * memory), so a stale node sits too early in the tree, and {@link #leastLoaded} re-files it when it gets there;
+   * the choice is the same as with an always up-to-date tree.
+   */
+  private static final class Candidates
+  {
+    private final Assignment a;
+    private final int[] segments;
+    private final long[] free;
+    final IntRBTreeSet tree;
+
+    Candidates(Assignment a)
+    {
+      this.a = a;
+      this.segments = a.nodeSegments.clone();
+      this.free = a.freeMemory.clone();
+      this.tree = new IntRBTreeSet((IntComparator) (x, y) -> {
+        int c = Integer.compare(segments[x], segments[y]);
+        if (c == 0) {
+          c = Long.compare(free[y], free[x]);
+        }
+        return c != 0 ? c : Integer.compare(x, y);
+      });
+    }
+
+    boolean stale(int n)
+    {
+      return segments[n] != a.nodeSegments[n] || free[n] != a.freeMemory[n];
+    }
+
+    /** Takes node {@code n}'s current keys; it must not be in the tree meanwhile. */
+    void snapshot(int n)
+    {
+      segments[n] = a.nodeSegments[n];
+      free[n] = a.freeMemory[n];
     }
   }
 
@@ -91,12 +130,18 @@ final class ReplicaFloor
     return -1;
   }
 
-  private static int leastLoaded(Assignment a, IntRBTreeSet candidates, int s, long sortedSizeLimit)
+  private static int leastLoaded(Assignment a, Candidates candidates, int s, long sortedSizeLimit)
   {
-    final IntBidirectionalIterator it = candidates.iterator();
+    IntBidirectionalIterator it = candidates.tree.iterator();
     while (it.hasNext()) {
       final int n = it.nextInt();
-      if (!a.fits(s, n)) {
+      if (candidates.stale(n)) {
+        candidates.tree.remove(n);
+        candidates.snapshot(n);
+        candidates.tree.add(n);
+        // It moved further on; the nodes before it were refused already, but the walk restarts to stay simple.
+        it = candidates.tree.iterator();
+      } else if (!a.fits(s, n)) {
         if (a.freeMemory[n] < Math.min(a.problem.size[s], sortedSizeLimit)) {
           // Segments come smallest first: no later segment fits here either.
           it.remove();

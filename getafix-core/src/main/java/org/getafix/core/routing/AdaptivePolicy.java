@@ -66,27 +66,36 @@ public final class AdaptivePolicy implements RoutingPolicy
       return size - 1;
     }
     final long now = nanoClock.getAsLong();
-    final Scratch s = scratch.get().ensure(size);
 
-    // Pass 1: each candidate's raw statistics with their freshness weights, the sums the means come from, and the
-    // ranking by raw values, which is the answer whenever no value needs pulling toward a mean.
-    boolean rawRankIsFinal = true;
+    // Usually every holder has fresh statistics: then no value is pulled toward a mean and one pass over the raw
+    // values decides. Any unknown or aging value sends the pick to the full computation.
+    int latencyCount = 0;
+    int queueCount = 0;
     int best = -1;
     double bestRank = Double.POSITIVE_INFINITY;
     int ties = 0;
     for (int i = 0; i < size; i++) {
       final NodeFeedback.NodeStats stats = feedback.get(candidates.nodeId(i));
-      final int inFlight = candidates.inFlight(i);
-      s.inFlight[i] = inFlight;
       if (stats == null) {
-        s.latency.clear(i);
-        s.queue.clear(i);
-        rawRankIsFinal = false;
-        continue;
+        return pickWithDecay(candidates, size, now);
       }
-      rawRankIsFinal &= s.latency.set(i, stats.latencyMillis(), stats.latencyNanos(), now);
-      rawRankIsFinal &= s.queue.set(i, stats.queue(), stats.queueNanos(), now);
-      final double rank = rank(inFlight, s.latency.raw(i, LATENCY_FLOOR_MILLIS), s.queue.raw(i, 0));
+      double latency = stats.latencyMillis();
+      if (Double.isNaN(latency)) {
+        latency = LATENCY_FLOOR_MILLIS;
+      } else if (weight(now - stats.latencyNanos()) < 1) {
+        return pickWithDecay(candidates, size, now);
+      } else {
+        latencyCount++;
+      }
+      double queue = stats.queue();
+      if (Double.isNaN(queue)) {
+        queue = 0;
+      } else if (weight(now - stats.queueNanos()) < 1) {
+        return pickWithDecay(candidates, size, now);
+      } else {
+        queueCount++;
+      }
+      final double rank = rank(candidates.inFlight(i), latency, queue);
       if (rank < bestRank) {
         best = i;
         bestRank = rank;
@@ -95,17 +104,32 @@ public final class AdaptivePolicy implements RoutingPolicy
         best = i;
       }
     }
-    if (rawRankIsFinal && s.latency.uniform(size) && s.queue.uniform(size)) {
+    if ((latencyCount == 0 || latencyCount == size) && (queueCount == 0 || queueCount == size)) {
       return best;
     }
+    return pickWithDecay(candidates, size, now);
+  }
 
-    // Pass 2: rank by the statistics as pulled toward the others' means.
-    best = -1;
-    bestRank = Double.POSITIVE_INFINITY;
-    ties = 0;
+  /** The full ranking: stale values decayed toward the others' means, unknown ones replaced by the mean. */
+  private int pickWithDecay(CandidateView candidates, int size, long now)
+  {
+    final Scratch s = scratch.get().ensure(size);
+    for (int i = 0; i < size; i++) {
+      final NodeFeedback.NodeStats stats = feedback.get(candidates.nodeId(i));
+      if (stats == null) {
+        s.latency.clear(i);
+        s.queue.clear(i);
+      } else {
+        s.latency.set(i, stats.latencyMillis(), stats.latencyNanos(), now);
+        s.queue.set(i, stats.queue(), stats.queueNanos(), now);
+      }
+    }
+    int best = -1;
+    double bestRank = Double.POSITIVE_INFINITY;
+    int ties = 0;
     for (int i = 0; i < size; i++) {
       final double rank = rank(
-          s.inFlight[i],
+          candidates.inFlight(i),
           s.latency.effective(i, LATENCY_FLOOR_MILLIS),
           s.queue.effective(i, 0)
       );
@@ -141,15 +165,11 @@ public final class AdaptivePolicy implements RoutingPolicy
   {
     private final Statistic latency = new Statistic();
     private final Statistic queue = new Statistic();
-    private int[] inFlight = new int[16];
 
     private Scratch ensure(int size)
     {
       latency.ensure(size);
       queue.ensure(size);
-      if (inFlight.length < size) {
-        inFlight = new int[Math.max(size, inFlight.length * 2)];
-      }
       return this;
     }
   }
@@ -180,31 +200,17 @@ public final class AdaptivePolicy implements RoutingPolicy
       known[i] = false;
     }
 
-    /** @return false iff the value is known and no longer fully fresh */
-    private boolean set(int i, double value, long observedNanos, long now)
+    private void set(int i, double value, long observedNanos, long now)
     {
       if (Double.isNaN(value)) {
         known[i] = false;
-        return true;
+        return;
       }
       known[i] = true;
       values[i] = value;
       weights[i] = weight(now - observedNanos);
       sum += value;
       count++;
-      return weights[i] == 1;
-    }
-
-    /** The value without decay; {@code unknown} if there is none. */
-    private double raw(int i, double unknown)
-    {
-      return known[i] ? values[i] : unknown;
-    }
-
-    /** Whether every candidate or none has this statistic, so no unknown value needs to stand in for a mean. */
-    private boolean uniform(int size)
-    {
-      return count == 0 || count == size;
     }
 
     /** The value of candidate i after decay; {@code fallback} when no candidate has this statistic. */

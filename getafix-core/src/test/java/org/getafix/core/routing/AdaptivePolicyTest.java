@@ -113,4 +113,35 @@ class AdaptivePolicyTest
     }
     return result;
   }
+
+  /** With every statistic fresh, the pick is the argmin of (1 + outstanding + queue)³ × max(latency, 1 ms). */
+  @Test
+  void freshStatisticsRankExactlyByTheFormula()
+  {
+    final Random random = new Random(11);
+    for (int trial = 0; trial < 500; trial++) {
+      final NodeFeedback stats = new NodeFeedback();
+      final AdaptivePolicy adaptive = policy(stats, FRESH);
+      final ArrayCandidateView view = new ArrayCandidateView().reset("s");
+      final int size = 2 + random.nextInt(6);
+      int expected = -1;
+      double expectedRank = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < size; i++) {
+        final String node = "n" + i;
+        final double latency = random.nextDouble() * 100;
+        final double queue = random.nextInt(4) + random.nextDouble();
+        final int inFlight = random.nextInt(4);
+        stats.recordLatency(node, latency, clock.getAsLong());
+        stats.reportQueue(node, queue, clock.getAsLong());
+        view.add(node, inFlight);
+        final double qHat = 1 + inFlight + queue;
+        final double rank = qHat * qHat * qHat * Math.max(latency, 1.0);
+        if (rank < expectedRank) {
+          expected = i;
+          expectedRank = rank;
+        }
+      }
+      assertEquals(expected, adaptive.pick(view), "trial " + trial);
+    }
+  }
 }
