@@ -109,9 +109,14 @@ public final class SimulationRun
     final String routingName = run.routing() != null ? run.routing() : scenario.planning().routing();
     final List<String> nodeIds = specs.stream().map(Cluster.NodeSpec::id).toList();
     // A Broker trusts a routing table for a few rounds without news from the Coordinator.
-    this.routing = "abr".equals(routingName)
-                   ? CoreRouting.allocationBased(nodeIds, routingRandom, loop::now, 3 * scenario.roundSeconds())
-                   : CoreRouting.leastConnections(nodeIds, routingRandom);
+    this.routing = CoreRouting.named(
+        routingName,
+        nodeIds,
+        scenario.clients().count(),
+        routingRandom,
+        loop::now,
+        3 * scenario.roundSeconds()
+    );
     this.cluster = new Cluster(
         loop,
         specs,
@@ -130,6 +135,7 @@ public final class SimulationRun
         run.strategy(),
         estimatorName(),
         p.popularityDecay(),
+        p.popularityBiasCorrection(),
         new PlacementConstraints(p.minReplicas(), p.maxReplicas(), gamma()),
         p.druidDefaultReplicas()
     );
@@ -341,6 +347,8 @@ public final class SimulationRun
         busyCoreSecondsMeasured += c.busyCoreSeconds();
       }
       cpuByNode.put(h.id(), c.cpuSeconds());
+      // The Broker extension polls every Historical's queue once per round.
+      routing.onQueueReport(h.index(), (double) h.queuedTasks() / h.cores());
       nodes.add(new RoundObservation.NodeObservation(
           h.id(),
           memoryLimits.get(h.id()),

@@ -89,6 +89,20 @@ class SimulationRunTest
   }
 
   @Test
+  void everyRoutingPolicyRunsEndToEnd()
+  {
+    final ScenarioSettings s = ScenarioParser.parse(TINY);
+    for (String routing : ScenarioSettings.ROUTINGS) {
+      final ScenarioSettings.Run run = new ScenarioSettings.Run(routing, "getafix-b", routing, null, null);
+      final RunResult r = new SimulationRun(s, run, line -> {
+      }).execute().result();
+      assertEquals(routing, r.routing());
+      assertTrue(r.queries() > 500, routing + " measured " + r.queries() + " queries");
+      assertTrue(r.latencyMs().p50() > 0 && r.latencyMs().p50() <= r.latencyMs().p99(), routing);
+    }
+  }
+
+  @Test
   void noHardwareTiersMeansNoTieringAccuracy()
   {
     final ScenarioSettings s = ScenarioParser.parse(TINY.replace(", \"tier\": \"HOT\"", "")

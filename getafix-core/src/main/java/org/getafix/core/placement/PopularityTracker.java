@@ -1,6 +1,7 @@
 package org.getafix.core.placement;
 
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -9,26 +10,55 @@ import java.util.Map;
  * with decay ½ in the thesis. A segment that is absent from a round's input has vanished (dropped or unloaded) and
  * is forgotten, so the tracker's memory stays bounded by the live segments: callers pass 0 for a live segment that
  * saw no queries this round. Not thread-safe; one instance per planning loop.
+ *
+ * <p><b>Bias correction (optional, off by default).</b> The recurrence starts a new segment at 0, so after it has been
+ * seen for {@code age} rounds its popularity is a sum of only {@code age} terms: with a constant access time {@code A}
+ * per round it is A·(1 − decay^age)/(1 − decay), short of an old segment's A/(1 − decay) by the factor
+ * (1 − decay^age). With decay ½ a segment is rated at half its worth in its first round and three quarters in its
+ * second, and the newest segment, which recency-skewed workloads query most, is the one underrated. With
+ * {@code biasCorrected} the tracker reports raw / (1 − decay^age), the EWMA bias correction of Adam (Kingma and
+ * Ba, 2015). The corrected value stays on the scale of the thesis' popularity, i.e. the decayed sum of access times
+ * whose steady state under a constant access time {@code A} is A/(1 − decay) (not the weighted mean {@code A}):
+ * for a segment with constant access it equals A/(1 − decay) at every age, so a young segment compares with an old
+ * one exactly as their access rates do. For an old segment the factor tends to 1 (it is exactly 1 in double
+ * precision after about 53 rounds at decay ½), so old segments keep the thesis' values. Only the raw recurrence is
+ * state; the correction is applied when reporting.
  */
 public final class PopularityTracker
 {
   public static final double DEFAULT_DECAY = 0.5;
 
   private final double decay;
+  private final boolean biasCorrected;
+  /** The thesis' recurrence, uncorrected: the tracker's state. */
+  private Map<String, Double> raw = Map.of();
+  /** Rounds each live segment has been seen, counting the last one. */
+  private Map<String, Integer> age = Map.of();
   private Map<String, Double> popularity = Map.of();
 
+  /** The thesis' tracker: decay ½, no bias correction. */
   public PopularityTracker()
   {
     this(DEFAULT_DECAY);
   }
 
-  /** @param decay weight of the previous round's popularity, in [0, 1) */
+  /** The thesis' recurrence with the given decay, no bias correction. */
   public PopularityTracker(double decay)
+  {
+    this(decay, false);
+  }
+
+  /**
+   * @param decay         weight of the previous round's popularity, in [0, 1)
+   * @param biasCorrected report raw / (1 − decay^age) so young segments are not underrated (see the class comment)
+   */
+  public PopularityTracker(double decay, boolean biasCorrected)
   {
     if (!Double.isFinite(decay) || decay < 0 || decay >= 1) {
       throw new IllegalArgumentException("decay must be in [0, 1), got [" + decay + "]");
     }
     this.decay = decay;
+    this.biasCorrected = biasCorrected;
   }
 
   public double decay()
@@ -36,10 +66,15 @@ public final class PopularityTracker
     return decay;
   }
 
+  public boolean biasCorrected()
+  {
+    return biasCorrected;
+  }
+
   /**
    * Folds one round of access times into the popularity and returns the new popularity of every segment in
-   * {@code accessTimeThisRound}, in that map's iteration order. The input is validated as a whole before any
-   * state changes, so a rejected round leaves the tracker as it was.
+   * {@code accessTimeThisRound}, in that map's iteration order (bias-corrected if the tracker is). The input is
+   * validated as a whole before any state changes, so a rejected round leaves the tracker as it was.
    *
    * @param accessTimeThisRound segment id → total query time spent on it this round; finite and ≥ 0
    * @throws IllegalArgumentException naming the segment with an empty id, or a NaN, infinite or negative time
@@ -57,16 +92,26 @@ public final class PopularityTracker
       }
       Validation.requireNonNegativeFinite("access time of segment " + e.getKey(), t);
     }
-    final Map<String, Double> next = new LinkedHashMap<>(Math.max(16, accessTimeThisRound.size() * 4 / 3 + 1));
+    final int capacity = Math.max(16, accessTimeThisRound.size() * 4 / 3 + 1);
+    final Map<String, Double> nextRaw = new HashMap<>(capacity);
+    final Map<String, Integer> nextAge = new HashMap<>(capacity);
+    final Map<String, Double> reported = new LinkedHashMap<>(capacity);
     for (Map.Entry<String, Double> e : accessTimeThisRound.entrySet()) {
-      final Double previous = popularity.get(e.getKey());
-      next.put(e.getKey(), (previous == null ? 0.0 : decay * previous) + e.getValue());
+      final String segment = e.getKey();
+      final Double previous = raw.get(segment);
+      final double value = (previous == null ? 0.0 : decay * previous) + e.getValue();
+      final int rounds = previous == null ? 1 : age.get(segment) + 1;
+      nextRaw.put(segment, value);
+      nextAge.put(segment, rounds);
+      reported.put(segment, biasCorrected ? value / (1 - Math.pow(decay, rounds)) : value);
     }
-    popularity = Collections.unmodifiableMap(next);
+    raw = nextRaw;
+    age = nextAge;
+    popularity = Collections.unmodifiableMap(reported);
     return popularity;
   }
 
-  /** The popularity after the last {@link #update}; empty before the first round. */
+  /** The popularity after the last {@link #update} (bias-corrected if the tracker is); empty before the first round. */
   public Map<String, Double> popularity()
   {
     return popularity;

@@ -131,7 +131,7 @@ class GetafixClusterIT
       assertTrue(after.path("cpuTimeMicros").asLong() >= before.get(i).path("cpuTimeMicros").asLong());
       scansAdded += added;
     }
-    // 5 full scans of 24 segments, each held once; the Broker's own segmentMetadata queries may add a few.
+    // 5 full scans of every segment, each held once; the Broker's own segmentMetadata queries may add a few.
     assertTrue(scansAdded >= 5L * DATASET.hours(), "missed scans: " + scansAdded);
     assertTrue(scansAdded < 6L * DATASET.hours(), "scans counted twice: " + scansAdded);
   }

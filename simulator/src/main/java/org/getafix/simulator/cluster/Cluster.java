@@ -192,6 +192,7 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
   public void onTaskDone(Task task, double serviceSeconds)
   {
     open[task.query.client][task.node]--;
+    routing.onResponse(task.query.client, task.node, loop.now() - task.enqueuedAt);
     task.segment.inFlight--;
     if (--task.query.remainingTasks == 0) {
       queryListener.onQueryDone(task.query, loop.now());

@@ -147,6 +147,12 @@ public final class Historical
   {
   }
 
+  /** Tasks waiting for a core now (not counting the running ones). */
+  public int queuedTasks()
+  {
+    return queue.size();
+  }
+
   public long tasksStarted()
   {
     return tasksStarted;

@@ -2,9 +2,12 @@ package org.getafix.simulator.routing;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.routing.AdaptivePolicy;
 import org.getafix.core.routing.AllocationBasedPolicy;
 import org.getafix.core.routing.ArrayCandidateView;
 import org.getafix.core.routing.LeastConnectionsPolicy;
+import org.getafix.core.routing.LeastLoadPolicy;
+import org.getafix.core.routing.NodeFeedback;
 import org.getafix.core.routing.RoutingCounters;
 import org.getafix.core.routing.RoutingTable;
 import org.getafix.core.routing.RoutingTableHolder;
@@ -16,12 +19,23 @@ import java.util.random.RandomGenerator;
 
 /**
  * Routes with getafix-core's replica-choice policies, the ones the Broker extension runs: the simulator only
- * shows them the loaded holders of a segment with the routing broker's open requests to each.
+ * shows them the loaded holders of a segment with the routing broker's open requests to each, and, for the
+ * feedback policies, feeds each broker's {@link NodeFeedback} as the extension does: every Historical's queue once
+ * per round, and the response time of every task the broker sent.
  */
 public final class CoreRouting implements RoutingPolicy
 {
+  /** Broker extension defaults (druid.broker.balancer.*): a queue report is trusted for 15 s. */
+  private static final double MAX_QUEUE_AGE_SECONDS = 15;
+  /** Adaptive statistics keep full weight for 10 s, then decay toward the peers' over 20 s. */
+  private static final double STATS_FRESH_SECONDS = 10;
+  private static final double STATS_DECAY_SECONDS = 20;
+
   private final String name;
-  private final org.getafix.core.routing.RoutingPolicy policy;
+  /** One policy per broker (the same instance for all when the policy keeps no per-broker state). */
+  private final org.getafix.core.routing.RoutingPolicy[] policies;
+  /** Each broker's feedback; null for policies without feedback. */
+  private final NodeFeedback[] feedback;
   private final List<String> nodeIds;
   private final RoutingTableHolder tables;
   private final DoubleSupplier nowSeconds;
@@ -30,23 +44,63 @@ public final class CoreRouting implements RoutingPolicy
 
   private CoreRouting(
       String name,
-      org.getafix.core.routing.RoutingPolicy policy,
+      org.getafix.core.routing.RoutingPolicy[] policies,
+      NodeFeedback[] feedback,
       List<String> nodeIds,
       RoutingTableHolder tables,
       DoubleSupplier nowSeconds
   )
   {
     this.name = name;
-    this.policy = policy;
+    this.policies = policies;
+    this.feedback = feedback;
     this.nodeIds = List.copyOf(nodeIds);
     this.tables = tables;
     this.nowSeconds = nowSeconds;
   }
 
-  /** LBR-CC: the holder with the fewest requests open from this broker, random tie-break. */
-  public static CoreRouting leastConnections(List<String> nodeIds, RandomGenerator random)
+  /**
+   * The routing called {@code name} in scenarios: lbr-cc, abr, lbr-ml, adaptive, or random.
+   *
+   * @param maxTableAgeSeconds how long ABR trusts a routing table without news from the Coordinator
+   */
+  public static CoreRouting named(
+      String name,
+      List<String> nodeIds,
+      int brokers,
+      RandomGenerator random,
+      DoubleSupplier nowSeconds,
+      double maxTableAgeSeconds
+  )
   {
-    return new CoreRouting("lbr-cc", new LeastConnectionsPolicy(random), nodeIds, null, null);
+    return switch (name) {
+      case "lbr-cc" -> leastConnections(nodeIds, brokers, random);
+      case "abr" -> allocationBased(nodeIds, brokers, random, nowSeconds, maxTableAgeSeconds);
+      case "lbr-ml" -> withFeedback(
+          name, nodeIds, brokers, nowSeconds,
+          f -> new LeastLoadPolicy(f, nanos(MAX_QUEUE_AGE_SECONDS), () -> nanos(nowSeconds.getAsDouble()), random)
+      );
+      case "adaptive" -> withFeedback(
+          name, nodeIds, brokers, nowSeconds,
+          f -> new AdaptivePolicy(
+              f,
+              nanos(STATS_FRESH_SECONDS),
+              nanos(STATS_DECAY_SECONDS),
+              () -> nanos(nowSeconds.getAsDouble()),
+              random
+          )
+      );
+      case "random" -> new CoreRouting(
+          name, shared(brokers, new UniformRandomPolicy(random)), null, nodeIds, null, nowSeconds
+      );
+      default -> throw new IllegalArgumentException("unknown routing [" + name + "]");
+    };
+  }
+
+  /** LBR-CC: the holder with the fewest requests open from this broker, random tie-break. */
+  public static CoreRouting leastConnections(List<String> nodeIds, int brokers, RandomGenerator random)
+  {
+    return new CoreRouting("lbr-cc", shared(brokers, new LeastConnectionsPolicy(random)), null, nodeIds, null, null);
   }
 
   /**
@@ -55,6 +109,7 @@ public final class CoreRouting implements RoutingPolicy
    */
   public static CoreRouting allocationBased(
       List<String> nodeIds,
+      int brokers,
       RandomGenerator random,
       DoubleSupplier nowSeconds,
       double maxTableAgeSeconds
@@ -69,7 +124,34 @@ public final class CoreRouting implements RoutingPolicy
         random,
         new RoutingCounters()
     );
-    return new CoreRouting("abr", abr, nodeIds, tables, nowSeconds);
+    return new CoreRouting("abr", shared(brokers, abr), null, nodeIds, tables, nowSeconds);
+  }
+
+  private static CoreRouting withFeedback(
+      String name,
+      List<String> nodeIds,
+      int brokers,
+      DoubleSupplier nowSeconds,
+      java.util.function.Function<NodeFeedback, org.getafix.core.routing.RoutingPolicy> policyOf
+  )
+  {
+    final NodeFeedback[] feedback = new NodeFeedback[brokers];
+    final org.getafix.core.routing.RoutingPolicy[] policies = new org.getafix.core.routing.RoutingPolicy[brokers];
+    for (int b = 0; b < brokers; b++) {
+      feedback[b] = new NodeFeedback();
+      policies[b] = policyOf.apply(feedback[b]);
+    }
+    return new CoreRouting(name, policies, feedback, nodeIds, null, nowSeconds);
+  }
+
+  private static org.getafix.core.routing.RoutingPolicy[] shared(
+      int brokers,
+      org.getafix.core.routing.RoutingPolicy policy
+  )
+  {
+    final org.getafix.core.routing.RoutingPolicy[] policies = new org.getafix.core.routing.RoutingPolicy[brokers];
+    java.util.Arrays.fill(policies, policy);
+    return policies;
   }
 
   private static long nanos(double seconds)
@@ -93,6 +175,25 @@ public final class CoreRouting implements RoutingPolicy
   }
 
   @Override
+  public void onQueueReport(int node, double queuedPerCore)
+  {
+    if (feedback != null) {
+      final long now = nanos(nowSeconds.getAsDouble());
+      for (NodeFeedback f : feedback) {
+        f.reportQueue(nodeIds.get(node), queuedPerCore, now);
+      }
+    }
+  }
+
+  @Override
+  public void onResponse(int broker, int node, double responseSeconds)
+  {
+    if (feedback != null) {
+      feedback[broker].recordLatency(nodeIds.get(node), responseSeconds * 1000, nanos(nowSeconds.getAsDouble()));
+    }
+  }
+
+  @Override
   public int choose(int broker, Segment segment, BrokerView brokerView)
   {
     final IntArrayList holders = segment.loadedHolders();
@@ -101,6 +202,25 @@ public final class CoreRouting implements RoutingPolicy
       final int node = holders.getInt(i);
       view.add(nodeIds.get(node), brokerView.openRequests(broker, node));
     }
-    return holders.getInt(policy.pick(view));
+    return holders.getInt(policies[broker].pick(view));
+  }
+
+  /**
+   * Druid's {@code random} server selector strategy: any holder, uniformly. getafix-core has no such policy (the
+   * Broker keeps Druid's own), so the simulator carries this one-liner to compare against it.
+   */
+  private record UniformRandomPolicy(RandomGenerator random) implements org.getafix.core.routing.RoutingPolicy
+  {
+    @Override
+    public String name()
+    {
+      return "random";
+    }
+
+    @Override
+    public int pick(org.getafix.core.routing.CandidateView candidates)
+    {
+      return candidates.size() == 0 ? -1 : random.nextInt(candidates.size());
+    }
   }
 }

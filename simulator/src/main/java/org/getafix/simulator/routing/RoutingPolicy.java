@@ -14,6 +14,19 @@ public interface RoutingPolicy
   }
 
   /**
+   * A Historical reported its queue, as the Broker extension polls it once per round: tasks waiting for a core
+   * per core (the glue's "waiting work per processing thread").
+   */
+  default void onQueueReport(int node, double queuedPerCore)
+  {
+  }
+
+  /** A task routed by {@code broker} to {@code node} answered {@code responseSeconds} after it was sent. */
+  default void onResponse(int broker, int node, double responseSeconds)
+  {
+  }
+
+  /**
    * @param broker  the broker routing the task (each client has its own)
    * @param segment a segment with at least one loaded replica
    * @return the index of a node in {@code segment.loadedHolders()}

@@ -93,6 +93,18 @@ final class JsonFields
     return d;
   }
 
+  boolean bool(String field, boolean fallback)
+  {
+    if (!has(field)) {
+      return fallback;
+    }
+    final JsonNode v = node.get(field);
+    if (!v.isBoolean()) {
+      throw new ScenarioException("field '" + path(field) + "' must be true or false, got " + v);
+    }
+    return v.asBoolean();
+  }
+
   Double optionalNumber(String field, double min, double max)
   {
     return has(field) ? number(field, null, min, max) : null;

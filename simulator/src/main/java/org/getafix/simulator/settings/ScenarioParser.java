@@ -21,7 +21,7 @@ import java.util.Set;
 public final class ScenarioParser
 {
   public static final List<String> BUILT_IN =
-      List.of("stragglers-20", "tiered-15", "tiered-25", "gamma-sweep", "routing-15");
+      List.of("stragglers-20", "tiered-15", "tiered-25", "gamma-sweep", "routing-15", "routing-15-stragglers");
 
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -244,15 +244,16 @@ public final class ScenarioParser
   private static ScenarioSettings.Planning planning(JsonFields p, int nodeCount)
   {
     if (p == null) {
-      return new ScenarioSettings.Planning(0.5, 1, nodeCount, 0.2, "cpu-time", 2, "lbr-cc");
+      return new ScenarioSettings.Planning(0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, "lbr-cc");
     }
     p.rejectUnknown(Set.of(
-        "popularityDecay", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
+        "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
         "routing"
     ));
     final int min = (int) p.integer("minReplicas", 1L, 1, nodeCount);
     return new ScenarioSettings.Planning(
-        p.number("popularityDecay", 0.5, 0, 1),
+        p.number("popularityDecay", 0.5, 0, 0.99),
+        p.bool("popularityBiasCorrection", true),
         min,
         (int) p.integer("maxReplicas", (long) nodeCount, min, nodeCount),
         p.number("gamma", 0.2, 0, 1),

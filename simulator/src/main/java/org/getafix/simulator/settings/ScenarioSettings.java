@@ -38,7 +38,7 @@ public record ScenarioSettings(
 {
   public static final List<String> STRATEGIES =
       List.of("getafix-h", "getafix-b", "auto-tiering", "scarlett", "druid-default");
-  public static final List<String> ROUTINGS = List.of("lbr-cc", "abr");
+  public static final List<String> ROUTINGS = List.of("lbr-cc", "abr", "lbr-ml", "adaptive", "random");
   public static final List<String> ESTIMATORS = List.of("cpu-time", "throughput");
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
 
@@ -96,15 +96,18 @@ public record ScenarioSettings(
 
   /**
    * @param popularityDecay      EWMA decay of popularity (thesis: 0.5)
+   * @param popularityBiasCorrection report popularity / (1 − decay^age) so young segments are not underrated
+   *                             ({@code PopularityTracker}); applies to every strategy that plans on popularity
    * @param minReplicas          replica floor per segment
    * @param maxReplicas          replica cap per segment
    * @param gamma                balancer imbalance bound (thesis default 0.2)
    * @param capacityEstimator    cpu-time (thesis §3.1) or throughput
    * @param druidDefaultReplicas replication factor of the druid-default baseline
-   * @param routing              lbr-cc or abr
+   * @param routing              lbr-cc, abr, lbr-ml, adaptive or random
    */
   public record Planning(
       double popularityDecay,
+      boolean popularityBiasCorrection,
       int minReplicas,
       int maxReplicas,
       double gamma,

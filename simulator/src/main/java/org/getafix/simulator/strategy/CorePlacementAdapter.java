@@ -46,14 +46,14 @@ public final class CorePlacementAdapter implements PlacementAdapter
   public CorePlacementAdapter(
       PlacementStrategy strategy,
       LoadSignal signal,
-      double popularityDecay,
+      PopularityTracker popularity,
       CapacityEstimator estimator,
       PlacementConstraints constraints
   )
   {
     this.strategy = strategy;
     this.signal = signal;
-    this.popularity = new PopularityTracker(popularityDecay);
+    this.popularity = popularity;
     this.estimator = estimator;
     this.constraints = constraints;
   }
@@ -62,28 +62,31 @@ public final class CorePlacementAdapter implements PlacementAdapter
   public static PlacementAdapter create(
       String strategy,
       String capacityEstimator,
-      double popularityDecay,
+      double decay,
+      boolean popularityBiasCorrection,
       PlacementConstraints constraints,
       int druidDefaultReplicas
   )
   {
+    // Every strategy gets the same kind of tracker, so the comparison stays fair.
+    final PopularityTracker popularity = new PopularityTracker(decay, popularityBiasCorrection);
     return switch (strategy) {
       case "getafix-h" -> new CorePlacementAdapter(
-          Strategies.getafixH(), LoadSignal.ACCESS_TIME_POPULARITY, popularityDecay,
+          Strategies.getafixH(), LoadSignal.ACCESS_TIME_POPULARITY, popularity,
           estimator(capacityEstimator), constraints
       );
       case "auto-tiering" -> new CorePlacementAdapter(
-          Strategies.autoTieringOnly(), LoadSignal.ACCESS_TIME_POPULARITY, popularityDecay,
+          Strategies.autoTieringOnly(), LoadSignal.ACCESS_TIME_POPULARITY, popularity,
           estimator(capacityEstimator), constraints
       );
       case "getafix-b" -> new CorePlacementAdapter(
-          Strategies.getafixB(), LoadSignal.ACCESS_TIME_POPULARITY, popularityDecay, null, constraints
+          Strategies.getafixB(), LoadSignal.ACCESS_TIME_POPULARITY, popularity, null, constraints
       );
       case "scarlett" -> new CorePlacementAdapter(
-          Strategies.scarlett(), LoadSignal.CONCURRENT_ACCESSES, popularityDecay, null, constraints
+          Strategies.scarlett(), LoadSignal.CONCURRENT_ACCESSES, popularity, null, constraints
       );
       case "druid-default" -> new CorePlacementAdapter(
-          Strategies.druidDefault(druidDefaultReplicas), LoadSignal.ACCESS_TIME_POPULARITY, popularityDecay, null,
+          Strategies.druidDefault(druidDefaultReplicas), LoadSignal.ACCESS_TIME_POPULARITY, popularity, null,
           constraints
       );
       default -> throw new IllegalArgumentException("unknown strategy [" + strategy + "]");

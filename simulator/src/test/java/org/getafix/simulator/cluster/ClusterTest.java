@@ -28,7 +28,7 @@ class ClusterTest
       ),
       1,
       BANDWIDTH,
-      CoreRouting.leastConnections(List.of("a", "b", "c"), new SplittableRandom(1)),
+      CoreRouting.leastConnections(List.of("a", "b", "c"), 1, new SplittableRandom(1)),
       0,
       100
   );

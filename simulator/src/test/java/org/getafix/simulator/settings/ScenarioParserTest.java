@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,6 +42,12 @@ class ScenarioParserTest
     assertEquals(15, s20.clients().count());
     assertEquals(6, ScenarioParser.load("gamma-sweep").runs().size());
     assertTrue(ScenarioParser.load("routing-15").runs().stream().anyMatch(r -> "abr".equals(r.routing())));
+    final ScenarioSettings r15s = ScenarioParser.load("routing-15-stragglers");
+    assertEquals(15, r15s.totalNodes());
+    assertEquals(2, r15s.stragglers().size());
+    for (String routing : ScenarioSettings.ROUTINGS) {
+      assertTrue(r15s.runs().stream().anyMatch(r -> routing.equals(r.routing())), routing);
+    }
   }
 
   @Test
@@ -54,6 +61,10 @@ class ScenarioParserTest
     assertEquals(50, s.clients().minQueriesPerSecond());
     assertEquals(150, s.clients().maxQueriesPerSecond());
     assertNull(s.nodes().get(0).tier());
+    assertTrue(s.planning().popularityBiasCorrection());
+    assertFalse(ScenarioParser.parse(MINIMAL.replace(
+        "\"clients\"", "\"planning\": {\"popularityBiasCorrection\": false}, \"clients\""
+    )).planning().popularityBiasCorrection());
   }
 
   @ParameterizedTest
@@ -70,6 +81,9 @@ class ScenarioParserTest
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"stragglers\": [{\"node\": \"hn-7\", \"speed\": 0.5}]}|stragglers[0].node",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"runs\": [{\"strategy\": \"magic\"}]}|runs[0].strategy",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"gamma\": 1.5}}|planning.gamma",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"popularityBiasCorrection\": \"yes\"}}|planning.popularityBiasCorrection",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"popularityDecay\": 1}}|planning.popularityDecay",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"runs\": [{\"strategy\": \"getafix-b\", \"routing\": \"psychic\"}]}|runs[0].routing",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"workload\": {\"queryTypes\": [{\"name\": \"t\", \"weight\": 1}]}}|workload.queryTypes[0].meanTaskMillis",
   })
   void badFieldsAreNamedInTheError(String json, String field)
