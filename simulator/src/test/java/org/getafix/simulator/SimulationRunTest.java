@@ -103,6 +103,21 @@ class SimulationRunTest
   }
 
   @Test
+  void popularityBiasCorrectionReachesThePlanner()
+  {
+    final ScenarioSettings corrected = ScenarioParser.parse(TINY);
+    final ScenarioSettings thesis = ScenarioParser.parse(TINY.replace(
+        "\"clients\":", "\"planning\": {\"popularityBiasCorrection\": false}, \"clients\":"
+    ));
+    assertTrue(corrected.planning().popularityBiasCorrection());
+    assertNotEquals(
+        runOne(corrected, "getafix-h").get(0).result().replicaLoads(),
+        runOne(thesis, "getafix-h").get(0).result().replicaLoads(),
+        "young segments rated higher get replicas sooner"
+    );
+  }
+
+  @Test
   void noHardwareTiersMeansNoTieringAccuracy()
   {
     final ScenarioSettings s = ScenarioParser.parse(TINY.replace(", \"tier\": \"HOT\"", "")
