@@ -58,6 +58,11 @@ public class GetafixConfig
     return popularity.decay;
   }
 
+  public boolean isPopularityBiasCorrected()
+  {
+    return popularity.biasCorrection;
+  }
+
   public String getCapacityEstimator()
   {
     return capacity.estimator;
@@ -95,6 +100,13 @@ public class GetafixConfig
     /** Weight of the previous round's popularity (thesis: ½). */
     @JsonProperty
     private double decay = 0.5;
+
+    /**
+     * Rate a segment seen for only a few rounds by its access rate rather than by its still-short decayed sum
+     * ({@link org.getafix.core.placement.PopularityTracker}); off by default, which is the thesis formula.
+     */
+    @JsonProperty
+    private boolean biasCorrection = false;
   }
 
   @JsonIgnoreProperties(ignoreUnknown = true)

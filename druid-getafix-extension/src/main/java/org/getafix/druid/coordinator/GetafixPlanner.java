@@ -208,7 +208,7 @@ public class GetafixPlanner
     warm = false;
     statsTracker.clear();
     failedPulls.clear();
-    popularity = new PopularityTracker(config.getPopularityDecay());
+    popularity = new PopularityTracker(config.getPopularityDecay(), config.isPopularityBiasCorrected());
     capacityEstimator = "cpuTime".equals(config.getCapacityEstimator())
                         ? new CpuTimeCapacityEstimator(config.getCapacitySmoothing())
                         : new ThroughputCapacityEstimator(config.getCapacitySmoothing());
