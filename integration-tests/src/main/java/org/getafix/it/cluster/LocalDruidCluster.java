@@ -78,6 +78,8 @@ public final class LocalDruidCluster implements AutoCloseable
   private LocalNode zooKeeper;
   private LocalNode coordinator;
   private LocalNode broker;
+  /** The Broker's runtime properties as started, so that {@link #restartBroker} can apply overrides on top of them. */
+  private Map<String, String> brokerProperties;
   private final List<LocalNode> historicals = new ArrayList<>();
   private boolean cgroupsEnabled;
   private Duration startupTime;
@@ -206,6 +208,7 @@ public final class LocalDruidCluster implements AutoCloseable
     brokerProps.put("druid.broker.cache.useCache", "false");
     brokerProps.put("druid.broker.cache.populateCache", "false");
     brokerProps.putAll(config.roleProperties().getOrDefault(DruidRole.BROKER, Map.of()));
+    brokerProperties = Map.copyOf(brokerProps);
 
     zooKeeper = zooKeeperNode(zkPort);
     coordinator = druidNode("coordinator", DruidRole.COORDINATOR, coordinatorPort, coordinatorProps, null);
@@ -583,6 +586,25 @@ public final class LocalDruidCluster implements AutoCloseable
         remaining(deadline),
         () -> coordinatorClient().historicalServers().contains(node.hostAndPort())
     );
+  }
+
+  /**
+   * Restarts the Broker on the same port with {@code overrides} on top of the properties it was first started with
+   * (an empty map restores those), e.g. to compare {@code druid.broker.balancer.type}s on one cluster. Returns once
+   * the new Broker is healthy and has synced its view of the Historicals. Note that {@link #config()} does not change:
+   * a caller that overrides should restore the Broker before handing the cluster on.
+   */
+  public synchronized void restartBroker(Map<String, String> overrides, Duration timeout) throws IOException, TimeoutException
+  {
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    broker.stop(config.stopGrace());
+    final Map<String, String> props = new LinkedHashMap<>(brokerProperties);
+    props.putAll(overrides);
+    broker = druidNode("broker", DruidRole.BROKER, broker.port(), props, null);
+    broker.start();
+    broker.awaitHealthy(remaining(deadline));
+    Waits.await("the restarted Broker to sync its view", remaining(deadline), () -> brokerClient().isInitialized());
+    LOG.log(System.Logger.Level.INFO, "Broker restarted with " + overrides);
   }
 
   /**

@@ -13,43 +13,43 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The HTTP surface of druid-getafix-extension, as an operator (or a Broker) sees it. */
-final class GetafixClient
+public final class GetafixClient
 {
   private final DruidHttp http = DruidHttp.shared();
   private final URI coordinator;
 
-  GetafixClient(LocalDruidCluster cluster)
+  public GetafixClient(LocalDruidCluster cluster)
   {
     this.coordinator = cluster.coordinator().uri();
   }
 
-  JsonNode status()
+  public JsonNode status()
   {
     return http.get(coordinator.resolve("/druid/coordinator/v1/getafix/status"));
   }
 
-  String mode()
+  public String mode()
   {
     return status().path("mode").asText();
   }
 
-  JsonNode config()
+  public JsonNode config()
   {
     return http.get(coordinator.resolve("/druid/coordinator/v1/getafix/config"));
   }
 
-  JsonNode setConfig(Object changes)
+  public JsonNode setConfig(Object changes)
   {
     return http.postJson(coordinator.resolve("/druid/coordinator/v1/getafix/config"), changes);
   }
 
-  JsonNode routing()
+  public JsonNode routing()
   {
     return http.get(coordinator.resolve("/druid/coordinator/v1/getafix/routing"));
   }
 
   /** Segment id → planned Historicals. */
-  Map<String, Set<String>> plannedHolders()
+  public Map<String, Set<String>> plannedHolders()
   {
     final Map<String, Set<String>> planned = new TreeMap<>();
     http.get(coordinator.resolve("/druid/coordinator/v1/getafix/plan")).path("segments").fields().forEachRemaining(
@@ -63,13 +63,13 @@ final class GetafixClient
   }
 
   /** The current Getafix round number on the leading Coordinator. */
-  long round()
+  public long round()
   {
     return status().path("round").asLong();
   }
 
   /** Segment id → planned Historical → share of the segment's queries. */
-  Map<String, Map<String, Double>> plannedShares()
+  public Map<String, Map<String, Double>> plannedShares()
   {
     final Map<String, Map<String, Double>> shares = new TreeMap<>();
     http.get(coordinator.resolve("/druid/coordinator/v1/getafix/plan")).path("segments").fields().forEachRemaining(
@@ -83,7 +83,7 @@ final class GetafixClient
   }
 
   /** Historical → measured tier (HOT, WARM or COLD). */
-  Map<String, String> tiers()
+  public Map<String, String> tiers()
   {
     final Map<String, String> tiers = new TreeMap<>();
     http.get(coordinator.resolve("/druid/coordinator/v1/getafix/tiers")).fields().forEachRemaining(
@@ -92,7 +92,7 @@ final class GetafixClient
     return tiers;
   }
 
-  Map<String, Double> capacities()
+  public Map<String, Double> capacities()
   {
     final Map<String, Double> capacities = new TreeMap<>();
     http.get(coordinator.resolve("/druid/coordinator/v1/getafix/capacities")).fields().forEachRemaining(
@@ -101,13 +101,13 @@ final class GetafixClient
     return capacities;
   }
 
-  JsonNode historicalStats(LocalNode historical)
+  public JsonNode historicalStats(LocalNode historical)
   {
     return http.get(historical.uri().resolve("/druid/historical/v1/getafix/stats"));
   }
 
   /** Segment id → Historicals serving it now, from the per-server view. */
-  static Map<String, Set<String>> holdersBySegment(Map<String, Set<String>> segmentsPerServer)
+  public static Map<String, Set<String>> holdersBySegment(Map<String, Set<String>> segmentsPerServer)
   {
     final Map<String, Set<String>> holders = new HashMap<>();
     segmentsPerServer.forEach((server, ids) -> ids.forEach(

@@ -18,22 +18,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * the test-only authorization extension. Requests without the test user header are {@code admin}, so the launcher's
  * own clients keep working; {@link GetafixAuthIT} checks the other users.
  */
-final class GetafixItCluster
+public final class GetafixItCluster
 {
   /** 100 hourly segments of 5,000 rows, the launcher's standard dataset. */
-  static final SyntheticDataset DATASET = SharedDruidCluster.defaultDataset();
+  public static final SyntheticDataset DATASET = SharedDruidCluster.defaultDataset();
   /** Index of the Historical with the largest CPU quota (1.0 core), the middle one (0.5) and the weakest (0.25). */
-  static final int STRONG = 0;
-  static final int MIDDLE = 1;
-  static final int WEAK = 2;
+  public static final int STRONG = 0;
+  public static final int MIDDLE = 1;
+  public static final int WEAK = 2;
   /** Getafix round period in the shared cluster. */
-  static final int ROUND_SECONDS = 3;
+  public static final int ROUND_SECONDS = 3;
 
   private GetafixItCluster()
   {
   }
 
-  static ClusterConfig config()
+  public static ClusterConfig config()
   {
     final Path root = Paths.get(System.getProperty("getafix.projectRoot", ".."));
     final Path getafix = root.resolve("druid-getafix-extension/target/extension/druid-getafix-extension");

@@ -1,0 +1,308 @@
+package org.getafix.it.routing;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.getafix.it.cluster.DruidClusterExtension;
+import org.getafix.it.cluster.LocalDruidCluster;
+import org.getafix.it.cluster.LocalNode;
+import org.getafix.it.cluster.MetricsReceiver;
+import org.getafix.it.cluster.SharedDruidCluster;
+import org.getafix.it.cluster.Waits;
+import org.getafix.it.getafix.GetafixClient;
+import org.getafix.it.getafix.GetafixItCluster;
+import org.getafix.it.workload.QueryMix;
+import org.getafix.it.workload.SyntheticDataset;
+import org.getafix.it.workload.WorkloadResult;
+import org.getafix.it.workload.WorkloadRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The Broker strategies on the shared live cluster ({@link GetafixItCluster}), one Broker restart per
+ * {@code druid.broker.balancer.type}: Druid's own {@code connectionCount}, then {@code getafixAbr}, {@code getafixLbr},
+ * {@code getafixLbrMl} and {@code getafixAdaptive}.
+ *
+ * <p>Every Historical holds every segment (the {@code getafix} rule with a floor of 3), so each strategy has the same
+ * full choice of replicas, and Getafix stays active, so that ABR has a routing table. Each phase runs the same
+ * workload on equal Historicals (all capped at {@value #EQUAL_CORES} cores) as a warm-up, then throttles one Historical
+ * to {@value #STRAGGLER_CORES} cores and measures. The Broker's metrics are read as an operator's collector reads them,
+ * from Druid's {@code http} emitter ({@link MetricsReceiver}): sub-queries per Historical are its
+ * {@code query/node/time} events, the policy in use is the {@code policy} dimension of {@code getafix/route/picks}.
+ *
+ * <p>Writes every phase's figures (p50/p99, p99 ratio to {@code connectionCount}, the straggler's share of
+ * sub-queries) to {@code integration-tests/target/broker-routing.json}; asserts that every strategy serves the
+ * workload and reports its policy, and that adaptive selection sends the straggler a smaller share than
+ * {@code connectionCount}. Latency ratios are reported, not asserted.
+ */
+@ExtendWith(DruidClusterExtension.class)
+class BrokerRoutingIT
+{
+  private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
+  private static final int STRAGGLER = GetafixItCluster.STRONG;
+  private static final double EQUAL_CORES = 0.5;
+  private static final double STRAGGLER_CORES = 0.1;
+  private static final int THREADS = 4;
+  private static final long SEED = 7L;
+  private static final Duration WARM_UP = Duration.ofSeconds(15);
+  private static final Duration MEASURE = Duration.ofSeconds(40);
+  private static final Duration BROKER_RESTART = Duration.ofMinutes(3);
+  private static final String CONNECTION_COUNT = "connectionCount";
+  private static final String ADAPTIVE = "getafixAdaptive";
+  private static final String ABR = "getafixAbr";
+  private static final String PICKS = "getafix/route/picks";
+  private static final String FALLBACKS = "getafix/route/fallbacks";
+  private static final String TABLE_AGE = "getafix/route/table/age";
+
+  /** Broker strategy type → the {@code policy} its picks metric must carry ("" for Druid's own strategy: none). */
+  private static final Map<String, String> STRATEGIES = orderedMap(
+      CONNECTION_COUNT, "",
+      ABR, "abr",
+      "getafixLbr", "lbr",
+      "getafixLbrMl", "lbrMl",
+      ADAPTIVE, "adaptive"
+  );
+
+  private static final Map<String, Phase> PHASES = new LinkedHashMap<>();
+  private static LocalDruidCluster cluster;
+  private static MetricsReceiver metrics;
+
+  /** What one strategy did while the straggler was throttled. */
+  private record Phase(
+      WorkloadResult run,
+      Map<String, Long> subQueriesPerServer,
+      Map<String, Double> picksPerPolicy,
+      Map<String, Double> fallbacksPerReason,
+      int tableAgeReports
+  )
+  {
+    double shareOf(String server)
+    {
+      final long total = subQueriesPerServer.values().stream().mapToLong(Long::longValue).sum();
+      return total == 0 ? Double.NaN : subQueriesPerServer.getOrDefault(server, 0L) / (double) total;
+    }
+
+    double p99Millis()
+    {
+      return run.latencyMicros().getValueAtPercentile(99) / 1000.0;
+    }
+  }
+
+  @BeforeAll
+  static void runTheWorkloadUnderEveryStrategy() throws Exception
+  {
+    cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
+    SharedDruidCluster.ensureIngested(DATASET);
+    metrics = MetricsReceiver.start();
+    final GetafixClient getafix = new GetafixClient(cluster);
+    cluster.coordinatorClient().updateDynamicConfig(Map.of(
+        "smartSegmentLoading", false,
+        "useRoundRobinSegmentAssignment", false,
+        "replicationThrottleLimit", 200,
+        "maxSegmentsInNodeLoadingQueue", 500,
+        "maxSegmentsToMove", 0
+    ));
+    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
+        Map.of("type", "getafix", "tieredReplicants", Map.of("_default_tier", 3))
+    ));
+    getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
+    Waits.await(
+        "every segment on all 3 Historicals and a routing table for all of them",
+        Duration.ofMinutes(5),
+        Duration.ofSeconds(1),
+        () -> "ACTIVE".equals(getafix.mode())
+              && holders().size() == DATASET.hours()
+              && holders().values().stream().allMatch(h -> h.size() == 3)
+              && getafix.routing().path("segments").size() == DATASET.hours(),
+        () -> "mode " + getafix.mode() + ", holders " + holders()
+    );
+    try {
+      for (String type : STRATEGIES.keySet()) {
+        PHASES.put(type, runPhase(type));
+      }
+    }
+    finally {
+      for (int i = 0; i < cluster.historicals().size(); i++) {
+        cluster.setCpuQuota(i, cluster.config().cpuQuota(i));
+      }
+      // Hand the shared cluster on with the Broker it was started with.
+      cluster.restartBroker(Map.of(), BROKER_RESTART);
+    }
+    writeFigures();
+  }
+
+  @AfterAll
+  static void stopReceiver()
+  {
+    if (metrics != null) {
+      metrics.close();
+    }
+  }
+
+  private static Phase runPhase(String type) throws Exception
+  {
+    for (int i = 0; i < cluster.historicals().size(); i++) {
+      cluster.setCpuQuota(i, EQUAL_CORES);
+    }
+    final Map<String, String> broker = new HashMap<>(metrics.emitterProperties(List.of("getafix", "getafixRouting")));
+    broker.put("druid.broker.balancer.type", type);
+    cluster.restartBroker(broker, BROKER_RESTART);
+    final QueryMix mix = QueryMix.defaultMix(DATASET);
+    final WorkloadResult warmUp = run(mix, WARM_UP, SEED + 1000);
+    System.out.println(type + " warm-up on equal Historicals: " + warmUp.summary());
+
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    final Instant from = Instant.now();
+    final WorkloadResult run = run(mix, MEASURE, SEED);
+    final Instant to = Instant.now();
+    // The http emitter flushes every half second: wait until the Broker's query/time of every measured query is in,
+    // and, for a Getafix strategy, a routing round has reported the picks made up to the end of the run.
+    final boolean getafixStrategy = !STRATEGIES.get(type).isEmpty();
+    Waits.await(
+        "the Broker's metrics of the " + type + " run",
+        Duration.ofMinutes(1),
+        Duration.ofMillis(500),
+        () -> metrics.events("query/time", from, to, e -> true).size() >= run.successCount()
+              && (!getafixStrategy || !metrics.events(PICKS, to, Instant.now(), e -> true).isEmpty()),
+        () -> metrics.events("query/time", from, to, e -> true).size() + " query/time events for "
+              + run.successCount() + " successful queries"
+    );
+    final Instant reported = Instant.now();
+    final Phase phase = new Phase(
+        run,
+        metrics.countBy("query/node/time", "server", from, to),
+        metrics.sumBy(PICKS, "policy", from, reported),
+        metrics.sumBy(FALLBACKS, "reason", from, reported),
+        metrics.events(TABLE_AGE, from, reported, e -> true).size()
+    );
+    System.out.println(type + " with a straggler: " + run.summary() + "; sub-queries per Historical "
+                       + phase.subQueriesPerServer() + ", picks " + phase.picksPerPolicy()
+                       + ", fallbacks " + phase.fallbacksPerReason());
+    return phase;
+  }
+
+  private static WorkloadResult run(QueryMix mix, Duration duration, long seed) throws InterruptedException
+  {
+    return WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(THREADS, duration, 0, seed));
+  }
+
+  private static Map<String, Set<String>> holders()
+  {
+    return GetafixClient.holdersBySegment(cluster.coordinatorClient().segmentsPerServer(DATASET.dataSource()));
+  }
+
+  private static String straggler()
+  {
+    return cluster.historical(STRAGGLER).hostAndPort();
+  }
+
+  @Test
+  void everyStrategyServesTheWorkloadAndItsMetricsShowThePolicyInUse()
+  {
+    assertEquals(STRATEGIES.keySet(), PHASES.keySet(), "a phase did not run");
+    STRATEGIES.forEach((type, policy) -> {
+      final Phase phase = PHASES.get(type);
+      assertTrue(phase.run().successCount() >= 20, type + " served too few queries: " + phase.run().summary());
+      assertTrue(
+          phase.run().failures().size() <= phase.run().outcomes().size() / 100,
+          type + " failed queries: " + phase.run().failures().stream().limit(3).toList()
+      );
+      assertEquals(
+          cluster.historicals().stream().map(LocalNode::hostAndPort).collect(Collectors.toSet()),
+          phase.subQueriesPerServer().keySet(),
+          type + ": the Broker's query/node/time should name every Historical"
+      );
+      if (policy.isEmpty()) {
+        assertTrue(phase.picksPerPolicy().isEmpty(), "Druid's own strategy, yet Getafix picks were reported: " + phase.picksPerPolicy());
+      } else {
+        assertEquals(Set.of(policy), phase.picksPerPolicy().keySet(), type + " should report picks of policy " + policy);
+        // Each query picks a Historical for each of its segments: at least one pick per query.
+        assertTrue(
+            phase.picksPerPolicy().get(policy) >= phase.run().successCount(),
+            type + " reported " + phase.picksPerPolicy() + " picks for " + phase.run().successCount() + " queries"
+        );
+      }
+    });
+    final Phase abr = PHASES.get(ABR);
+    assertTrue(abr.tableAgeReports() > 0, "ABR never reported an installed routing table");
+    final double abrFallbacks = abr.fallbacksPerReason().values().stream().mapToDouble(Double::doubleValue).sum();
+    assertTrue(
+        abrFallbacks < 0.1 * abr.picksPerPolicy().get("abr"),
+        "ABR should follow the table for nearly every pick, but fell back " + abr.fallbacksPerReason()
+        + " of " + abr.picksPerPolicy() + " picks"
+    );
+  }
+
+  @Test
+  void adaptiveSelectionSendsTheStragglerASmallerShareThanConnectionCount()
+  {
+    final double adaptive = PHASES.get(ADAPTIVE).shareOf(straggler());
+    final double connectionCount = PHASES.get(CONNECTION_COUNT).shareOf(straggler());
+    assertTrue(
+        adaptive < connectionCount,
+        "straggler's share of sub-queries: adaptive " + adaptive + " vs connectionCount " + connectionCount
+    );
+  }
+
+  private static void writeFigures() throws Exception
+  {
+    final double baseP99 = PHASES.get(CONNECTION_COUNT).p99Millis();
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("measuredAt", Instant.now().toString());
+    figures.put("cluster", "3 Historicals capped at " + EQUAL_CORES + " cores each (cgroups " + cluster.cgroupsEnabled()
+                           + "), every segment on all 3; " + DATASET.hours() + " hourly segments x "
+                           + DATASET.rowsPerHour() + " rows");
+    figures.put("workload", "QueryMix.defaultMix, " + THREADS + " closed-loop clients, seed " + SEED + ", "
+                            + WARM_UP.toSeconds() + " s warm-up on equal Historicals, then "
+                            + MEASURE.toSeconds() + " s measured with one Historical throttled to "
+                            + STRAGGLER_CORES + " cores");
+    figures.put("straggler", straggler());
+    final Map<String, Object> strategies = new LinkedHashMap<>();
+    PHASES.forEach((type, phase) -> {
+      final Map<String, Object> row = new LinkedHashMap<>();
+      row.put("queries", phase.run().outcomes().size());
+      row.put("failures", phase.run().failures().size());
+      row.put("queriesPerSecond", phase.run().queriesPerSecond());
+      row.put("p50Millis", phase.run().latencyMicros().getValueAtPercentile(50) / 1000.0);
+      row.put("p99Millis", phase.p99Millis());
+      row.put("p99RatioToConnectionCount", phase.p99Millis() / baseP99);
+      row.put("stragglerShareOfSubQueries", phase.shareOf(straggler()));
+      row.put("subQueriesPerServer", phase.subQueriesPerServer());
+      row.put("picksPerPolicy", phase.picksPerPolicy());
+      row.put("fallbacksPerReason", phase.fallbacksPerReason());
+      strategies.put(type, row);
+    });
+    figures.put("strategies", strategies);
+    final Path out = Paths.get(System.getProperty("getafix.projectRoot", ".."))
+                          .resolve("integration-tests/target/broker-routing.json");
+    Files.createDirectories(out.getParent());
+    final String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures);
+    Files.writeString(out, json);
+    System.out.println("Broker routing on a live cluster: " + json);
+  }
+
+  private static Map<String, String> orderedMap(String... keysAndValues)
+  {
+    final Map<String, String> map = new LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      map.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return map;
+  }
+}
