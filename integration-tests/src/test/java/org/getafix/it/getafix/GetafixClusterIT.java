@@ -88,17 +88,7 @@ class GetafixClusterIT
     final String problems = getafix.status().path("problems").toString();
     assertTrue(problems.contains("smartSegmentLoading=true"), problems);
 
-    cluster.coordinatorClient().updateDynamicConfig(Map.of(
-        "smartSegmentLoading", false,
-        "useRoundRobinSegmentAssignment", false,
-        "replicationThrottleLimit", 100,
-        "maxSegmentsInNodeLoadingQueue", 500,
-        // Druid's own cost balancing would move unplanned segments in dry run: keep placement changes Getafix's.
-        "maxSegmentsToMove", 0
-    ));
-    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
-        Map.of("type", "getafix", "tieredReplicants", Map.of("_default_tier", 1))
-    ));
+    GetafixItCluster.handPlacementToGetafix(cluster, 1);
     getafix.setConfig(Map.of("maxReplicas", 3, "maxLoadsPerRound", 50, "maxDropsPerRound", 50));
 
     Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));

@@ -2,12 +2,15 @@ package org.getafix.it.getafix;
 
 import org.getafix.it.cluster.ClusterConfig;
 import org.getafix.it.cluster.DruidRole;
+import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.workload.SyntheticDataset;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -31,6 +34,25 @@ public final class GetafixItCluster
 
   private GetafixItCluster()
   {
+  }
+
+  /**
+   * The dynamic config and rule under which Getafix places {@link #DATASET}: Druid's smart loading and round-robin
+   * assignment off (Getafix refuses to act under them), Druid's own cost moves off, so that placement changes are
+   * Getafix's, and the {@code getafix} rule with a floor of {@code floorReplicas}.
+   */
+  public static void handPlacementToGetafix(LocalDruidCluster cluster, int floorReplicas)
+  {
+    cluster.coordinatorClient().updateDynamicConfig(Map.of(
+        "smartSegmentLoading", false,
+        "useRoundRobinSegmentAssignment", false,
+        "replicationThrottleLimit", 200,
+        "maxSegmentsInNodeLoadingQueue", 500,
+        "maxSegmentsToMove", 0
+    ));
+    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
+        Map.of("type", "getafix", "tieredReplicants", Map.of("_default_tier", floorReplicas))
+    ));
   }
 
   public static ClusterConfig config()

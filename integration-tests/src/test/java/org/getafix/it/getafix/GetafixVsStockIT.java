@@ -61,16 +61,7 @@ class GetafixVsStockIT
     final String weak = cluster.historical(GetafixItCluster.WEAK).hostAndPort();
 
     // Getafix-H.
-    cluster.coordinatorClient().updateDynamicConfig(Map.of(
-        "smartSegmentLoading", false,
-        "useRoundRobinSegmentAssignment", false,
-        "replicationThrottleLimit", 100,
-        "maxSegmentsInNodeLoadingQueue", 500,
-        "maxSegmentsToMove", 0
-    ));
-    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
-        Map.of("type", "getafix", "tieredReplicants", Map.of("_default_tier", 1))
-    ));
+    GetafixItCluster.handPlacementToGetafix(cluster, 1);
     getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
     Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
     final WorkloadResult getafixWarmUp = run(cluster, mix, WARM_UP, SEED + 1000);

@@ -123,16 +123,7 @@ class BrokerRoutingIT
     SharedDruidCluster.ensureIngested(DATASET);
     metrics = MetricsReceiver.start();
     final GetafixClient getafix = new GetafixClient(cluster);
-    cluster.coordinatorClient().updateDynamicConfig(Map.of(
-        "smartSegmentLoading", false,
-        "useRoundRobinSegmentAssignment", false,
-        "replicationThrottleLimit", 200,
-        "maxSegmentsInNodeLoadingQueue", 500,
-        "maxSegmentsToMove", 0
-    ));
-    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
-        Map.of("type", "getafix", "tieredReplicants", Map.of("_default_tier", 3))
-    ));
+    GetafixItCluster.handPlacementToGetafix(cluster, 3);
     getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
     Waits.await(
         "every segment on all 3 Historicals and a routing table for all of them",
