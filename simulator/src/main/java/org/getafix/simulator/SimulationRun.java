@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -43,6 +44,8 @@ import java.util.function.Consumer;
 public final class SimulationRun
 {
   private static final double POPULARITY_WINDOW_SECONDS = 60;
+  /** The strategies the extension realises through its getafix rule, and so under its churn budget. */
+  private static final Set<String> GETAFIX_FAMILY = Set.of("getafix-h", "getafix-b", "auto-tiering");
 
   private final ScenarioSettings scenario;
   private final ScenarioSettings.Run run;
@@ -194,15 +197,18 @@ public final class SimulationRun
     for (Client client : clients) {
       loop.schedule(client.nextInterArrival(), () -> arrive(client));
     }
-    final double round = scenario.roundSeconds();
-    for (double t = round; t <= scenario.durationSeconds() + 1e-9; t += round) {
-      loop.schedule(t, this::planRound);
-    }
+    // Handoffs before rounds: events at the same instant run in the order they were scheduled, and a segment
+    // handed off at the moment of a Coordinator run is assigned by that run's rules, whose load of an unavailable
+    // segment Druid's load queue serves before the replicas the same run asks for (Historical.LOAD_ORDER).
     final double every = scenario.segments().arrivalEverySeconds();
     if (every > 0) {
       for (double t = every; t < scenario.durationSeconds(); t += every) {
         loop.schedule(t, this::segmentArrives);
       }
+    }
+    final double round = scenario.roundSeconds();
+    for (double t = round; t <= scenario.durationSeconds() + 1e-9; t += round) {
+      loop.schedule(t, this::planRound);
     }
     loop.schedule(scenario.warmupSeconds(), cluster::openMeasurementWindow);
     // Popularity for the replicas-vs-popularity plot: accesses over the last minute of injection, so that it
@@ -269,6 +275,17 @@ public final class SimulationRun
     final Map<String, RunResult.Latency> byType = new TreeMap<>();
     latencyByType.forEach((type, h) -> byType.put(type, RunResult.Latency.of(h)));
     return byType;
+  }
+
+  /**
+   * Loads a round may issue beyond the floor. The Getafix strategies are realised by the extension's getafix rule,
+   * which spends at most {@code maxLoadsPerRound} per Coordinator run; Scarlett and druid-default stand for other
+   * systems (druid-default is stock Druid, whose {@code replicationThrottleLimit} of 500 per run these scenarios
+   * never reach), so they are not throttled.
+   */
+  private int loadBudget()
+  {
+    return GETAFIX_FAMILY.contains(run.strategy()) ? scenario.planning().maxLoadsPerRound() : Integer.MAX_VALUE;
   }
 
   private boolean capacityAware()
@@ -367,7 +384,7 @@ public final class SimulationRun
     final PlacementPlan plan = adapter.plan(observation);
     planNanos += System.nanoTime() - start;
     plans++;
-    cluster.applyPlan(plan);
+    cluster.applyPlan(plan, loadBudget(), scenario.planning().minReplicas());
     routing.onPlan(plan);
   }
 

@@ -18,9 +18,10 @@ import java.util.Set;
 /**
  * The Historicals, the segments and where their replicas are, the brokers' open-request counts, and the
  * memory they all take over time. Applies plans the way Druid's load queues do: each node loads with
- * {@code druid.segmentCache.numLoadingThreads} threads (Druid's default: max(1, cores / 6)), newest segment first (Druid's load queue orders by interval, newest first), taking size / bandwidth
- * seconds; a replica the plan no longer wants is dropped only once a wanted one is loaded in its place
- * (load-before-drop: a segment never loses its last loaded replica).
+ * {@code druid.segmentCache.numLoadingThreads} threads (Druid's default: max(1, cores / 6)) in the order of
+ * {@link Historical#LOAD_ORDER} (Druid's load queue priority), taking size / bandwidth seconds; a replica the plan
+ * no longer wants is dropped only once a wanted one is loaded in its place (load-before-drop: a segment never
+ * loses its last loaded replica).
  */
 public final class Cluster implements Historical.TaskListener, RoutingPolicy.BrokerView
 {
@@ -199,27 +200,55 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
     }
   }
 
-  /** Makes the cluster converge to {@code plan}; segments the plan does not mention keep their replicas. */
+  /** Makes the cluster converge to {@code plan} with no limit on the loads it issues. */
   public void applyPlan(PlacementPlan plan)
   {
-    for (Segment segment : segments) {
-      final Set<String> holders = plan.holders(segment.id());
-      if (holders.isEmpty()) {
+    applyPlan(plan, Integer.MAX_VALUE, 1);
+  }
+
+  /**
+   * Makes the cluster converge to {@code plan} the way the extension realises a plan in one Coordinator run;
+   * segments the plan does not mention keep their replicas.
+   *
+   * <p>At most {@code maxPlanLoads} new loads are issued (the extension's {@code maxLoadsPerRound}, the churn
+   * budget of a run), except loads that bring a segment up to {@code floor} replicas, which are never throttled.
+   * Druid's RunRules visits segments newest first, and the getafix strategy offers a segment's planned nodes
+   * largest share first, so the budget goes in that order. A planned node that did not get its load this round
+   * is still wanted: the replica it replaces is not dropped (the getafix rule asks for |loaded ∪ planned|
+   * replicas until every planned node serves), and the next round's plan, which sees where replicas really are,
+   * decides again.
+   */
+  public void applyPlan(PlacementPlan plan, int maxPlanLoads, int floor)
+  {
+    int budget = maxPlanLoads;
+    for (int i = segments.size() - 1; i >= 0; i--) {
+      final Segment segment = segments.get(i);
+      final Map<String, Double> shares = plan.sharesOf(segment.id());
+      if (shares.isEmpty()) {
         continue;
       }
+      final List<Map.Entry<String, Double>> planned = new ArrayList<>(shares.entrySet());
+      planned.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
       segment.target.clear();
-      for (String holder : holders) {
-        final int node = nodeIndex(holder);
-        if (node >= 0) {
-          segment.target.add(node);
+      for (Map.Entry<String, Double> holder : planned) {
+        final int node = nodeIndex(holder.getKey());
+        if (node < 0) {
+          continue;
+        }
+        segment.target.add(node);
+        if (segment.loaded.contains(node) || segment.loading.contains(node)) {
+          continue;
+        }
+        if (segment.loaded.size() + segment.loading.size() < floor) {
+          requestLoad(segment, node);
+        } else if (budget > 0) {
+          budget--;
+          requestLoad(segment, node);
         }
       }
       if (segment.target.isEmpty()) {
         segment.target.addAll(segment.loaded);
         continue;
-      }
-      for (int node : segment.target) {
-        requestLoad(segment, node);
       }
       dropUnwanted(segment);
     }
@@ -349,11 +378,17 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
   {
   }
 
-  /** segment id → ids of the nodes holding or loading it: the planner's "current holders". */
+  /**
+   * Queryable segment id → ids of the nodes holding or loading it: the planner's "current holders". Segments not
+   * served anywhere yet are left out, as in the plan input (see {@link #takeSegmentRoundStats}).
+   */
   public Map<String, Set<String>> currentHolders()
   {
     final Map<String, Set<String>> holders = new LinkedHashMap<>();
     for (Segment segment : segments) {
+      if (!segment.isQueryable()) {
+        continue;
+      }
       final Set<String> set = new LinkedHashSet<>();
       for (int i = 0; i < segment.loaded.size(); i++) {
         set.add(nodes[segment.loaded.getInt(i)].id());
@@ -366,11 +401,19 @@ public final class Cluster implements Historical.TaskListener, RoutingPolicy.Bro
     return holders;
   }
 
-  /** Per-segment statistics of the round that ends now, then resets them. */
+  /**
+   * Per-segment statistics of the round that ends now, then resets them; only for segments served by some node.
+   * The extension's planner (GetafixPlanner) builds its input from the segments the Historicals serve, so a
+   * segment handed off but not loaded anywhere yet is not in the plan: Druid's own rules load it, and the plan
+   * takes it up at the first round it is served in, with the access time it drew by then.
+   */
   public List<SegmentRoundStats> takeSegmentRoundStats()
   {
     final List<SegmentRoundStats> stats = new ArrayList<>(segments.size());
     for (Segment segment : segments) {
+      if (!segment.isQueryable()) {
+        continue;
+      }
       stats.add(new SegmentRoundStats(
           segment.id(),
           segment.sizeBytes(),

@@ -3,12 +3,13 @@ package org.getafix.simulator.cluster;
 import org.getafix.simulator.engine.EventLoop;
 
 import java.util.ArrayDeque;
+import java.util.Comparator;
 import java.util.PriorityQueue;
 
 /**
  * A Druid Historical as a queueing station: {@code cores} servers fed by one FIFO queue of per-segment tasks.
  * Its speed factor scales service time; a straggler's speed drops from a given time on. It also keeps what it
- * holds in memory and its load queue (newest segment first, a few loading threads, each at a fixed bandwidth).
+ * holds in memory and its load queue (in Druid's priority order, a few loading threads, each at a fixed bandwidth).
  */
 public final class Historical
 {
@@ -41,10 +42,21 @@ public final class Historical
   private long tasksStarted;
   private double totalWaitSeconds;
 
+  /**
+   * The order a node's pending loads start in, as Druid 33's load queue peon serves them
+   * ({@code SegmentHolder}'s comparator over {@code SegmentAction}): first the segments no node serves
+   * ({@code LOAD}, e.g. a handoff: the data is unavailable until it is loaded), then the replicas of served
+   * segments ({@code REPLICATE}; the getafix rule realises a plan's moves as replicas too, dropping the old copy
+   * once the new one serves), each class newest segment (latest interval) first. A load a thread has begun is
+   * never pre-empted, as on a Historical. The key is stable while a segment waits: a segment is unavailable only
+   * until its handoff load, the one load anyone asks of it then (plans cover served segments only), completes.
+   */
+  static final Comparator<Segment> LOAD_ORDER =
+      Comparator.comparing(Segment::isQueryable).thenComparing(Comparator.comparingInt(Segment::index).reversed());
+
   // Memory and loading.
-  /** Pending loads, newest segment first. */
-  final PriorityQueue<Segment> loadQueue =
-      new PriorityQueue<>((a, b) -> Integer.compare(b.index(), a.index()));
+  /** Pending loads, in {@link #LOAD_ORDER}. */
+  final PriorityQueue<Segment> loadQueue = new PriorityQueue<>(LOAD_ORDER);
   int loadsInProgress;
   private int loadingThreads = 1;
   long bytesHeld;

@@ -244,11 +244,13 @@ public final class ScenarioParser
   private static ScenarioSettings.Planning planning(JsonFields p, int nodeCount)
   {
     if (p == null) {
-      return new ScenarioSettings.Planning(0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, "lbr-cc");
+      return new ScenarioSettings.Planning(
+          0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, "lbr-cc", ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND
+      );
     }
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
-        "routing"
+        "routing", "maxLoadsPerRound"
     ));
     final int min = (int) p.integer("minReplicas", 1L, 1, nodeCount);
     return new ScenarioSettings.Planning(
@@ -259,7 +261,8 @@ public final class ScenarioParser
         p.number("gamma", 0.2, 0, 1),
         oneOf(p, "capacityEstimator", "cpu-time", ScenarioSettings.ESTIMATORS),
         (int) p.integer("druidDefaultReplicas", 2L, 1, nodeCount),
-        oneOf(p, "routing", "lbr-cc", ScenarioSettings.ROUTINGS)
+        oneOf(p, "routing", "lbr-cc", ScenarioSettings.ROUTINGS),
+        (int) p.integer("maxLoadsPerRound", (long) ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND, 0, 1_000_000)
     );
   }
 

@@ -39,6 +39,8 @@ public record ScenarioSettings(
   public static final List<String> STRATEGIES =
       List.of("getafix-h", "getafix-b", "auto-tiering", "scarlett", "druid-default");
   public static final List<String> ROUTINGS = List.of("lbr-cc", "abr", "lbr-ml", "adaptive", "random");
+  /** The extension's default {@code maxLoadsPerRound} (GetafixDynamicConfig): plan-driven loads per Coordinator run. */
+  public static final int DEFAULT_MAX_LOADS_PER_ROUND = 50;
   public static final List<String> ESTIMATORS = List.of("cpu-time", "throughput");
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
 
@@ -104,6 +106,8 @@ public record ScenarioSettings(
    * @param capacityEstimator    cpu-time (thesis §3.1) or throughput
    * @param druidDefaultReplicas replication factor of the druid-default baseline
    * @param routing              lbr-cc, abr, lbr-ml, adaptive or random
+   * @param maxLoadsPerRound     loads a round may issue beyond those that restore the floor: the extension's
+   *                             {@code maxLoadsPerRound} churn budget per Coordinator run
    */
   public record Planning(
       double popularityDecay,
@@ -113,7 +117,8 @@ public record ScenarioSettings(
       double gamma,
       String capacityEstimator,
       int druidDefaultReplicas,
-      String routing
+      String routing,
+      int maxLoadsPerRound
   )
   {
   }

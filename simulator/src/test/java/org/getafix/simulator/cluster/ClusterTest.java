@@ -73,10 +73,15 @@ class ClusterTest
     final Segment s1 = cluster.addLoadedSegment("s1", SIZE, 0);
     final Segment s2 = cluster.addLoadedSegment("s2", SIZE, 0);
     final Map<String, Double> onB = Map.of("b", 1.0);
-    // s0 starts loading on b at once; s1 and s2 wait in b's queue, newest (s2) first.
-    cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", onB, "s2", onB), List.of()));
+    final Map<String, Double> onA = Map.of("a", 1.0);
+    // s0 starts loading on b at once; s1 (asked at t = 1) and then s2 (t = 2) wait in b's queue, newest first.
+    cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", onA, "s2", onA), List.of()));
     loop.runUntil(1);
-    cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", Map.of("a", 1.0), "s2", onB), List.of()));
+    cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", onB, "s2", onA), List.of()));
+    loop.runUntil(2);
+    cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", onB, "s2", onB), List.of()));
+    loop.runUntil(3);
+    cluster.applyPlan(new PlacementPlan(Map.of("s0", onB, "s1", onA, "s2", onB), List.of()));
     loop.runUntil(19);
     assertEquals(List.of(1), s0.loadedHolders());
     assertEquals(List.of(0), s2.loadedHolders(), "s2 loads second, from t = 10 to 20");
@@ -84,6 +89,63 @@ class ClusterTest
     assertEquals(List.of(1), s2.loadedHolders());
     assertEquals(List.of(0), s1.loadedHolders(), "s1 stays where it is, its queued load is cancelled");
     assertEquals(2, cluster.footprint().replicaLoads());
+  }
+
+  @Test
+  void theLoadQueueServesUnavailableSegmentsFirstThenNewestFirst()
+  {
+    final Segment older = new Segment(0, "older", SIZE);
+    final Segment newer = new Segment(1, "newer", SIZE);
+    final Segment newest = new Segment(2, "newest", SIZE);
+    newer.loaded.add(0);
+    newest.loaded.add(0);
+    // Druid's SegmentHolder order: LOAD (no replica serves) before REPLICATE, each newest interval first.
+    assertTrue(Historical.LOAD_ORDER.compare(older, newest) < 0, "an unavailable segment loads first, even if older");
+    assertTrue(Historical.LOAD_ORDER.compare(newest, newer) < 0, "among served segments, the newest first");
+  }
+
+  @Test
+  void theLoadBudgetGoesToTheNewestSegmentsAndAnUnissuedLoadDropsNothing()
+  {
+    final Segment old = cluster.addLoadedSegment("old", SIZE, 0);
+    final Segment young = cluster.addLoadedSegment("young", SIZE, 0);
+    final Map<String, Double> moveToC = Map.of("c", 1.0);
+    // Both move to c, but the round may issue one load: the newest segment's, as Druid's RunRules visits them.
+    cluster.applyPlan(new PlacementPlan(Map.of("old", moveToC, "young", moveToC), List.of()), 1, 1);
+    loop.runUntil(30);
+    assertEquals(List.of(2), young.loadedHolders());
+    assertEquals(List.of(0), old.loadedHolders(), "still served where it was: its replacement was not loaded");
+    assertEquals(1, cluster.footprint().replicaLoads());
+    // The next round issues it.
+    cluster.applyPlan(new PlacementPlan(Map.of("old", moveToC, "young", moveToC), List.of()), 1, 1);
+    loop.runUntil(60);
+    assertEquals(List.of(2), old.loadedHolders());
+  }
+
+  @Test
+  void loadsThatRestoreTheFloorAreNotThrottled()
+  {
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0);
+    cluster.applyPlan(plan("s", Map.of("a", 0.5, "b", 0.5)), 0, 2);
+    loop.runUntil(30);
+    assertEquals(2, s.loadedHolders().size(), "the second replica restores a floor of 2");
+    final Segment t = cluster.addLoadedSegment("t", SIZE, 0);
+    cluster.applyPlan(plan("t", Map.of("a", 0.5, "c", 0.5)), 0, 1);
+    loop.runUntil(60);
+    assertEquals(List.of(0), t.loadedHolders(), "an extra replica waits for budget");
+  }
+
+  @Test
+  void aSegmentNotServedYetIsNotInThePlanInput()
+  {
+    final Segment handedOff = cluster.addArrivingSegment("handoff", SIZE);
+    loop.runUntil(5);
+    assertTrue(cluster.takeSegmentRoundStats().isEmpty());
+    assertTrue(cluster.currentHolders().isEmpty());
+    loop.runUntil(11);
+    assertTrue(handedOff.isQueryable());
+    assertEquals(List.of("handoff"), cluster.takeSegmentRoundStats().stream().map(Cluster.SegmentRoundStats::segmentId).toList());
+    assertEquals(Map.of("handoff", java.util.Set.of("a")), cluster.currentHolders());
   }
 
   @Test

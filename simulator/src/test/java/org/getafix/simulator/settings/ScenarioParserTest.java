@@ -65,6 +65,10 @@ class ScenarioParserTest
     assertFalse(ScenarioParser.parse(MINIMAL.replace(
         "\"clients\"", "\"planning\": {\"popularityBiasCorrection\": false}, \"clients\""
     )).planning().popularityBiasCorrection());
+    assertEquals(50, s.planning().maxLoadsPerRound(), "the extension's default maxLoadsPerRound");
+    assertEquals(7, ScenarioParser.parse(MINIMAL.replace(
+        "\"clients\"", "\"planning\": {\"maxLoadsPerRound\": 7}, \"clients\""
+    )).planning().maxLoadsPerRound());
   }
 
   @ParameterizedTest
@@ -83,6 +87,7 @@ class ScenarioParserTest
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"gamma\": 1.5}}|planning.gamma",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"popularityBiasCorrection\": \"yes\"}}|planning.popularityBiasCorrection",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"popularityDecay\": 1}}|planning.popularityDecay",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"maxLoadsPerRound\": -1}}|planning.maxLoadsPerRound",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"runs\": [{\"strategy\": \"getafix-b\", \"routing\": \"psychic\"}]}|runs[0].routing",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"workload\": {\"queryTypes\": [{\"name\": \"t\", \"weight\": 1}]}}|workload.queryTypes[0].meanTaskMillis",
   })
