@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -43,8 +44,11 @@ public final class PlanningReport
     if (commandLine.getIncludes().isEmpty()) {
       builder.include(INCLUDE);
     }
+    // Setting jvmArgsAppend replaces the command line's, so keep those (e.g. a flight recording) in front.
+    final List<String> append = new ArrayList<>(commandLine.getJvmArgsAppend().orElse(List.of()));
+    append.add("-D" + CpuTime.LOG_PROPERTY + "=" + cpuLog);
     final Options options = builder.parent(commandLine)
-                                   .jvmArgsAppend("-D" + CpuTime.LOG_PROPERTY + "=" + cpuLog)
+                                   .jvmArgsAppend(append.toArray(new String[0]))
                                    .build();
     final Collection<RunResult> results = new Runner(options).run();
     final List<String> cpuLines = Files.readAllLines(cpuLog, StandardCharsets.UTF_8);

@@ -34,9 +34,9 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * to the hysteresis: a node may carry up to {@link #HOLD_SLACK} more than its bin, and may be short of it by what
  * its segments lost in popularity until load moves in (new segments, or segments that must move anyway).
  *
- * <p>Cost: a radix sort of the segments, O(log splits) per re-queued remainder and O(log N) per bin choice, with a
- * red-black tree of the nodes keyed by remaining capacity; splits ≤ N + constraint-induced ones, since every split
- * fills a bin.
+ * <p>Cost: the segments come sorted ({@link PlacementProblem}); O(log splits) per re-queued remainder and O(log N)
+ * per bin choice, with a red-black tree of the nodes keyed by remaining capacity (see {@link Bins}); splits ≤ N +
+ * constraint-induced ones, since every split fills a bin. A segment the sticky pass keeps costs O(1).
  */
 final class ModifiedBestFit
 {
@@ -80,8 +80,7 @@ final class ModifiedBestFit
   private final long minSizeInFit;
   private final Reserve reserve;
   private final long largestSize;
-  private final IntRBTreeSet bins;
-  private double probe;
+  private final Bins bins;
   private long floorReserve;
   private long totalFree;
   private long floorReplicasMissing;
@@ -109,19 +108,17 @@ final class ModifiedBestFit
     this.reserve = reserve;
     this.binCapacity = new double[problem.nodeCount];
     this.binRemaining = new double[problem.nodeCount];
-    this.remaining = new double[problem.segmentCount];
-    double totalLoad = 0;
+    this.remaining = problem.load.clone();
+    final double totalLoad = problem.totalLoad;
     long minSize = Long.MAX_VALUE;
     long maxSize = 0;
     for (int s = 0; s < problem.segmentCount; s++) {
-      totalLoad += problem.load[s];
       maxSize = Math.max(maxSize, problem.size[s]);
       if (problem.load[s] > 0) {
         minSize = Math.min(minSize, problem.size[s]);
       }
     }
-    // Loads below this are rounding residue of the floating-point cuts, not load worth a replica.
-    this.epsilon = totalLoad * 1e-9;
+    this.epsilon = problem.loadEpsilon;
     this.minSizeInFit = minSize;
     this.largestSize = maxSize;
     double totalWeight = 0;
@@ -141,12 +138,7 @@ final class ModifiedBestFit
       totalFree = saturatedAdd(totalFree, assignment.freeMemory[n]);
       freeSlots += slots(assignment.freeMemory[n]);
     }
-    // Bins: nodes that can take load and at least the smallest loaded segment, by remaining capacity, then node id.
-    // Index -1 stands for the probe value, to search the tree by capacity.
-    this.bins = new IntRBTreeSet((IntComparator) (x, y) -> {
-      final int c = Double.compare(x < 0 ? probe : binRemaining[x], y < 0 ? probe : binRemaining[y]);
-      return c != 0 ? c : Integer.compare(x, y);
-    });
+    this.bins = new Bins();
   }
 
   private void fit()
@@ -154,27 +146,16 @@ final class ModifiedBestFit
     if (epsilon <= 0) {
       return;
     }
-    for (int n = 0; n < p.nodeCount; n++) {
-      if (weight[n] > 0 && a.freeMemory[n] >= minSizeInFit) {
-        bins.add(n);
-      }
+    bins.reset();
+    // The max-heap of the thesis, split in two for speed: the loaded segments, which the problem numbers in
+    // decreasing load, and a heap for the remainders of split segments only (at most one per bin, plus
+    // constraint-induced ones). Taking the larger head of the two yields the heap's order (up to loads equal to
+    // ~9 digits, see IndexSort).
+    final int loaded = p.loadedCount;
+    final int[] sorted = new int[loaded];
+    for (int s = 0; s < loaded; s++) {
+      sorted[s] = s;
     }
-    // The max-heap of the thesis, split in two for speed: the loaded segments sorted once by decreasing load, and a
-    // heap for the remainders of split segments only (at most one per bin, plus constraint-induced ones). Taking
-    // the larger head of the two yields the heap's order (up to loads equal to ~9 digits, see IndexSort).
-    int loaded = 0;
-    final int[] sorted = new int[p.segmentCount];
-    for (int s : p.idOrder()) {
-      remaining[s] = p.load[s];
-      if (p.load[s] > epsilon) {
-        sorted[loaded++] = s;
-      }
-    }
-    final long[] byLoad = new long[loaded];
-    for (int i = 0; i < loaded; i++) {
-      byLoad[i] = IndexSort.descending(p.load[sorted[i]], loaded);
-    }
-    IndexSort.sortStable(sorted, loaded, byLoad);
 
     // The sticky pass, then the fit proper for the segments it left, still in decreasing load order.
     final int left = pack(sorted, loaded, true);
@@ -199,13 +180,10 @@ final class ModifiedBestFit
     if (overflow <= epsilon) {
       return;
     }
-    bins.clear();
     for (int n = 0; n < p.nodeCount; n++) {
       binRemaining[n] -= overflow * binCapacity[n] / total;
-      if (weight[n] > 0 && a.freeMemory[n] >= minSizeInFit) {
-        bins.add(n);
-      }
     }
+    bins.reset();
   }
 
   /**
@@ -257,8 +235,10 @@ final class ModifiedBestFit
   }
 
   /**
-   * The sticky pass for segment {@code s}, which has no replica yet: keeps it whole on the node that holds it now
-   * whose bin it fits most tightly (with {@link #HOLD_SLACK}). A popular segment, with more load than the whole bin
+   * The sticky pass for segment {@code s}, which has no replica yet: keeps it whole on a node that holds it now and
+   * whose bin it fits (with {@link #HOLD_SLACK}): the one routed the largest share of it now (see
+   * {@link PlacementInput#currentShares()}: with two or more replicas, the one that carried its load, not a floor
+   * replica), then the one it fits most tightly. A popular segment, with more load than the whole bin
    * of any of its holders, keeps what its holders' bins can take (largest first); the rest is fitted at its rank in
    * popularity, ahead of the less popular segments, as the plain fit would: so a segment that turned hot spreads to
    * the bins that are still empty, the strong nodes', and the segments they held make room and move, not the hot
@@ -270,6 +250,7 @@ final class ModifiedBestFit
     final int holders = p.holderCount(s);
     final double load = remaining[s];
     int tightest = -1;
+    double tightestShare = 0;
     double largestHolderBin = 0;
     for (int i = 0; i < holders; i++) {
       final int h = p.holder(s, i);
@@ -277,8 +258,12 @@ final class ModifiedBestFit
         continue;
       }
       largestHolderBin = Math.max(largestHolderBin, binCapacity[h]);
-      if (fitsWithSlack(h, load) && (tightest < 0 || binRemaining[h] < binRemaining[tightest])) {
+      final double share = p.holderShare(s, i);
+      if (fitsWithSlack(h, load)
+          && (tightest < 0 || share > tightestShare
+              || (share == tightestShare && binRemaining[h] < binRemaining[tightest]))) {
         tightest = h;
+        tightestShare = share;
       }
     }
     if (tightest >= 0) {
@@ -295,22 +280,26 @@ final class ModifiedBestFit
   }
 
   /**
-   * Gives the holders of popular segment {@code s} as much of its load as their bins take, the roomiest first, the
-   * last of them up to the slack; a holder with no more than the slack left keeps no part (no sliver replicas).
+   * Gives the holders of popular segment {@code s} as much of its load as their bins take, those with the largest
+   * current share first, then the roomiest, the last of them up to the slack; a holder with no more than the slack left keeps no part (no sliver replicas).
    */
   private void keepParts(int s)
   {
     final int holders = p.holderCount(s);
-    while (remaining[s] > epsilon && a.replicaCount[s] < p.constraints.maxReplicas()) {
+    while (remaining[s] > epsilon && a.replicaCount(s) < p.constraints.maxReplicas()) {
       int roomiest = -1;
+      double roomiestShare = 0;
       for (int i = 0; i < holders; i++) {
         final int h = p.holder(s, i);
+        final double share = p.holderShare(s, i);
         if (weight[h] > 0 && binRemaining[h] > HOLD_SLACK * binCapacity[h] && a.fits(s, h) && !a.holds(s, h)
-            && (roomiest < 0 || binRemaining[h] > binRemaining[roomiest])) {
+            && (roomiest < 0 || share > roomiestShare
+                || (share == roomiestShare && binRemaining[h] > binRemaining[roomiest]))) {
           roomiest = h;
+          roomiestShare = share;
         }
       }
-      if (roomiest < 0 || (a.replicaCount[s] >= p.constraints.minReplicas() && !extraReplicaAllowed(s))) {
+      if (roomiest < 0 || (a.replicaCount(s) >= p.constraints.minReplicas() && !extraReplicaAllowed(s))) {
         return;
       }
       final double part = fitsWithSlack(roomiest, remaining[s]) ? remaining[s] : binRemaining[roomiest];
@@ -333,14 +322,14 @@ final class ModifiedBestFit
   private boolean step(int s)
   {
     final double load = remaining[s];
-    if (a.replicaCount[s] >= p.constraints.maxReplicas()) {
+    if (a.replicaCount(s) >= p.constraints.maxReplicas()) {
       spreadOverHolders(s, load);
       return false;
     }
-    if (a.replicaCount[s] >= p.constraints.minReplicas() && !extraReplicaAllowed(s)) {
+    if (a.replicaCount(s) >= p.constraints.minReplicas() && !extraReplicaAllowed(s)) {
       a.reportShortfall(
           s,
-          a.replicaCount[s] + 1,
+          a.replicaCount(s) + 1,
           "its load wanted another replica, but the free memory is needed for other segments' minimum replicas"
       );
       spreadOverHolders(s, load);
@@ -362,7 +351,7 @@ final class ModifiedBestFit
     }
     // Every bin is full (or unusable for s). Existing replicas absorb the rest; a segment without one gets it on
     // the usable node with the most capacity left, over its bin.
-    if (a.replicaCount[s] > 0) {
+    if (a.replicaCount(s) > 0) {
       spreadOverHolders(s, load);
     } else if (largest >= 0) {
       place(s, largest, load);
@@ -375,8 +364,7 @@ final class ModifiedBestFit
   /** The usable bin with the least remaining capacity ≥ load, or -1. */
   private int tightestFit(int s, double load)
   {
-    probe = load - epsilon;
-    final IntBidirectionalIterator it = bins.iterator(-1);
+    final IntBidirectionalIterator it = bins.from(load - epsilon);
     while (it.hasNext()) {
       final int n = it.nextInt();
       if (usable(it, s, n)) {
@@ -395,10 +383,9 @@ final class ModifiedBestFit
     if (bins.isEmpty()) {
       return -1;
     }
-    double level = binRemaining[bins.lastInt()];
+    double level = binRemaining[bins.last()];
     while (true) {
-      probe = level;
-      final IntBidirectionalIterator it = bins.iterator(-1);
+      final IntBidirectionalIterator it = bins.from(level);
       // The probe sorts before every node at its level: next() walks the level in id order, previous() is the
       // greatest node below the level.
       while (it.hasNext()) {
@@ -410,7 +397,7 @@ final class ModifiedBestFit
           return n;
         }
       }
-      final IntBidirectionalIterator below = bins.iterator(-1);
+      final IntBidirectionalIterator below = bins.from(level);
       if (!below.hasPrevious()) {
         return -1;
       }
@@ -451,7 +438,7 @@ final class ModifiedBestFit
   {
     if (!a.fits(s, n)) {
       if (a.freeMemory[n] < p.maxSize[n] * NEARLY_FULL) {
-        it.remove();
+        bins.close(it, n);
       }
       return false;
     }
@@ -460,8 +447,7 @@ final class ModifiedBestFit
 
   private void place(int s, int n, double load)
   {
-    bins.remove(n);
-    if (a.replicaCount[s] < p.constraints.minReplicas()) {
+    if (a.replicaCount(s) < p.constraints.minReplicas()) {
       floorReserve -= p.size[s];
       floorReplicasMissing--;
     } else {
@@ -472,20 +458,15 @@ final class ModifiedBestFit
     a.addReplica(s, n, load);
     freeSlots += slots(a.freeMemory[n]);
     binRemaining[n] -= load;
-    if (a.freeMemory[n] >= minSizeInFit) {
-      bins.add(n);
-    }
+    bins.changed(n, a.freeMemory[n] >= minSizeInFit);
   }
 
   private void addToReplica(int r, double load)
   {
     final int n = a.repNode[r];
-    final boolean wasBin = bins.remove(n);
     a.addLoad(r, load);
     binRemaining[n] -= load;
-    if (wasBin) {
-      bins.add(n);
-    }
+    bins.changed(n, bins.open[n]);
   }
 
   /** Adds {@code load} to the replicas of {@code s}, in proportion to their nodes' weights (evenly if all are 0). */
@@ -498,8 +479,105 @@ final class ModifiedBestFit
     for (int r = a.firstReplica(s); r >= 0; r = a.nextReplica(r)) {
       final double part = holderWeight > 0
                           ? load * weight[a.repNode[r]] / holderWeight
-                          : load / a.replicaCount[s];
+                          : load / a.replicaCount(s);
       addToReplica(r, part);
+    }
+  }
+
+  /**
+   * The open bins (nodes that may take load), by remaining capacity, then node id: a red-black tree over each
+   * node's remaining capacity as it was when the node was filed. Nearly all placements are the sticky pass's,
+   * which never search the tree, and re-filing the node at each would cost two tree updates per segment; so a
+   * placement only marks its node stale, and stale nodes are re-filed when the tree is next searched. Searches see
+   * the same tree as with eager updates.
+   */
+  private final class Bins
+  {
+    /** Whether the node should be in the tree: it has weight and room for the smallest loaded segment. */
+    final boolean[] open = new boolean[p.nodeCount];
+    /** Whether it is in the tree, under key {@link #filedKey}. */
+    private final boolean[] filed = new boolean[p.nodeCount];
+    private final double[] filedKey = new double[p.nodeCount];
+    private final boolean[] stale = new boolean[p.nodeCount];
+    private final int[] staleNodes = new int[p.nodeCount];
+    private int staleCount;
+    private double probe;
+    // Index -1 stands for the probe value, to search the tree by capacity.
+    private final IntRBTreeSet tree = new IntRBTreeSet((IntComparator) (x, y) -> {
+      final int c = Double.compare(x < 0 ? probe : filedKey[x], y < 0 ? probe : filedKey[y]);
+      return c != 0 ? c : Integer.compare(x, y);
+    });
+
+    /** Files every node afresh: at the start, and after every bin's remaining capacity changed. */
+    void reset()
+    {
+      tree.clear();
+      staleCount = 0;
+      for (int n = 0; n < p.nodeCount; n++) {
+        stale[n] = false;
+        open[n] = weight[n] > 0 && a.freeMemory[n] >= minSizeInFit;
+        filed[n] = open[n];
+        filedKey[n] = binRemaining[n];
+        if (open[n]) {
+          tree.add(n);
+        }
+      }
+    }
+
+    /** Node {@code n}'s remaining capacity changed, and it should now be open or not. */
+    void changed(int n, boolean nowOpen)
+    {
+      open[n] = nowOpen;
+      if (!stale[n]) {
+        stale[n] = true;
+        staleNodes[staleCount++] = n;
+      }
+    }
+
+    /** Closes node {@code n}, which iterator {@code it} just returned. */
+    void close(IntBidirectionalIterator it, int n)
+    {
+      it.remove();
+      open[n] = false;
+      filed[n] = false;
+    }
+
+    private void refile()
+    {
+      for (int i = 0; i < staleCount; i++) {
+        final int n = staleNodes[i];
+        stale[n] = false;
+        if (filed[n]) {
+          tree.remove(n);
+        }
+        filedKey[n] = binRemaining[n];
+        filed[n] = open[n];
+        if (open[n]) {
+          tree.add(n);
+        }
+      }
+      staleCount = 0;
+    }
+
+    boolean isEmpty()
+    {
+      refile();
+      return tree.isEmpty();
+    }
+
+    /** The open node with the most remaining capacity (the highest id among equals); the tree must not be empty. */
+    int last()
+    {
+      refile();
+      return tree.lastInt();
+    }
+
+    /** An iterator placed before every open node whose remaining capacity is at least {@code capacity}. */
+    IntBidirectionalIterator from(double capacity)
+    {
+      refile();
+      probe = capacity;
+      return tree.iterator(-1);
     }
   }
 

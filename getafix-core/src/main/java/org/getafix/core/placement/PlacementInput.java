@@ -18,12 +18,20 @@ import java.util.Set;
  * @param constraints    replica floor and cap, balancer bound
  * @param currentHolders segment id → ids of the nodes that hold it now; may be empty. Strategies may use it to
  *                       prefer plans that move less data; ids not among {@code segments}/{@code nodes} are ignored
+ * @param currentShares  segment id → node id → share of the segment's load the node is routed in the plan being
+ *                       carried out (the last round's {@link PlacementPlan#shares()}); may be empty. With a floor of
+ *                       two or more replicas a segment has holders that carry load and holders that carry none, and
+ *                       the sticky fit keeps the load on the holders that carried it, largest share first, so that a
+ *                       plan given its own holders and shares comes out the same; without shares it cannot tell them
+ *                       apart. Ids not among {@code segments}/{@code nodes} are ignored. Not copied when it is a
+ *                       plan's own shares (immutable, and a million rows)
  */
 public record PlacementInput(
     List<SegmentLoad> segments,
     List<NodeCapacity> nodes,
     PlacementConstraints constraints,
-    Map<String, Set<String>> currentHolders
+    Map<String, Set<String>> currentHolders,
+    Map<String, Map<String, Double>> currentShares
 )
 {
   /**
@@ -31,8 +39,8 @@ public record PlacementInput(
    */
   public PlacementInput
   {
-    if (segments == null || nodes == null || currentHolders == null) {
-      throw new IllegalArgumentException("segments, nodes and currentHolders must not be null");
+    if (segments == null || nodes == null || currentHolders == null || currentShares == null) {
+      throw new IllegalArgumentException("segments, nodes, currentHolders and currentShares must not be null");
     }
     if (constraints == null) {
       throw new IllegalArgumentException("constraints must not be null");
@@ -70,6 +78,21 @@ public record PlacementInput(
       }
     }
     currentHolders = Collections.unmodifiableMap(holders);
+    if (!(currentShares instanceof PlanShares)) {
+      final Map<String, Map<String, Double>> shares = new Object2ObjectOpenHashMap<>(currentShares.size());
+      for (Map.Entry<String, Map<String, Double>> e : currentShares.entrySet()) {
+        if (e.getKey() != null && e.getValue() != null) {
+          final Map<String, Double> row = new Object2ObjectOpenHashMap<>(e.getValue().size());
+          e.getValue().forEach((node, share) -> {
+            if (node != null && share != null) {
+              row.put(node, share);
+            }
+          });
+          shares.put(e.getKey(), Collections.unmodifiableMap(row));
+        }
+      }
+      currentShares = Collections.unmodifiableMap(shares);
+    }
   }
 
   /** An immutable copy without null ids (Set.copyOf returns an immutable set as is). */
@@ -85,8 +108,18 @@ public record PlacementInput(
     return Set.copyOf(nodeIds);
   }
 
+  public PlacementInput(
+      List<SegmentLoad> segments,
+      List<NodeCapacity> nodes,
+      PlacementConstraints constraints,
+      Map<String, Set<String>> currentHolders
+  )
+  {
+    this(segments, nodes, constraints, currentHolders, Map.of());
+  }
+
   public PlacementInput(List<SegmentLoad> segments, List<NodeCapacity> nodes, PlacementConstraints constraints)
   {
-    this(segments, nodes, constraints, Map.of());
+    this(segments, nodes, constraints, Map.of(), Map.of());
   }
 }

@@ -61,7 +61,23 @@ final class PlanShares extends AbstractMap<String, Map<String, Double>>
     return i >= 0 ? row(i) : null;
   }
 
-  private int indexOf(Object key)
+  /**
+   * The share row {@code nodeId} has in row {@code row} of this map, 0 if none: what {@code get} and the row's
+   * {@code get} answer, without making the row. The planner asks this of a million segments when it is given the
+   * last plan's shares, and rows are a few nodes long, so a scan beats a binary search of string comparisons.
+   */
+  double shareIn(int row, String nodeId)
+  {
+    for (int i = rowStart[row]; i < rowStart[row + 1]; i++) {
+      if (nodes[i].equals(nodeId)) {
+        return shares[i];
+      }
+    }
+    return 0;
+  }
+
+  /** The row of {@code segmentId}, or -1; see {@link #shareIn}. */
+  int indexOf(Object key)
   {
     if (!(key instanceof String)) {
       return -1;

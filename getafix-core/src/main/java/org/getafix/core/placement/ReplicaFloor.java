@@ -1,8 +1,8 @@
 package org.getafix.core.placement;
 
-import it.unimi.dsi.fastutil.ints.IntBidirectionalIterator;
-import it.unimi.dsi.fastutil.ints.IntComparator;
-import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
+import it.unimi.dsi.fastutil.longs.LongArrayList;
+
+import java.util.Arrays;
 
 /**
  * Tops every segment up to a replica target with replicas that carry no query load: the replica floor of the
@@ -14,149 +14,272 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * shuffle cold segments around every round.
  *
  * <p>Segments are handled smallest first: a node too full for one segment is then too full for every later one and
- * leaves the candidate tree for good, so memory-full nodes cost O(N log N) in total, not per segment. Cost: a radix
- * sort for the order plus O(log N) per replica.
+ * leaves the ranking for good, so memory-full nodes cost O(N log N) in total, not per segment. Cost: a radix sort
+ * for the order plus O(log N) per replica.
+ *
+ * <p>Size order is unrelated to the segments' numbering, so at a million segments every per-segment array read in
+ * that order is a cache miss. The floor therefore reads what it needs of each segment (size, replicas, current
+ * holders) up front, in loops that do nothing else, where the processor overlaps the misses of many segments; and it
+ * only books each new replica on its node as it goes (which is all that later choices depend on), creating the
+ * replicas at the end in segment order ({@link Assignment#addBooked}).
  */
 final class ReplicaFloor
 {
-  private ReplicaFloor()
+  private final PlacementProblem p;
+  private final Assignment a;
+  private final int target;
+  private final boolean preferCurrentHolders;
+  private final long evenShare;
+  private final long sortedSizeLimit;
+  private final Ranking ranking;
+  /** Nodes left out of the ranking for the current segment only. */
+  private final int[] skipped;
+  // The segment being topped up: its size, the replicas it had, its first two current holders (most segments have
+  // no more), and the nodes booked for it so far.
+  private int segment;
+  private long size;
+  private int hadReplicas;
+  private int headNode;
+  private int holders;
+  private int firstHolder;
+  private int secondHolder;
+  private final int[] booked;
+  private int bookedCount;
+
+  private ReplicaFloor(
+      PlacementProblem p,
+      Assignment a,
+      int target,
+      boolean preferCurrentHolders,
+      long missing,
+      long firstSize
+  )
   {
+    this.p = p;
+    this.a = a;
+    this.target = target;
+    this.preferCurrentHolders = preferCurrentHolders;
+    this.evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
+    // Sizes beyond the sort key's width (terabytes) tie, so only bytes below it prove a node too full for the rest.
+    this.sortedSizeLimit = IndexSort.clamped(Long.MAX_VALUE, p.segmentCount);
+    this.booked = new int[Math.min(target, p.nodeCount)];
+    this.ranking = new Ranking(a, p.nodeCount, firstSize);
+    this.skipped = new int[p.nodeCount];
   }
 
   static void run(PlacementProblem p, Assignment a, int target, boolean preferCurrentHolders)
   {
-    final int[] needy = new int[p.segmentCount];
+    // The needy segments by size, then id: (size, id rank) packed into longs, collected in segment order, which
+    // reads the per-segment arrays front to back, and sorted once.
+    final int segments = p.segmentCount;
+    final long[] bySize = new long[segments];
     int count = 0;
     long missing = 0;
-    for (int s : p.idOrder()) {
-      if (a.replicaCount[s] < target) {
-        needy[count++] = s;
-        missing += target - a.replicaCount[s];
+    for (int s = 0; s < segments; s++) {
+      if (a.replicaCount(s) < target) {
+        bySize[count++] = IndexSort.withRank(IndexSort.clamped(p.size[s], segments), p.idRank(s), segments);
+        missing += target - a.replicaCount(s);
       }
     }
     if (count == 0) {
       return;
     }
-    final long[] bySize = new long[count];
+    IndexSort.sort(bySize, count);
+    final int[] idOrder = p.idOrder();
+    final int[] needy = new int[count];
     for (int i = 0; i < count; i++) {
-      bySize[i] = IndexSort.clamped(p.size[needy[i]], count);
+      needy[i] = idOrder[IndexSort.rank(bySize[i], segments)];
     }
-    IndexSort.sortStable(needy, count, bySize);
-    // Sizes beyond the sort key's width (terabytes) tie, so only bytes below it prove a node too full for the rest.
-    final long sortedSizeLimit = IndexSort.clamped(Long.MAX_VALUE, count);
-    final long evenShare = p.nodeCount == 0 ? 0 : (a.replicaTotal + missing + p.nodeCount - 1) / p.nodeCount;
-
-    final Candidates candidates = new Candidates(a);
-    for (int n = 0; n < p.nodeCount; n++) {
-      if (a.freeMemory[n] >= p.size[needy[0]]) {
-        candidates.tree.add(n);
+    final long[] sizes = new long[count];
+    for (int i = 0; i < count; i++) {
+      sizes[i] = p.size[needy[i]];
+    }
+    final int[] replicas = new int[count];
+    final int[] heads = new int[count];
+    for (int i = 0; i < count; i++) {
+      replicas[i] = a.replicaCount(needy[i]);
+      heads[i] = a.headNode(needy[i]);
+    }
+    final int[] holderCounts = new int[count];
+    final int[] firstHolders = new int[count];
+    final int[] secondHolders = new int[count];
+    if (preferCurrentHolders) {
+      for (int i = 0; i < count; i++) {
+        final int s = needy[i];
+        holderCounts[i] = p.holderCount(s);
+        firstHolders[i] = holderCounts[i] > 0 ? p.holder(s, 0) : -1;
+        secondHolders[i] = holderCounts[i] > 1 ? p.holder(s, 1) : -1;
       }
     }
 
+    final ReplicaFloor floor = new ReplicaFloor(p, a, target, preferCurrentHolders, missing, sizes[0]);
+    final LongArrayList newReplicas = new LongArrayList(count);
     for (int i = 0; i < count; i++) {
-      final int s = needy[i];
-      while (a.replicaCount[s] < target) {
-        int n = preferCurrentHolders ? currentHolderWithRoom(p, a, s, evenShare) : -1;
-        if (n >= 0) {
-          // Left in the tree at its old position; see Candidates.
-          a.addReplica(s, n, 0);
-          continue;
-        }
-        n = leastLoaded(a, candidates, s, sortedSizeLimit);
-        if (n < 0) {
-          a.reportShortfall(s, target, shortfallReason(p, a, s, target));
-          break;
-        }
-        candidates.tree.remove(n);
-        a.addReplica(s, n, 0);
-        candidates.snapshot(n);
-        if (a.freeMemory[n] >= Math.min(p.size[s], sortedSizeLimit)) {
-          candidates.tree.add(n);
-        }
+      floor.segment = needy[i];
+      floor.size = sizes[i];
+      floor.hadReplicas = replicas[i];
+      floor.headNode = heads[i];
+      floor.holders = holderCounts[i];
+      floor.firstHolder = firstHolders[i];
+      floor.secondHolder = secondHolders[i];
+      floor.bookedCount = 0;
+      floor.topUp();
+      for (int k = 0; k < floor.bookedCount; k++) {
+        newReplicas.add(Assignment.booking(needy[i], floor.booked[k]));
       }
     }
+    a.addBooked(newReplicas.elements(), newReplicas.size());
+  }
+
+  /** Books replicas of the current segment until it has {@link #target}, or reports why it cannot. */
+  private void topUp()
+  {
+    while (hadReplicas + bookedCount < target) {
+      int n = preferCurrentHolders ? currentHolderWithRoom() : -1;
+      if (n >= 0) {
+        book(n);
+        continue;
+      }
+      n = leastLoaded();
+      if (n < 0) {
+        a.reportShortfall(
+            segment,
+            target,
+            shortfallReason(p, a, segment, hadReplicas + bookedCount, target)
+        );
+        return;
+      }
+      book(n);
+    }
+  }
+
+  private void book(int n)
+  {
+    a.book(n, size);
+    ranking.update(n);
+    booked[bookedCount++] = n;
+  }
+
+  private boolean fits(int n)
+  {
+    return a.freeMemory[n] >= size;
+  }
+
+  /** Whether node {@code n} holds a replica of the current segment, booked or not. */
+  private boolean holds(int n)
+  {
+    for (int k = 0; k < bookedCount; k++) {
+      if (booked[k] == n) {
+        return true;
+      }
+    }
+    return hadReplicas > 0 && (headNode == n || (hadReplicas > 1 && a.holds(segment, n)));
   }
 
   /**
-   * The nodes by segment count, then most free memory, then id, for the least-loaded choice, over a snapshot of
-   * those keys. A replica kept on a current holder does not update the tree: most replicas of a steady cluster stay
-   * where they are, and each would otherwise cost two tree updates. A node's keys only grow (more segments, less
-   * memory), so a stale node sits too early in the tree, and {@link #leastLoaded} re-files it when it gets there;
-   * the choice is the same as with an always up-to-date tree.
+   * The nodes by segment count, then most free memory, then id, for the least-loaded choice: a tournament tree, in
+   * which every inner slot holds the better of its two children, so the least-loaded node is at the root and a node
+   * whose count or memory changed is re-ranked in log N steps over small arrays. It replaced a red-black tree that,
+   * re-filing each node a replica went to, cost a third of a round at a million segments. A node can be left out
+   * (it is too full, or holds the segment), which ranks it below every other.
    */
-  private static final class Candidates
+  private static final class Ranking
   {
     private final Assignment a;
-    private final int[] segments;
-    private final long[] free;
-    final IntRBTreeSet tree;
+    private final int leaves;
+    private final int[] winner;
+    private final boolean[] out;
 
-    Candidates(Assignment a)
+    Ranking(Assignment a, int nodeCount, long firstSize)
     {
       this.a = a;
-      this.segments = a.nodeSegments.clone();
-      this.free = a.freeMemory.clone();
-      this.tree = new IntRBTreeSet((IntComparator) (x, y) -> {
-        int c = Integer.compare(segments[x], segments[y]);
-        if (c == 0) {
-          c = Long.compare(free[y], free[x]);
-        }
-        return c != 0 ? c : Integer.compare(x, y);
-      });
+      this.leaves = Math.max(1, Integer.highestOneBit(Math.max(1, nodeCount - 1)) << 1);
+      this.winner = new int[2 * leaves];
+      this.out = new boolean[nodeCount];
+      Arrays.fill(winner, -1);
+      for (int n = 0; n < nodeCount; n++) {
+        // A node without room for the smallest segment has room for none.
+        out[n] = a.freeMemory[n] < firstSize;
+        winner[leaves + n] = out[n] ? -1 : n;
+      }
+      for (int i = leaves - 1; i >= 1; i--) {
+        winner[i] = better(winner[2 * i], winner[2 * i + 1]);
+      }
     }
 
-    boolean stale(int n)
+    /** The least-loaded node not left out, or -1. */
+    int best()
     {
-      return segments[n] != a.nodeSegments[n] || free[n] != a.freeMemory[n];
+      return winner[1];
     }
 
-    /** Takes node {@code n}'s current keys; it must not be in the tree meanwhile. */
-    void snapshot(int n)
+    /** Re-ranks node {@code n} after its count or memory changed, or it was left out or back in. */
+    void update(int n)
     {
-      segments[n] = a.nodeSegments[n];
-      free[n] = a.freeMemory[n];
+      int i = leaves + n;
+      winner[i] = out[n] ? -1 : n;
+      for (i >>= 1; i >= 1; i >>= 1) {
+        winner[i] = better(winner[2 * i], winner[2 * i + 1]);
+      }
+    }
+
+    void leaveOut(int n, boolean leftOut)
+    {
+      out[n] = leftOut;
+      update(n);
+    }
+
+    private int better(int x, int y)
+    {
+      if (x < 0 || y < 0) {
+        return x < 0 ? y : x;
+      }
+      int c = Integer.compare(a.nodeSegments[x], a.nodeSegments[y]);
+      if (c == 0) {
+        c = Long.compare(a.freeMemory[y], a.freeMemory[x]);
+      }
+      return c < 0 || (c == 0 && x < y) ? x : y;
     }
   }
 
-  private static int currentHolderWithRoom(PlacementProblem p, Assignment a, int s, long evenShare)
+  private int currentHolderWithRoom()
   {
-    final int holders = p.holderCount(s);
     for (int i = 0; i < holders; i++) {
-      final int n = p.holder(s, i);
-      if (a.nodeSegments[n] < evenShare && a.fits(s, n) && !a.holds(s, n)) {
+      final int n = i == 0 ? firstHolder : i == 1 ? secondHolder : p.holder(segment, i);
+      if (a.nodeSegments[n] < evenShare && fits(n) && !holds(n)) {
         return n;
       }
     }
     return -1;
   }
 
-  private static int leastLoaded(Assignment a, Candidates candidates, int s, long sortedSizeLimit)
+  /** The least-loaded node that can take the current segment, or -1. */
+  private int leastLoaded()
   {
-    IntBidirectionalIterator it = candidates.tree.iterator();
-    while (it.hasNext()) {
-      final int n = it.nextInt();
-      if (candidates.stale(n)) {
-        candidates.tree.remove(n);
-        candidates.snapshot(n);
-        candidates.tree.add(n);
-        // It moved further on; the nodes before it were refused already, but the walk restarts to stay simple.
-        it = candidates.tree.iterator();
-      } else if (!a.fits(s, n)) {
-        if (a.freeMemory[n] < Math.min(a.problem.size[s], sortedSizeLimit)) {
-          // Segments come smallest first: no later segment fits here either.
-          it.remove();
-        }
-      } else if (!a.holds(s, n)) {
-        return n;
+    int chosen = -1;
+    int skippedCount = 0;
+    for (int n = ranking.best(); n >= 0; n = ranking.best()) {
+      if (!fits(n) && a.freeMemory[n] < Math.min(size, sortedSizeLimit)) {
+        // Segments come smallest first: no later segment fits here either.
+        ranking.leaveOut(n, true);
+      } else if (!fits(n) || holds(n)) {
+        ranking.leaveOut(n, true);
+        skipped[skippedCount++] = n;
+      } else {
+        chosen = n;
+        break;
       }
     }
-    return -1;
+    for (int i = 0; i < skippedCount; i++) {
+      ranking.leaveOut(skipped[i], false);
+    }
+    return chosen;
   }
 
-  /** Why {@code s} cannot get more replicas: too few nodes, too little memory, or both. */
-  static String shortfallReason(PlacementProblem p, Assignment a, int s, int target)
+  /** Why {@code s}, with {@code placed} replicas, cannot get more: too few nodes, too little memory, or both. */
+  static String shortfallReason(PlacementProblem p, Assignment a, int s, int placed, int target)
   {
-    final boolean memory = a.replicaCount[s] < Math.min(target, p.nodeCount);
+    final boolean memory = placed < Math.min(target, p.nodeCount);
     final String nodes = "only " + p.nodeCount + " nodes for " + target + " replicas";
     if (!memory) {
       return nodes;

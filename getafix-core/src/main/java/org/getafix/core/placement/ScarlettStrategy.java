@@ -73,12 +73,12 @@ final class ScarlettStrategy implements PlacementStrategy
         final int target = deal == 0 ? Math.min(wanted, minReplicas)
                                      : deal == 1 ? Math.min(wanted, Math.max(minReplicas, baseReplication)) : wanted;
         final double share = p.load[s] / wanted;
-        while (a.replicaCount[s] < target) {
+        while (a.replicaCount(s) < target) {
           int n = currentHolder(p, a, s);
           if (n < 0) {
             n = nextNode(a, ring, s, cursor, minSize);
             if (n < 0) {
-              a.reportShortfall(s, wanted, ReplicaFloor.shortfallReason(p, a, s, wanted));
+              a.reportShortfall(s, wanted, ReplicaFloor.shortfallReason(p, a, s, a.replicaCount(s), wanted));
               break;
             }
             cursor = n + 1;
