@@ -37,8 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Broker strategies on the shared live cluster ({@link GetafixItCluster}), one Broker restart per
- * {@code druid.broker.balancer.type}: Druid's own {@code connectionCount}, then {@code getafixAbr}, {@code getafixLbr},
- * {@code getafixLbrMl} and {@code getafixAdaptive}.
+ * {@code druid.broker.balancer.type}: Druid's own {@code connectionCount}, {@code getafixLbr}, {@code getafixLbrMl},
+ * {@code getafixAdaptive}, {@code connectionCount} again, and {@code getafixAbr}.
  *
  * <p>Every Historical holds every segment (the {@code getafix} rule with a floor of 3), so each strategy has the same
  * full choice of replicas, and Getafix stays active, so that ABR has a routing table. Each phase runs the same
@@ -47,7 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * from Druid's {@code http} emitter ({@link MetricsReceiver}): sub-queries per Historical are its
  * {@code query/node/time} events, the policy in use is the {@code policy} dimension of {@code getafix/route/picks}.
  *
- * <p>{@code connectionCount} runs first and again last, to expose drift. Writes every phase's figures (p50/p99, p99
+ * <p>{@code connectionCount} runs first and again before ABR, to expose drift. Writes every phase's figures (p50/p99, p99
  * ratio to the better {@code connectionCount} run, the straggler's share of
  * sub-queries) to {@code integration-tests/target/broker-routing.json}; asserts that every strategy serves the
  * workload and reports its policy, and that adaptive selection sends the straggler a smaller share than
@@ -82,12 +82,13 @@ class BrokerRoutingIT
       ADAPTIVE, "adaptive"
   );
   /**
-   * The phases in order. {@code connectionCount} runs first and again last, so that a drift of the cluster over the
-   * run (warmer JITs and page caches, other load on the machine) shows as a difference between its two runs instead of
-   * passing for a difference between strategies.
+   * The phases in order. {@code connectionCount} runs first and again after the other load-based strategies, so that
+   * a drift of the cluster over the run (warmer JITs and page caches, other load on the machine) shows as a difference
+   * between its two runs instead of passing for a difference between strategies. ABR runs last: it loads the
+   * straggler most, and the phase after it ran slower in earlier runs.
    */
   private static final List<String> ORDER = List.of(
-      CONNECTION_COUNT, ABR, "getafixLbr", "getafixLbrMl", ADAPTIVE, CONNECTION_COUNT
+      CONNECTION_COUNT, "getafixLbr", "getafixLbrMl", ADAPTIVE, CONNECTION_COUNT, ABR
   );
 
   private static final List<Phase> PHASES = new ArrayList<>();
