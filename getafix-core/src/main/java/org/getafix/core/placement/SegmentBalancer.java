@@ -146,30 +146,48 @@ final class SegmentBalancer
     if (total == 0) {
       return IntArrays.EMPTY_ARRAY;
     }
-    // Bucket the replicas of over-full nodes by node (counting sort), walking segments in id order so that each
-    // bucket is in id order, then stably sort each bucket by popularity.
-    final int[] byNode = new int[start[p.nodeCount]];
-    final int[] fill = start.clone();
-    for (int s : p.idOrder()) {
+    // Collect the replicas of over-full nodes walking segments in their numbering, which reads the per-segment
+    // arrays front to back (id order would read them at random), and take on the way all that is read per segment
+    // later: each replica's node, its popularity key (flagged if the node holds the segment now) and its id rank.
+    final int entries = start[p.nodeCount];
+    final int[] entryReplica = new int[entries];
+    final int[] entryNode = new int[entries];
+    final long[] entryPopularity = new long[entries];
+    final long[] byId = new long[entries];
+    int e = 0;
+    for (int s = 0; s < p.segmentCount; s++) {
       for (int r = a.firstReplica(s); r >= 0; r = a.nextReplica(r)) {
         final int n = a.repNode[r];
         if (excess[n] > 0) {
-          byNode[fill[n]++] = r;
+          final int held = start[n + 1] - start[n];
+          entryReplica[e] = r;
+          entryNode[e] = n;
+          // One bit of precision less for the flag; popularity keeps ~31 bits, plenty to rank replicas.
+          entryPopularity[e] = (IndexSort.ascending(p.load[s], held) >>> 1)
+                               | (p.holdsNow(s, n) ? 1L << (IndexSort.keyBits(held) - 1) : 0);
+          byId[e] = IndexSort.withRank(p.idRank(s), e, entries);
+          e++;
         }
       }
+    }
+    // Sort them by id rank (one radix sort; a segment's replicas keep the walk's order), then bucket them by node
+    // (counting sort) so that each bucket is in id order, then stably sort each bucket by popularity: ties in
+    // popularity are broken by id.
+    IndexSort.sort(byId, entries);
+    final int[] byNode = new int[entries];
+    final long[] byNodePopularity = new long[entries];
+    final int[] fill = start.clone();
+    for (int i = 0; i < entries; i++) {
+      final int k = IndexSort.rank(byId[i], entries);
+      final int at = fill[entryNode[k]]++;
+      byNode[at] = entryReplica[k];
+      byNodePopularity[at] = entryPopularity[k];
     }
     for (int n = 0; n < p.nodeCount; n++) {
       if (excess[n] > 0) {
         final int held = start[n + 1] - start[n];
         final int[] replicas = Arrays.copyOfRange(byNode, start[n], start[n + 1]);
-        final long[] byPopularity = new long[held];
-        final long heldNow = 1L << (IndexSort.keyBits(held) - 1);
-        for (int i = 0; i < held; i++) {
-          final int s = a.repSegment[replicas[i]];
-          // One bit of precision less for the flag; popularity keeps ~31 bits, plenty to rank replicas.
-          byPopularity[i] = (IndexSort.ascending(p.load[s], held) >>> 1) | (p.holdsNow(s, n) ? heldNow : 0);
-        }
-        IndexSort.sortStable(replicas, held, byPopularity);
+        IndexSort.sortStable(replicas, held, Arrays.copyOfRange(byNodePopularity, start[n], start[n + 1]));
         System.arraycopy(replicas, 0, byNode, start[n], held);
       }
     }

@@ -3,6 +3,7 @@ package org.getafix.core.placement;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -107,6 +108,58 @@ class SegmentBalancerTest
     ConstraintsTest.assertMemoryRespected(input, plan, "getafix-h");
     assertEquals(1, plan.segmentCounts().get("n0"));
     assertEquals(1, plan.segmentCounts().get("n1"));
+  }
+
+  /**
+   * Among replicas whose popularity ties, the balancer gives up the lowest segment ids first, whatever order it
+   * walks the segments in. The odd light segments carry 64 ulps more load than the even ones: enough for the planner
+   * to number them first (by decreasing load, at 61 segments), too little for the balancer, which ranks the 60
+   * replicas of the over-full node to fewer bits, to tell them apart.
+   */
+  @Test
+  void equallyPopularReplicasMoveInIdOrder()
+  {
+    final List<SegmentLoad> segments = new ArrayList<>();
+    double lightTotal = 0;
+    for (int i = 0; i < 60; i++) {
+      final double load = 1.0 + (i % 2) * 64 * Math.ulp(1.0);
+      segments.add(new SegmentLoad(String.format("light-%02d", i), load, 1));
+      lightTotal += load;
+    }
+    // Fills one node's bin: the fit puts all light segments on the other node.
+    segments.add(new SegmentLoad("hot", lightTotal, 1));
+    final List<NodeCapacity> nodes = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      nodes.add(new NodeCapacity("n" + i, 1, 1000));
+    }
+    final PlacementInput input = new PlacementInput(segments, nodes, new PlacementConstraints(1, 4, 1.0));
+    final PlacementPlan unbalanced = Strategies.autoTieringOnly().plan(input);
+    final PlacementPlan balanced = Strategies.getafixH().plan(input);
+    // The planner's id order: by String hash, then by id.
+    final Comparator<String> idOrder =
+        Comparator.comparingInt(String::hashCode).thenComparing(Comparator.naturalOrder());
+    int movedTotal = 0;
+    for (NodeCapacity node : nodes) {
+      final List<String> before = segmentsOn(unbalanced, node.nodeId());
+      final List<String> after = segmentsOn(balanced, node.nodeId());
+      final List<String> moved = new ArrayList<>(before);
+      moved.removeAll(after);
+      before.sort(idOrder);
+      assertEquals(before.subList(0, moved.size()), moved.stream().sorted(idOrder).toList(), node.nodeId());
+      movedTotal += moved.size();
+    }
+    assertTrue(movedTotal > 0, "the balancer should move replicas: " + unbalanced.segmentCounts());
+  }
+
+  private static List<String> segmentsOn(PlacementPlan plan, String nodeId)
+  {
+    final List<String> held = new ArrayList<>();
+    for (Map.Entry<String, Map<String, Double>> row : plan.shares().entrySet()) {
+      if (row.getValue().containsKey(nodeId)) {
+        held.add(row.getKey());
+      }
+    }
+    return held;
   }
 
   /** 1 − min/max of load/capacity over the nodes. */
