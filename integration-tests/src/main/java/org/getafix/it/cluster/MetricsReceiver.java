@@ -1,5 +1,6 @@
 package org.getafix.it.cluster;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
@@ -9,6 +10,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -81,16 +83,13 @@ public final class MetricsReceiver implements AutoCloseable
    * Runtime properties that make a node send its metrics here, besides the emitters in {@code otherEmitters}
    * (e.g. Getafix's own), through {@code druid.emitter=composing}; events are flushed every half second.
    */
-  public Map<String, String> emitterProperties(List<String> otherEmitters)
+  public Map<String, String> emitterProperties(List<String> otherEmitters) throws JsonProcessingException
   {
-    final StringBuilder emitters = new StringBuilder("[");
-    for (String emitter : otherEmitters) {
-      emitters.append('"').append(emitter).append("\",");
-    }
-    emitters.append("\"http\"]");
+    final List<String> emitters = new ArrayList<>(otherEmitters);
+    emitters.add("http");
     return Map.of(
         "druid.emitter", "composing",
-        "druid.emitter.composing.emitters", emitters.toString(),
+        "druid.emitter.composing.emitters", mapper.writeValueAsString(emitters),
         "druid.emitter.http.recipientBaseUrl", "http://" + server.getAddress().getHostString() + ":"
                                                + server.getAddress().getPort() + "/",
         "druid.emitter.http.flushMillis", "500"

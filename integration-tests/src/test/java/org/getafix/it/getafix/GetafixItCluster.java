@@ -1,11 +1,14 @@
 package org.getafix.it.getafix;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import org.getafix.it.cluster.ClusterConfig;
 import org.getafix.it.cluster.DruidRole;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.workload.SyntheticDataset;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -53,6 +56,21 @@ public final class GetafixItCluster
     cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
         Map.of("type", "getafix", "tieredReplicants", Map.of("_default_tier", floorReplicas))
     ));
+  }
+
+  /**
+   * Writes an IT's measured figures as indented JSON to {@code integration-tests/target/<fileName>} (where
+   * docs/benchmarks.md quotes them from), prints them under {@code title}, and returns the JSON.
+   */
+  public static String writeFigures(String fileName, String title, Map<String, Object> figures) throws IOException
+  {
+    final Path out = Paths.get(System.getProperty("getafix.projectRoot", ".."))
+                          .resolve("integration-tests/target").resolve(fileName);
+    Files.createDirectories(out.getParent());
+    final String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures);
+    Files.writeString(out, json);
+    System.out.println(title + ": " + json);
+    return json;
   }
 
   public static ClusterConfig config()

@@ -1,7 +1,5 @@
 package org.getafix.it.getafix;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
@@ -13,9 +11,6 @@ import org.getafix.it.workload.WorkloadRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -113,12 +108,7 @@ class GetafixVsStockIT
     figures.put("tieringAccuracy", tieringAccuracy);
     figures.put("capacities", capacities);
     figures.put("warmUpFailures", getafixWarmUp.failures().size() + stockWarmUp.failures().size());
-    final Path out = Paths.get(System.getProperty("getafix.projectRoot", ".."))
-                          .resolve("integration-tests/target/getafix-vs-stock.json");
-    Files.createDirectories(out.getParent());
-    final String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures);
-    Files.writeString(out, json);
-    System.out.println("Getafix-H vs stock Druid: " + json);
+    final String json = GetafixItCluster.writeFigures("getafix-vs-stock.json", "Getafix-H vs stock Druid", figures);
     System.out.println("Getafix-H run: " + getafixRun.summary());
     System.out.println("stock run: " + stockRun.summary());
 

@@ -1,7 +1,5 @@
 package org.getafix.it.routing;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.LocalNode;
@@ -19,9 +17,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -307,12 +302,7 @@ class BrokerRoutingIT
       phases.add(row);
     }
     figures.put("phases", phases);
-    final Path out = Paths.get(System.getProperty("getafix.projectRoot", ".."))
-                          .resolve("integration-tests/target/broker-routing.json");
-    Files.createDirectories(out.getParent());
-    final String json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(figures);
-    Files.writeString(out, json);
-    System.out.println("Broker routing on a live cluster: " + json);
+    GetafixItCluster.writeFigures("broker-routing.json", "Broker routing on a live cluster", figures);
   }
 
   private static List<Phase> phase(String type)
