@@ -45,7 +45,8 @@ public final class SimulationRun
 {
   private static final double POPULARITY_WINDOW_SECONDS = 60;
   /** The strategies the extension realises through its getafix rule, and so under its churn budget. */
-  private static final Set<String> GETAFIX_FAMILY = Set.of("getafix-h", "getafix-b", "auto-tiering");
+  private static final Set<String> GETAFIX_FAMILY =
+      Set.of("getafix-h", "getafix-b", "auto-tiering", "getafix-h-thesis-split", "getafix-b-thesis-split");
 
   private final ScenarioSettings scenario;
   private final ScenarioSettings.Run run;
@@ -290,7 +291,9 @@ public final class SimulationRun
 
   private boolean capacityAware()
   {
-    return "getafix-h".equals(run.strategy()) || "auto-tiering".equals(run.strategy());
+    return "getafix-h".equals(run.strategy())
+           || "auto-tiering".equals(run.strategy())
+           || "getafix-h-thesis-split".equals(run.strategy());
   }
 
   /** The label, summary figures and plot data of one run. */

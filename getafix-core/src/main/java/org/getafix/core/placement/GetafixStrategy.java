@@ -3,19 +3,22 @@ package org.getafix.core.placement;
 /**
  * The Getafix family: ModifiedBestFit on per-node weights, the replica floor, and optionally the segment balancer.
  * Getafix-H weighs nodes by estimated capacity and balances; Getafix-B weighs them equally (Algorithm 2.1);
- * auto-tiering only weighs them by capacity without balancing.
+ * auto-tiering only weighs them by capacity without balancing. Each may split segments as the thesis does or evenly
+ * ({@link SplitPolicy}).
  */
 final class GetafixStrategy implements PlacementStrategy
 {
   private final String name;
   private final boolean capacityAware;
   private final boolean balance;
+  private final SplitPolicy split;
 
-  GetafixStrategy(String name, boolean capacityAware, boolean balance)
+  GetafixStrategy(String name, boolean capacityAware, boolean balance, SplitPolicy split)
   {
     this.name = name;
     this.capacityAware = capacityAware;
     this.balance = balance;
+    this.split = split;
   }
 
   @Override
@@ -34,7 +37,7 @@ final class GetafixStrategy implements PlacementStrategy
     // memory back; an input with room to spare is planned once.
     for (ModifiedBestFit.Reserve reserve : ModifiedBestFit.Reserve.values()) {
       assignment = new Assignment(problem);
-      final boolean madeExtraReplicas = ModifiedBestFit.run(problem, assignment, weight, reserve);
+      final boolean madeExtraReplicas = ModifiedBestFit.run(problem, assignment, weight, reserve, split);
       ReplicaFloor.run(problem, assignment, problem.constraints.minReplicas(), true);
       if (!madeExtraReplicas || !assignment.memoryShortfall) {
         break;

@@ -18,6 +18,10 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * split) and the remainder goes back on the heap. That is what keeps replicas few: only a segment larger than every
  * free bin gets an extra replica.
  *
+ * <p>Beyond the thesis, with {@link SplitPolicy#EVEN} a segment larger than every free bin (a hot one) is split in
+ * equal parts, and the remainder of a split goes where its routed share fits (see {@link #splitEvenly}), because
+ * Brokers route a segment's queries evenly over its holders whatever the plan's shares say.
+ *
  * <p>Beyond the thesis, each new replica must respect the constraints: a node never holds two replicas of a
  * segment, never more bytes than its memory limit, a segment never more than maxReplicas replicas, and an extra
  * (load-driven) replica may only use memory that is not needed for the replica floor of the other segments (see
@@ -79,6 +83,7 @@ final class ModifiedBestFit
   private final double epsilon;
   private final long minSizeInFit;
   private final Reserve reserve;
+  private final SplitPolicy split;
   private final long largestSize;
   private final Bins bins;
   private long floorReserve;
@@ -93,19 +98,32 @@ final class ModifiedBestFit
    * @param weight per-node weight (capacity, or 1 for Algorithm 2.1); a node with weight 0 gets no load
    * @return whether it made replicas beyond the floor, i.e. whether a stricter reserve could leave more memory
    */
-  static boolean run(PlacementProblem problem, Assignment assignment, double[] weight, Reserve reserve)
+  static boolean run(
+      PlacementProblem problem,
+      Assignment assignment,
+      double[] weight,
+      Reserve reserve,
+      SplitPolicy split
+  )
   {
-    final ModifiedBestFit fit = new ModifiedBestFit(problem, assignment, weight, reserve);
+    final ModifiedBestFit fit = new ModifiedBestFit(problem, assignment, weight, reserve, split);
     fit.fit();
     return fit.madeExtraReplicas;
   }
 
-  private ModifiedBestFit(PlacementProblem problem, Assignment assignment, double[] weight, Reserve reserve)
+  private ModifiedBestFit(
+      PlacementProblem problem,
+      Assignment assignment,
+      double[] weight,
+      Reserve reserve,
+      SplitPolicy split
+  )
   {
     this.p = problem;
     this.a = assignment;
     this.weight = weight;
     this.reserve = reserve;
+    this.split = split;
     this.binCapacity = new double[problem.nodeCount];
     this.binRemaining = new double[problem.nodeCount];
     this.remaining = problem.load.clone();
@@ -275,6 +293,9 @@ final class ModifiedBestFit
       // It would fit a holder's bin, but the more popular segments kept there took the room.
       return Kept.LEFT;
     }
+    if (split == SplitPolicy.EVEN && splitEvenly(s, true)) {
+      return Kept.KEPT;
+    }
     keepParts(s);
     return Kept.POPULAR;
   }
@@ -299,13 +320,102 @@ final class ModifiedBestFit
           roomiestShare = share;
         }
       }
-      if (roomiest < 0 || (a.replicaCount(s) >= p.constraints.minReplicas() && !extraReplicaAllowed(s))) {
+      if (roomiest < 0 || (a.replicaCount(s) >= p.constraints.minReplicas() && !extraReplicasAllowed(s, 1))) {
         return;
       }
       final double part = fitsWithSlack(roomiest, remaining[s]) ? remaining[s] : binRemaining[roomiest];
       place(s, roomiest, part);
       remaining[s] -= part;
     }
+  }
+
+  /**
+   * Splits segment {@code s}, which has no replica yet and is larger than the roomiest open bin, in equal parts over
+   * as few nodes as can each take one, the roomiest bins. Equal parts, because that is how Brokers route: Druid's
+   * connectionCount and random strategies spread a segment's queries about evenly over its holders, whatever the
+   * plan's shares say. The thesis' split (fill the roomiest bin, re-queue the remainder) leaves a last sliver in
+   * whichever bin fits it, often a weak node's small one, which is then routed a full 1/k of a hot segment: several
+   * times its bin. A segment that fits an empty bin keeps the thesis' split, which fills a bin with each cut and so
+   * makes at most one split per bin; an even split does not fill bins, and applied to the tail it would split
+   * segment after segment.
+   *
+   * <p>In the sticky pass ({@code preferHolders}) the nodes holding s now are taken first where they can take a
+   * part (with {@link #HOLD_SLACK}), and the number of parts is the one that loads s on the fewest new nodes, then
+   * the smallest, starting from one part fewer than it has holders: a segment that cooled sheds a replica.
+   *
+   * @return whether it placed s; if not (too few nodes, the replica cap or memory), nothing changed
+   */
+  private boolean splitEvenly(int s, boolean preferHolders)
+  {
+    final double load = remaining[s];
+    if (bins.isEmpty() || load <= binCapacity[bins.last()]) {
+      return false;
+    }
+    final int maxParts = Math.min(p.constraints.maxReplicas() - a.replicaCount(s), p.nodeCount);
+    final int holders = preferHolders ? p.holderCount(s) : 0;
+    final int[] chosen = new int[Math.max(0, maxParts)];
+    final int floorLeft = Math.max(0, p.constraints.minReplicas() - a.replicaCount(s));
+    int bestParts = -1;
+    int bestMoves = Integer.MAX_VALUE;
+    // Even with every holder kept, k parts load k - holders new nodes: past that no larger k can do better.
+    for (int k = Math.max(2, holders - 1); k <= maxParts && k - holders < bestMoves; k++) {
+      if (!extraReplicasAllowed(s, k - floorLeft)) {
+        break;
+      }
+      final int kept = choose(s, load / k, k, holders, chosen);
+      if (kept >= 0 && k - kept < bestMoves) {
+        bestParts = k;
+        bestMoves = k - kept;
+      }
+    }
+    if (bestParts < 0) {
+      return false;
+    }
+    choose(s, load / bestParts, bestParts, holders, chosen);
+    for (int i = 0; i < bestParts; i++) {
+      place(s, chosen[i], load / bestParts);
+    }
+    remaining[s] = 0;
+    return true;
+  }
+
+  /**
+   * Chooses {@code k} nodes for parts of {@code part} of segment s, into {@code chosen}: of its first
+   * {@code holders} current holders those that can take a part, then the roomiest open bins that can.
+   *
+   * @return how many of the chosen hold s now, or -1 if fewer than k nodes can take a part
+   */
+  private int choose(int s, double part, int k, int holders, int[] chosen)
+  {
+    int found = 0;
+    for (int i = 0; i < holders && found < k; i++) {
+      final int h = p.holder(s, i);
+      if (weight[h] > 0 && a.fits(s, h) && !a.holds(s, h) && fitsWithSlack(h, part)) {
+        chosen[found++] = h;
+      }
+    }
+    final int kept = found;
+    final IntBidirectionalIterator it = bins.from(Double.POSITIVE_INFINITY);
+    while (found < k && it.hasPrevious()) {
+      final int n = it.previousInt();
+      if (binRemaining[n] < part - epsilon) {
+        break;
+      }
+      if (usable(it, s, n) && !contains(chosen, found, n)) {
+        chosen[found++] = n;
+      }
+    }
+    return found == k ? kept : -1;
+  }
+
+  private static boolean contains(int[] values, int count, int value)
+  {
+    for (int i = 0; i < count; i++) {
+      if (values[i] == value) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private boolean fitsWithSlack(int n, double load)
@@ -326,7 +436,7 @@ final class ModifiedBestFit
       spreadOverHolders(s, load);
       return false;
     }
-    if (a.replicaCount(s) >= p.constraints.minReplicas() && !extraReplicaAllowed(s)) {
+    if (a.replicaCount(s) >= p.constraints.minReplicas() && !extraReplicasAllowed(s, 1)) {
       a.reportShortfall(
           s,
           a.replicaCount(s) + 1,
@@ -335,10 +445,13 @@ final class ModifiedBestFit
       spreadOverHolders(s, load);
       return false;
     }
-    final int fit = tightestFit(s, load);
+    final int fit = tightestFitForRouting(s, load);
     if (fit >= 0) {
       place(s, fit, load);
       remaining[s] = 0;
+      return false;
+    }
+    if (split == SplitPolicy.EVEN && a.replicaCount(s) == 0 && splitEvenly(s, false)) {
       return false;
     }
     final int largest = largestBin(s);
@@ -359,6 +472,26 @@ final class ModifiedBestFit
     // else: no node with capacity has room for s; the floor phase may still find one with capacity 0.
     remaining[s] = 0;
     return false;
+  }
+
+  /**
+   * With {@link SplitPolicy#EVEN}, the remainder of a split segment (one with replicas already) goes to the tightest
+   * bin that can take the share Brokers will route to its new holder, 1/(k+1) of the segment's load, if there is
+   * one: the thesis' tightest fit for the remainder alone would put a small remainder of a hot segment in a small
+   * bin, whose node is then routed far more than its bin. Otherwise, and for a whole segment, the tightest fit.
+   */
+  private int tightestFitForRouting(int s, double load)
+  {
+    if (split == SplitPolicy.EVEN && a.replicaCount(s) > 0) {
+      final double routed = p.load[s] / (a.replicaCount(s) + 1);
+      if (routed > load) {
+        final int fit = tightestFit(s, routed);
+        if (fit >= 0) {
+          return fit;
+        }
+      }
+    }
+    return tightestFit(s, load);
   }
 
   /** The usable bin with the least remaining capacity ≥ load, or -1. */
@@ -406,16 +539,19 @@ final class ModifiedBestFit
   }
 
   /**
-   * Whether memory allows a replica beyond the floor of {@code s}. An extra replica is at most the largest size,
-   * so it takes at most one slot.
+   * Whether memory allows {@code extras} replicas of {@code s} beyond its floor. An extra replica is at most the
+   * largest size, so it takes at most one slot.
    */
-  private boolean extraReplicaAllowed(int s)
+  private boolean extraReplicasAllowed(int s, int extras)
   {
+    if (extras <= 0) {
+      return true;
+    }
     switch (reserve) {
       case BYTES:
-        return totalFree - p.size[s] >= floorReserve;
+        return totalFree - extras * p.size[s] >= floorReserve;
       case SLOTS:
-        return totalFree - p.size[s] >= floorReserve && freeSlots - 1 >= floorReplicasMissing;
+        return totalFree - extras * p.size[s] >= floorReserve && freeSlots - extras >= floorReplicasMissing;
       default:
         return false;
     }

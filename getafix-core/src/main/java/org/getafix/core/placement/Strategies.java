@@ -10,25 +10,46 @@ public final class Strategies
 {
   public static final int DEFAULT_DRUID_REPLICATION_FACTOR = 2;
 
-  private static final PlacementStrategy GETAFIX_H = new GetafixStrategy("getafix-h", true, true);
-  private static final PlacementStrategy GETAFIX_B = new GetafixStrategy("getafix-b", false, false);
-  private static final PlacementStrategy AUTO_TIERING_ONLY = new GetafixStrategy("auto-tiering-only", true, false);
+  private static final PlacementStrategy GETAFIX_H = new GetafixStrategy("getafix-h", true, true, SplitPolicy.EVEN);
+  private static final PlacementStrategy GETAFIX_B = new GetafixStrategy("getafix-b", false, false, SplitPolicy.EVEN);
+  private static final PlacementStrategy AUTO_TIERING_ONLY =
+      new GetafixStrategy("auto-tiering-only", true, false, SplitPolicy.EVEN);
+  private static final PlacementStrategy GETAFIX_H_THESIS_SPLIT =
+      new GetafixStrategy("getafix-h-thesis-split", true, true, SplitPolicy.THESIS);
+  private static final PlacementStrategy GETAFIX_B_THESIS_SPLIT =
+      new GetafixStrategy("getafix-b-thesis-split", false, false, SplitPolicy.THESIS);
   private static final PlacementStrategy SCARLETT = new ScarlettStrategy(DEFAULT_DRUID_REPLICATION_FACTOR);
 
   private Strategies()
   {
   }
 
-  /** Capacity-aware ModifiedBestFit (Algorithm 3.1), replica floor, segment balancer with the constraints' γ. */
+  /**
+   * Capacity-aware ModifiedBestFit (Algorithm 3.1), replica floor, segment balancer with the constraints' γ;
+   * segments split evenly ({@link SplitPolicy#EVEN}).
+   */
   public static PlacementStrategy getafixH()
   {
     return GETAFIX_H;
   }
 
-  /** Getafix (Algorithm 2.1): ModifiedBestFit with equal node capacities and the replica floor, no balancer. */
+  /**
+   * Getafix (Algorithm 2.1): the same ModifiedBestFit with equal node capacities and the replica floor, no
+   * balancer; segments split evenly, as in {@link #getafixH()}, so that the two differ only where the thesis
+   * says.
+   */
   public static PlacementStrategy getafixB()
   {
     return GETAFIX_B;
+  }
+
+  /** {@link #getafixH()} or {@link #getafixB()} with the given way of splitting segments. */
+  public static PlacementStrategy getafix(boolean capacityAware, SplitPolicy split)
+  {
+    if (split == SplitPolicy.THESIS) {
+      return capacityAware ? GETAFIX_H_THESIS_SPLIT : GETAFIX_B_THESIS_SPLIT;
+    }
+    return capacityAware ? GETAFIX_H : GETAFIX_B;
   }
 
   /** Capacity-aware ModifiedBestFit and replica floor without the balancer (§4.3.1's "Auto-tiering Only"). */
@@ -75,7 +96,15 @@ public final class Strategies
   /** Names accepted by {@link #byName}. */
   public static List<String> names()
   {
-    return List.of("getafix-h", "getafix-b", "auto-tiering-only", "scarlett", "druid-default");
+    return List.of(
+        "getafix-h",
+        "getafix-b",
+        "getafix-h-thesis-split",
+        "getafix-b-thesis-split",
+        "auto-tiering-only",
+        "scarlett",
+        "druid-default"
+    );
   }
 
   /**
@@ -94,6 +123,10 @@ public final class Strategies
         return getafixH();
       case "getafix-b":
         return getafixB();
+      case "getafix-h-thesis-split":
+        return GETAFIX_H_THESIS_SPLIT;
+      case "getafix-b-thesis-split":
+        return GETAFIX_B_THESIS_SPLIT;
       case "auto-tiering-only":
         return autoTieringOnly();
       case "scarlett":

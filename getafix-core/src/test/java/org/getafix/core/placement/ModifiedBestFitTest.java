@@ -28,10 +28,16 @@ class ModifiedBestFitTest
     );
   }
 
+  /** The thesis' split, with equal and with capacity weights (equal here): Algorithms 2.1 and 3.1 as written. */
+  private static final List<PlacementStrategy> THESIS_SPLIT = List.of(
+      Strategies.getafix(false, SplitPolicy.THESIS),
+      Strategies.getafix(true, SplitPolicy.THESIS)
+  );
+
   @Test
   void thesisExampleNeedsFiveReplicasNotSeven()
   {
-    for (PlacementStrategy strategy : List.of(Strategies.getafixB(), Strategies.getafixH())) {
+    for (PlacementStrategy strategy : THESIS_SPLIT) {
       final PlacementPlan plan = strategy.plan(thesisExample());
       assertEquals(5, plan.totalReplicas(), strategy.name());
       assertTrue(plan.unplaced().isEmpty(), strategy.name());
@@ -48,7 +54,7 @@ class ModifiedBestFitTest
   @Test
   void thesisExampleRoutingProportionsAreTable31()
   {
-    final PlacementPlan plan = Strategies.getafixB().plan(thesisExample());
+    final PlacementPlan plan = Strategies.getafix(false, SplitPolicy.THESIS).plan(thesisExample());
     assertEquals(2.0 / 3, plan.sharesOf("S1").get("HN1"), 1e-9);
     assertEquals(1.0 / 3, plan.sharesOf("S1").get("HN3"), 1e-9);
     assertEquals(Map.of("HN2", 1.0), plan.sharesOf("S2"));
@@ -85,6 +91,52 @@ class ModifiedBestFitTest
     final Map<String, Double> uniform = Strategies.getafixB().plan(input).nodeLoads(segments);
     assertEquals(100 / 3.0, uniform.get("big"), 1e-6);
     assertEquals(100 / 3.0, uniform.get("small"), 1e-6);
+  }
+
+  /**
+   * The even split on the §2.2 example: S1 (6) is larger than a bin (4), so it gets two equal halves; S3 then finds
+   * no bin with room for it whole and, being smaller than a bin, takes the thesis' split. One replica more than the
+   * thesis' five, and every share is what an even-routing Broker sends.
+   */
+  @Test
+  void evenSplitOfTheThesisExample()
+  {
+    final PlacementPlan plan = Strategies.getafixB().plan(thesisExample());
+    assertEquals(6, plan.totalReplicas());
+    assertEquals(List.of(0.5, 0.5), List.copyOf(plan.sharesOf("S1").values()));
+    assertEquals(
+        Map.of("HN1", 4.0, "HN2", 4.0, "HN3", 4.0),
+        rounded(plan.nodeLoads(thesisExample().segments()))
+    );
+  }
+
+  /**
+   * Two 16-core nodes, an 8-core and a 4-core one, and a segment with half the load: more than the largest bin
+   * (16/44 of the load). The thesis' split fills one big bin and leaves the rest, a quarter of the segment, to
+   * another node, which an even-routing Broker then sends half the segment; the even split gives the two big nodes
+   * half each.
+   */
+  @Test
+  void evenSplitGivesAHotSegmentEqualSharesOnTheStrongNodes()
+  {
+    final List<SegmentLoad> segments = List.of(
+        new SegmentLoad("hot", 50, 1),
+        new SegmentLoad("warm", 20, 1),
+        new SegmentLoad("a", 12, 1),
+        new SegmentLoad("b", 10, 1),
+        new SegmentLoad("c", 8, 1)
+    );
+    final List<NodeCapacity> nodes = List.of(
+        new NodeCapacity("big1", 16, GB),
+        new NodeCapacity("big2", 16, GB),
+        new NodeCapacity("mid", 8, GB),
+        new NodeCapacity("small", 4, GB)
+    );
+    final PlacementInput input = new PlacementInput(segments, nodes, new PlacementConstraints(1, 4, 0.0));
+    assertEquals(Map.of("big1", 0.5, "big2", 0.5), Strategies.autoTieringOnly().plan(input).sharesOf("hot"));
+    final Map<String, Double> thesis = Strategies.getafix(true, SplitPolicy.THESIS).plan(input).sharesOf("hot");
+    assertEquals(2, thesis.size(), thesis.toString());
+    assertTrue(thesis.values().stream().anyMatch(share -> share < 0.3), thesis.toString());
   }
 
   @Test

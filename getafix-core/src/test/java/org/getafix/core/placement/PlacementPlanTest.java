@@ -16,7 +16,7 @@ class PlacementPlanTest
 {
   private static PlacementPlan planned()
   {
-    return Strategies.getafixB().plan(new PlacementInput(
+    return Strategies.getafix(false, SplitPolicy.THESIS).plan(new PlacementInput(
         List.of(new SegmentLoad("S1", 6, 1), new SegmentLoad("S2", 3, 1), new SegmentLoad("S3", 2, 1),
                 new SegmentLoad("S4", 1, 1)),
         List.of(new NodeCapacity("HN1", 1, 10), new NodeCapacity("HN2", 1, 10), new NodeCapacity("HN3", 1, 10)),

@@ -37,7 +37,15 @@ public record ScenarioSettings(
 )
 {
   public static final List<String> STRATEGIES =
-      List.of("getafix-h", "getafix-b", "auto-tiering", "scarlett", "druid-default");
+      List.of(
+          "getafix-h",
+          "getafix-b",
+          "auto-tiering",
+          "getafix-h-thesis-split",
+          "getafix-b-thesis-split",
+          "scarlett",
+          "druid-default"
+      );
   public static final List<String> ROUTINGS = List.of("lbr-cc", "abr", "lbr-ml", "adaptive", "random");
   /** The extension's default {@code maxLoadsPerRound} (GetafixDynamicConfig): plan-driven loads per Coordinator run. */
   public static final int DEFAULT_MAX_LOADS_PER_ROUND = 50;

@@ -9,6 +9,7 @@ import org.getafix.core.placement.PlacementPlan;
 import org.getafix.core.placement.PlacementStrategy;
 import org.getafix.core.placement.PopularityTracker;
 import org.getafix.core.placement.SegmentLoad;
+import org.getafix.core.placement.SplitPolicy;
 import org.getafix.core.placement.Strategies;
 import org.getafix.core.placement.ThroughputCapacityEstimator;
 import org.getafix.simulator.cluster.Cluster;
@@ -81,6 +82,14 @@ public final class CorePlacementAdapter implements PlacementAdapter
       );
       case "getafix-b" -> new CorePlacementAdapter(
           Strategies.getafixB(), LoadSignal.ACCESS_TIME_POPULARITY, popularity, null, constraints
+      );
+      case "getafix-h-thesis-split" -> new CorePlacementAdapter(
+          Strategies.getafix(true, SplitPolicy.THESIS), LoadSignal.ACCESS_TIME_POPULARITY, popularity,
+          estimator(capacityEstimator), constraints
+      );
+      case "getafix-b-thesis-split" -> new CorePlacementAdapter(
+          Strategies.getafix(false, SplitPolicy.THESIS), LoadSignal.ACCESS_TIME_POPULARITY, popularity, null,
+          constraints
       );
       case "scarlett" -> new CorePlacementAdapter(
           Strategies.scarlett(), LoadSignal.CONCURRENT_ACCESSES, popularity, null, constraints
