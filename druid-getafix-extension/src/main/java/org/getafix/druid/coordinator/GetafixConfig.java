@@ -3,6 +3,8 @@ package org.getafix.druid.coordinator;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.apache.druid.client.DruidServer;
+import org.apache.druid.java.util.common.StringUtils;
+import org.getafix.core.placement.SplitPolicy;
 import org.getafix.core.placement.Tier;
 import org.joda.time.Period;
 
@@ -30,6 +32,9 @@ public class GetafixConfig
 
   @JsonProperty
   private Capacity capacity = new Capacity();
+
+  @JsonProperty
+  private Planning planning = new Planning();
 
   /**
    * Historical (host:port) → the tier its hardware puts it in, e.g. {@code {"h1:8083":"HOT"}}; when set,
@@ -73,6 +78,25 @@ public class GetafixConfig
     return capacity.smoothing;
   }
 
+  /**
+   * How the planner splits a segment that no free bin takes whole: {@code even} (the default) or {@code thesis}.
+   *
+   * @throws IllegalArgumentException naming any other value
+   */
+  public SplitPolicy getSplitPolicy()
+  {
+    switch (StringUtils.toLowerCase(String.valueOf(planning.split))) {
+      case "even":
+        return SplitPolicy.EVEN;
+      case "thesis":
+        return SplitPolicy.THESIS;
+      default:
+        throw new IllegalArgumentException(
+            "druid.getafix.planning.split must be [even] or [thesis], got [" + planning.split + "]"
+        );
+    }
+  }
+
   public Map<String, Tier> getHardwareTiers()
   {
     return hardwareTiers == null ? Map.of() : hardwareTiers;
@@ -107,6 +131,17 @@ public class GetafixConfig
      */
     @JsonProperty
     private boolean biasCorrection = false;
+  }
+
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public static class Planning
+  {
+    /**
+     * {@code even}: a hot segment in equal parts, as Brokers routing by connection count spread it anyway;
+     * {@code thesis}: Algorithm 3.1's fill-and-re-queue split, fewest replicas, for Brokers that route by the plan.
+     */
+    @JsonProperty
+    private String split = "even";
   }
 
   @JsonIgnoreProperties(ignoreUnknown = true)

@@ -87,7 +87,7 @@ public class GetafixPlanner
   private final MetadataRuleManager ruleManager;
   private final StatsSource statsSource;
   private final ServiceEmitter emitter;
-  private final PlacementStrategy strategy = Strategies.getafixH();
+  private final PlacementStrategy strategy;
 
   private ScheduledExecutorService exec;
   private AtomicReference<GetafixDynamicConfig> dynamicConfig;
@@ -145,6 +145,7 @@ public class GetafixPlanner
     this.ruleManager = ruleManager;
     this.statsSource = statsSource;
     this.emitter = emitter;
+    this.strategy = Strategies.getafix(true, config.getSplitPolicy());
     resetRoundState();
   }
 
