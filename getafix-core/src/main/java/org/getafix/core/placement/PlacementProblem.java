@@ -1,12 +1,9 @@
 package org.getafix.core.placement;
 
 import it.unimi.dsi.fastutil.ints.IntArrays;
-import it.unimi.dsi.fastutil.objects.Object2IntOpenHashMap;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A {@link PlacementInput} turned into primitive arrays indexed by int, which is what the algorithms work on: no
@@ -85,7 +82,6 @@ final class PlacementProblem
     }
     totalLoad = total;
     loadEpsilon = total * 1e-9;
-    final Holders inputHolders = new Holders(ids, input.currentHolders(), input.currentShares());
 
     final int[] byId = idOrder(ids, hashes);
     final int[] order = new int[segmentCount];
@@ -112,17 +108,23 @@ final class PlacementProblem
     load = new double[segmentCount];
     size = new long[segmentCount];
     final int[] renumbered = new int[segmentCount];
+    // PlacementInput made the holders (its only Map implementation), already resolved to input indices.
+    final PlacementInput.CurrentHolders holders = (PlacementInput.CurrentHolders) input.currentHolders();
+    final int[] nodeOfInput = new int[nodeCount];
+    for (int n = 0; n < nodeCount; n++) {
+      nodeOfInput[nodeOrder[n]] = n;
+    }
     holderStart = new int[segmentCount + 1];
-    holderNode = new int[inputHolders.total()];
-    holderShare = inputHolders.share == null ? null : new double[holderNode.length];
+    holderNode = new int[holders.total()];
     for (int s = 0; s < segmentCount; s++) {
       final int i = order[s];
       segmentIds[s] = ids[i];
       load[s] = loads[i];
       size[s] = sizes[i];
       renumbered[i] = s;
-      holderStart[s + 1] = inputHolders.copy(i, holderNode, holderShare, holderStart[s]);
+      holderStart[s + 1] = copyHolders(holders, i, nodeOfInput, holderStart[s]);
     }
+    holderShare = holders.isEmpty() || input.currentShares().isEmpty() ? null : shares(input.currentShares());
     idOrder = new int[segmentCount];
     idRank = new int[segmentCount];
     for (int k = 0; k < segmentCount; k++) {
@@ -133,112 +135,56 @@ final class PlacementProblem
   }
 
   /**
-   * The current holders of the segments in input order, resolved to node indices: those of segment i are
-   * node[start[i], start[i+1]), in node order; unknown node ids are ignored. Resolved in input order, the order in
-   * which the ids were just read (so their hashes are still in cache), and in two passes, first every segment's set
-   * and then their nodes: each set lookup is a few dependent cache misses (the table slot, the set), and in a loop
-   * that does nothing else the processor overlaps the lookups of many segments.
+   * Copies the holders of input segment {@code i} into {@link #holderNode} from {@code at} on, as node indices in
+   * node order, leaving out unknown nodes.
+   *
+   * @return the index after the copied nodes
    */
-  private final class Holders
+  private int copyHolders(PlacementInput.CurrentHolders holders, int i, int[] nodeOfInput, int at)
   {
-    private final int[] start;
-    private final int[] node;
-    private final double[] share;
-
-    Holders(String[] ids, Map<String, Set<String>> currentHolders, Map<String, Map<String, Double>> currentShares)
-    {
-      start = new int[ids.length + 1];
-      if (currentHolders.isEmpty()) {
-        node = IntArrays.EMPTY_ARRAY;
-        share = null;
-        return;
-      }
-      @SuppressWarnings("unchecked")
-      final Set<String>[] sets = new Set[ids.length];
-      for (int i = 0; i < ids.length; i++) {
-        sets[i] = currentHolders.get(ids[i]);
-      }
-      final Object2IntOpenHashMap<String> nodeIndex = new Object2IntOpenHashMap<>(nodeCount);
-      nodeIndex.defaultReturnValue(-1);
-      for (int n = 0; n < nodeCount; n++) {
-        nodeIndex.put(nodeIds[n], n);
-      }
-      int[] nodes = new int[Math.max(16, currentHolders.size() * 2)];
-      int count = 0;
-      for (int i = 0; i < ids.length; i++) {
-        final int first = count;
-        if (sets[i] != null) {
-          for (String id : sets[i]) {
-            int n = nodeIndex.getInt(id);
-            if (n >= 0) {
-              if (count == nodes.length) {
-                nodes = Arrays.copyOf(nodes, count + (count >> 1));
-              }
-              // Sets are distinct already; insertion keeps node-id order, and rows are short.
-              int k = count++;
-              while (k > first && nodes[k - 1] > n) {
-                nodes[k] = nodes[k - 1];
-                k--;
-              }
-              nodes[k] = n;
-            }
-          }
+    final int first = at;
+    for (int k = holders.from(i); k < holders.to(i); k++) {
+      final int input = holders.node(k);
+      if (input >= 0) {
+        final int n = nodeOfInput[input];
+        // The ids are distinct already; insertion keeps node order, and rows are short.
+        int j = at++;
+        while (j > first && holderNode[j - 1] > n) {
+          holderNode[j] = holderNode[j - 1];
+          j--;
         }
-        start[i + 1] = count;
+        holderNode[j] = n;
       }
-      node = nodes;
-      share = currentShares.isEmpty() ? null : shares(ids, currentShares);
     }
+    return at;
+  }
 
-    /**
-     * Each holder's current share of its segment's load; 0 for a holder the shares do not name. A plan's own shares
-     * (the usual case) are read in place, without making a row map per segment.
-     */
-    private double[] shares(String[] ids, Map<String, Map<String, Double>> currentShares)
-    {
-      final double[] shares = new double[start[ids.length]];
-      final PlanShares plan = currentShares instanceof PlanShares ? (PlanShares) currentShares : null;
-      for (int i = 0; i < ids.length; i++) {
-        if (start[i + 1] == start[i]) {
-          continue;
+  /**
+   * Each holder's current share of its segment's load; 0 for a holder the shares do not name. A plan's own shares
+   * (the usual case) are read in place, without making a row map per segment.
+   */
+  private double[] shares(Map<String, Map<String, Double>> currentShares)
+  {
+    final double[] shares = new double[holderNode.length];
+    final PlanShares plan = currentShares instanceof PlanShares ? (PlanShares) currentShares : null;
+    for (int s = 0; s < segmentCount; s++) {
+      if (holderStart[s + 1] == holderStart[s]) {
+        continue;
+      }
+      if (plan != null) {
+        final int row = plan.indexOf(segmentIds[s]);
+        for (int k = holderStart[s]; row >= 0 && k < holderStart[s + 1]; k++) {
+          shares[k] = plan.shareIn(row, nodeIds[holderNode[k]]);
         }
-        if (plan != null) {
-          final int row = plan.indexOf(ids[i]);
-          for (int k = start[i]; row >= 0 && k < start[i + 1]; k++) {
-            shares[k] = plan.shareIn(row, nodeIds[node[k]]);
-          }
-        } else {
-          final Map<String, Double> row = currentShares.get(ids[i]);
-          for (int k = start[i]; row != null && k < start[i + 1]; k++) {
-            final Double value = row.get(nodeIds[node[k]]);
-            shares[k] = value != null && value > 0 ? value : 0;
-          }
+      } else {
+        final Map<String, Double> row = currentShares.get(segmentIds[s]);
+        for (int k = holderStart[s]; row != null && k < holderStart[s + 1]; k++) {
+          final Double value = row.get(nodeIds[holderNode[k]]);
+          shares[k] = value != null && value > 0 ? value : 0;
         }
       }
-      return shares;
     }
-
-    int total()
-    {
-      return start[start.length - 1];
-    }
-
-    /**
-     * Copies segment i's nodes (and shares, if any) from {@code at} on, with an element loop, as rows are too short
-     * for arraycopy.
-     *
-     * @return the index after the copied nodes
-     */
-    int copy(int i, int[] nodesInto, double[] sharesInto, int at)
-    {
-      for (int k = start[i]; k < start[i + 1]; k++) {
-        if (share != null) {
-          sharesInto[at] = share[k];
-        }
-        nodesInto[at++] = node[k];
-      }
-      return at;
-    }
+    return shares;
   }
 
   /**
@@ -252,10 +198,10 @@ final class PlacementProblem
     final int count = ids.length;
     final long[] packed = new long[count];
     for (int i = 0; i < count; i++) {
-      // The hash offset to be non-negative, as IndexSort.sort wants.
+      // The hash offset to be non-negative, as IndexSort.sort wants; positions below it, in order already.
       packed[i] = (((long) hashes[i] - Integer.MIN_VALUE) << 31) | i;
     }
-    IndexSort.sort(packed, count);
+    IndexSort.sort(packed, count, 31);
     final int[] order = new int[count];
     for (int i = 0; i < count; i++) {
       order[i] = (int) (packed[i] & Integer.MAX_VALUE);

@@ -90,9 +90,12 @@ final class ReplicaFloor
     for (int i = 0; i < count; i++) {
       needy[i] = idOrder[IndexSort.rank(bySize[i], segments)];
     }
+    // The sort key is the size itself, unless it was clamped: one random read less per segment.
     final long[] sizes = new long[count];
+    final long clampedSizes = IndexSort.clamped(Long.MAX_VALUE, segments);
     for (int i = 0; i < count; i++) {
-      sizes[i] = p.size[needy[i]];
+      final long key = IndexSort.key(bySize[i], segments);
+      sizes[i] = key < clampedSizes ? key : p.size[needy[i]];
     }
     final int[] replicas = new int[count];
     final int[] heads = new int[count];
@@ -156,7 +159,7 @@ final class ReplicaFloor
   private void book(int n)
   {
     a.book(n, size);
-    ranking.update(n);
+    ranking.worsened(n);
     booked[bookedCount++] = n;
   }
 
@@ -213,8 +216,8 @@ final class ReplicaFloor
       return winner[1];
     }
 
-    /** Re-ranks node {@code n} after its count or memory changed, or it was left out or back in. */
-    void update(int n)
+    /** Re-ranks node {@code n} after it was put back in. */
+    private void update(int n)
     {
       int i = leaves + n;
       winner[i] = out[n] ? -1 : n;
@@ -223,10 +226,28 @@ final class ReplicaFloor
       }
     }
 
+    /**
+     * Re-ranks node {@code n} after it became worse: a replica more (and less memory), or left out. Only the slots
+     * it won can change, and a node wins few of them unless it is the least loaded, so most replicas of a segment
+     * kept on its current holder cost a step or two instead of the whole path to the root.
+     */
+    void worsened(int n)
+    {
+      int i = leaves + n;
+      winner[i] = out[n] ? -1 : n;
+      for (i >>= 1; i >= 1 && winner[i] == n; i >>= 1) {
+        winner[i] = better(winner[2 * i], winner[2 * i + 1]);
+      }
+    }
+
     void leaveOut(int n, boolean leftOut)
     {
       out[n] = leftOut;
-      update(n);
+      if (leftOut) {
+        worsened(n);
+      } else {
+        update(n);
+      }
     }
 
     private int better(int x, int y)

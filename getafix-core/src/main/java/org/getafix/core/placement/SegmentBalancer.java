@@ -102,12 +102,13 @@ final class SegmentBalancer
         byRelativeLoad.add(n);
       }
     }
+    long roomiest = roomiestExamined(evenShare);
     for (int r : reassign) {
       final int from = a.repNode[r];
       if (a.nodeSegments[from] <= tolerated || (saturated[from] && a.repLoad[r] > 0)) {
         continue;
       }
-      final int to = target(r, evenShare);
+      final int to = target(r, evenShare, roomiest);
       if (to >= 0) {
         bySegments.remove(from);
         bySegments.remove(to);
@@ -122,6 +123,7 @@ final class SegmentBalancer
         if (weight[to] > 0) {
           byRelativeLoad.add(to);
         }
+        roomiest = roomiestExamined(evenShare);
       }
     }
   }
@@ -221,10 +223,31 @@ final class SegmentBalancer
   }
 
   /**
-   * A node that holds the segment of replica {@code r} now and may take it back, else the node with the fewest
-   * segments that may take it, or -1.
+   * The most free memory among the nodes {@link #target} examines after the current holders: the first
+   * {@link #MAX_TARGETS_EXAMINED} by segment count, as far as they are below the even share. Those are the nodes with
+   * the fewest segments, on a tiered cluster the small ones, which are often out of memory already: a replica
+   * larger than this is refused by all of them, and knowing that saves examining them for each of the (a hundred
+   * thousand and more) replicas on the list. Changes only when a replica moves.
    */
-  private int target(int r, int evenShare)
+  private long roomiestExamined(int evenShare)
+  {
+    long roomiest = -1;
+    final IntBidirectionalIterator it = bySegments.iterator();
+    for (int examined = 0; examined < MAX_TARGETS_EXAMINED && it.hasNext(); examined++) {
+      final int n = it.nextInt();
+      if (a.nodeSegments[n] + 1 > evenShare) {
+        break;
+      }
+      roomiest = Math.max(roomiest, a.freeMemory[n]);
+    }
+    return roomiest;
+  }
+
+  /**
+   * A node that holds the segment of replica {@code r} now and may take it back, else the node with the fewest
+   * segments that may take it, or -1; {@code roomiest} is {@link #roomiestExamined}.
+   */
+  private int target(int r, int evenShare, long roomiest)
   {
     final int s = a.repSegment[r];
     final double before = a.repLoad[r] > 0 ? imbalance(-1, 0, -1, 0) : 0;
@@ -234,6 +257,10 @@ final class SegmentBalancer
       if (a.nodeSegments[to] + 1 <= evenShare && accepts(r, to, before) == Verdict.YES) {
         return to;
       }
+    }
+    if (p.size[s] > roomiest) {
+      // Every node below would refuse it for memory (not for imbalance, so the source is not saturated either).
+      return -1;
     }
     boolean refusedForImbalance = false;
     final IntBidirectionalIterator it = bySegments.iterator();
