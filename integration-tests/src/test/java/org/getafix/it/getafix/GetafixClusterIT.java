@@ -166,7 +166,16 @@ class GetafixClusterIT
                        + hotLoadShares(getafix.plannedShares(), HOT_FROM, DATASET.hours())
                        + ", capacities " + getafix.capacities() + ", tiers " + getafix.tiers());
 
-    // ... and in what the Historicals really scanned (the Broker routes by the plan's table).
+    // ... and in what the Historicals really scanned (the Broker routes by the plan's table). Measured once every
+    // planned holder of a hot segment serves it: until then the Broker falls back to connection counting for that
+    // segment, which spreads it evenly over whichever nodes serve it.
+    Waits.await("every planned holder of a hot segment to serve it", CONVERGE, Duration.ofSeconds(1), () -> {
+      final Map<String, Set<String>> holders = holdersChecked(cluster);
+      final Map<String, Set<String>> planned = getafix.plannedHolders();
+      return hourIds(planned, HOT_FROM, DATASET.hours()).stream().allMatch(
+          id -> holders.getOrDefault(id, Set.of()).containsAll(planned.get(id))
+      );
+    }, () -> "; planned " + getafix.plannedHolders());
     final Map<String, Long> scansBefore = hotScans(cluster, getafix);
     final long queriesBefore = workload.queries();
     Waits.await("the workload to run 200 more queries", Duration.ofMinutes(2),
