@@ -45,6 +45,7 @@ public final class SimulationRun
 {
   private static final double POPULARITY_WINDOW_SECONDS = 60;
   /** The strategies the extension realises through its getafix rule, and so under its churn budget. */
+  private static final Set<String> CAPACITY_AWARE = Set.of("getafix-h", "auto-tiering", "getafix-h-thesis-split");
   private static final Set<String> GETAFIX_FAMILY =
       Set.of("getafix-h", "getafix-b", "auto-tiering", "getafix-h-thesis-split", "getafix-b-thesis-split");
 
@@ -291,9 +292,7 @@ public final class SimulationRun
 
   private boolean capacityAware()
   {
-    return "getafix-h".equals(run.strategy())
-           || "auto-tiering".equals(run.strategy())
-           || "getafix-h-thesis-split".equals(run.strategy());
+    return CAPACITY_AWARE.contains(run.strategy());
   }
 
   /** The label, summary figures and plot data of one run. */
