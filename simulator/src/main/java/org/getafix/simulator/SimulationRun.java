@@ -5,7 +5,8 @@ import org.getafix.core.placement.NodeRoundStats;
 import org.getafix.core.placement.PlacementConstraints;
 import org.getafix.core.placement.PlacementPlan;
 import org.getafix.core.placement.Tier;
-import org.getafix.core.placement.TierClassifier;
+import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.placement.PlanningRound;
 import org.getafix.core.placement.TieringAccuracy;
 import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.Historical;
@@ -18,7 +19,6 @@ import org.getafix.simulator.routing.CoreRouting;
 import org.getafix.simulator.routing.RoutingPolicy;
 import org.getafix.simulator.settings.ScenarioSettings;
 import org.getafix.simulator.strategy.CorePlacementAdapter;
-import org.getafix.simulator.strategy.PlacementAdapter;
 import org.getafix.simulator.strategy.RoundObservation;
 import org.getafix.simulator.workload.Client;
 import org.getafix.simulator.workload.QueryType;
@@ -31,7 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -44,10 +43,6 @@ import java.util.function.Consumer;
 public final class SimulationRun
 {
   private static final double POPULARITY_WINDOW_SECONDS = 60;
-  /** The strategies the extension realises through its getafix rule, and so under its churn budget. */
-  private static final Set<String> CAPACITY_AWARE = Set.of("getafix-h", "auto-tiering", "getafix-h-thesis-split");
-  private static final Set<String> GETAFIX_FAMILY =
-      Set.of("getafix-h", "getafix-b", "auto-tiering", "getafix-h-thesis-split", "getafix-b-thesis-split");
 
   private final ScenarioSettings scenario;
   private final ScenarioSettings.Run run;
@@ -56,7 +51,7 @@ public final class SimulationRun
   private final EventLoop loop = new EventLoop();
   private final Cluster cluster;
   private final RoutingPolicy routing;
-  private final PlacementAdapter adapter;
+  private final CorePlacementAdapter adapter;
   private final WorkloadGenerator workload;
   private final List<Client> clients = new ArrayList<>();
   private final SplittableRandom segmentRandom;
@@ -235,7 +230,7 @@ public final class SimulationRun
       totalCores += h.cores();
     }
     final RunResult result = new RunResult(
-        adapter.strategyName(),
+        adapter.strategy().name(),
         routing.name(),
         capacityAware() ? estimatorName() : null,
         gamma(),
@@ -280,19 +275,17 @@ public final class SimulationRun
   }
 
   /**
-   * Loads a round may issue beyond the floor. The Getafix strategies are realised by the extension's getafix rule,
-   * which spends at most {@code maxLoadsPerRound} per Coordinator run; Scarlett and druid-default stand for other
-   * systems (druid-default is stock Druid, whose {@code replicationThrottleLimit} of 500 per run these scenarios
-   * never reach), so they are not throttled.
+   * Loads a round may issue beyond the floor: {@code maxLoadsPerRound} for the strategies the extension realises
+   * through its getafix rule, unthrottled for the others ({@link PlacementStrategies.Entry#budgeted()}).
    */
   private int loadBudget()
   {
-    return GETAFIX_FAMILY.contains(run.strategy()) ? scenario.planning().maxLoadsPerRound() : Integer.MAX_VALUE;
+    return adapter.strategy().budgeted() ? scenario.planning().maxLoadsPerRound() : Integer.MAX_VALUE;
   }
 
   private boolean capacityAware()
   {
-    return CAPACITY_AWARE.contains(run.strategy());
+    return adapter.strategy().capacityAware();
   }
 
   /** The label, summary figures and plot data of one run. */
@@ -359,13 +352,11 @@ public final class SimulationRun
     final double wall = now - lastRound;
     lastRound = now;
     final List<RoundObservation.NodeObservation> nodes = new ArrayList<>();
-    final Map<String, Double> cpuByNode = new LinkedHashMap<>();
     for (Historical h : cluster.nodes()) {
       final Historical.RoundCounters c = h.takeRoundStats();
       if (now > scenario.warmupSeconds()) {
         busyCoreSecondsMeasured += c.busyCoreSeconds();
       }
-      cpuByNode.put(h.id(), c.cpuSeconds());
       // The Broker extension polls every Historical's queue once per round.
       routing.onQueueReport(h.index(), (double) h.queuedTasks() / h.cores());
       nodes.add(new RoundObservation.NodeObservation(
@@ -374,28 +365,30 @@ public final class SimulationRun
           new NodeRoundStats(c.cpuSeconds(), c.busyCoreSeconds() / h.cores(), wall, c.cpuSeconds())
       ));
     }
-    if (now > scenario.warmupSeconds()) {
-      recordTiers(now, cpuByNode);
-    }
     final RoundObservation observation = new RoundObservation(
         cluster.takeSegmentRoundStats(),
         nodes,
         cluster.currentHolders()
     );
     final long start = System.nanoTime();
-    final PlacementPlan plan = adapter.plan(observation);
+    final PlanningRound.Result result = adapter.plan(observation);
     planNanos += System.nanoTime() - start;
     plans++;
+    if (now > scenario.warmupSeconds()) {
+      recordTiers(now, result.observed());
+    }
+    final PlacementPlan plan = result.plan();
     cluster.applyPlan(plan, loadBudget(), scenario.planning().minReplicas());
     routing.onPlan(plan);
   }
 
-  private void recordTiers(double now, Map<String, Double> cpuByNode)
+  /** The tiers the nodes' measured CPU time puts them in (thesis Fig 4.3), for the heat map and the accuracy. */
+  private void recordTiers(double now, PlanningRound.Observed observed)
   {
-    final Map<String, Tier> natural = TierClassifier.classify(cpuByNode);
+    final Map<String, Tier> natural = observed.measuredTiers();
     final Map<String, Tier> shown;
     if (!hardwareTiers.isEmpty()) {
-      final Map<String, Tier> ranked = TierClassifier.classifyByRank(cpuByNode, hotCount, warmCount);
+      final Map<String, Tier> ranked = observed.measuredTiersByRank(hotCount, warmCount);
       measuredTiers.add(ranked);
       naturalTiers.add(natural);
       shown = ranked;

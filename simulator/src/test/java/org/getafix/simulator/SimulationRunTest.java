@@ -2,6 +2,7 @@ package org.getafix.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.getafix.core.placement.PlacementStrategies;
 import org.getafix.simulator.report.ResultsJsonReporter;
 import org.getafix.simulator.report.RunResult;
 import org.getafix.simulator.settings.ScenarioParser;
@@ -48,7 +49,7 @@ class SimulationRunTest
   {
     final ScenarioSettings s = ScenarioParser.parse(TINY);
     final List<SimulationRun.RunOutcome> outcomes = Simulate.simulate(s);
-    assertEquals(ScenarioSettings.STRATEGIES.size(), outcomes.size());
+    assertEquals(PlacementStrategies.REGISTRY.names().size(), outcomes.size());
     for (SimulationRun.RunOutcome o : outcomes) {
       final RunResult r = o.result();
       assertTrue(r.queries() > 500, o.label() + " measured " + r.queries() + " queries");
@@ -66,7 +67,7 @@ class SimulationRunTest
       assertTrue(r.makespanMs() >= s.durationSeconds() * 1000 * 0.9);
       assertTrue(r.meanUtilisation() > 0 && r.meanUtilisation() < 1);
     }
-    final RunResult druid = outcomes.get(ScenarioSettings.STRATEGIES.indexOf("druid-default")).result();
+    final RunResult druid = outcomes.get(PlacementStrategies.REGISTRY.names().indexOf("druid-default")).result();
     assertEquals(2.0, druid.effectiveReplicationFactor(), 0.25, "druid-default keeps two replicas of everything");
   }
 
@@ -136,7 +137,7 @@ class SimulationRunTest
     assertEquals(0, Simulate.run(new String[]{scenario.toString(), "--out", out.toString()}));
     final JsonNode results = new ObjectMapper().readTree(out.resolve("results.json").toFile());
     assertEquals("tiny", results.get("scenario").asText());
-    for (String strategy : ScenarioSettings.STRATEGIES) {
+    for (String strategy : PlacementStrategies.REGISTRY.names()) {
       final JsonNode r = results.get("strategies").get(strategy);
       assertNotNull(r, strategy);
       for (String field : List.of("totalReplicas", "effectiveReplicationFactor", "totalMemoryBytes",

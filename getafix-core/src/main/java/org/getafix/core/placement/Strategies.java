@@ -1,10 +1,9 @@
 package org.getafix.core.placement;
 
-import java.util.List;
-
 /**
  * The placement strategies: Getafix-H and the baselines it is compared with (thesis §4). All are stateless,
- * deterministic and thread-safe; each call to {@link PlacementStrategy#plan} is one round.
+ * deterministic and thread-safe; each call to {@link PlacementStrategy#plan} is one round. By name, with their
+ * traits: {@link PlacementStrategies}.
  */
 public final class Strategies
 {
@@ -91,50 +90,5 @@ public final class Strategies
   public static PlacementStrategy druidDefault()
   {
     return druidDefault(DEFAULT_DRUID_REPLICATION_FACTOR);
-  }
-
-  /** Names accepted by {@link #byName}. */
-  public static List<String> names()
-  {
-    return List.of(
-        "getafix-h",
-        "getafix-b",
-        "getafix-h-thesis-split",
-        "getafix-b-thesis-split",
-        "auto-tiering-only",
-        "scarlett",
-        "druid-default"
-    );
-  }
-
-  /**
-   * The strategy with the given {@link PlacementStrategy#name()}, for configuration and reports; druid-default uses
-   * replication factor 2.
-   *
-   * @throws IllegalArgumentException naming an unknown strategy
-   */
-  public static PlacementStrategy byName(String name)
-  {
-    if (name == null) {
-      throw new IllegalArgumentException("strategy name must not be null; known: " + names());
-    }
-    switch (name) {
-      case "getafix-h":
-        return getafixH();
-      case "getafix-b":
-        return getafixB();
-      case "getafix-h-thesis-split":
-        return GETAFIX_H_THESIS_SPLIT;
-      case "getafix-b-thesis-split":
-        return GETAFIX_B_THESIS_SPLIT;
-      case "auto-tiering-only":
-        return autoTieringOnly();
-      case "scarlett":
-        return scarlett();
-      case "druid-default":
-        return druidDefault();
-      default:
-        throw new IllegalArgumentException("unknown strategy [" + name + "]; known: " + names());
-    }
   }
 }

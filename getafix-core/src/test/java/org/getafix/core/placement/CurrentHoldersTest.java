@@ -90,8 +90,8 @@ class CurrentHoldersTest
       copies.put(new String(segment), copied);
     });
     final PlacementConstraints constraints = new PlacementConstraints(2, 2, 0.2);
-    for (String name : Strategies.names()) {
-      final PlacementStrategy strategy = Strategies.byName(name);
+    for (String name : PlacementStrategies.REGISTRY.names()) {
+      final PlacementStrategy strategy = byName(name);
       final PlacementPlan plan = strategy.plan(new PlacementInput(SEGMENTS, NODES, constraints, same));
       assertEquals(plan, strategy.plan(new PlacementInput(SEGMENTS, NODES, constraints, copies)), name);
     }
@@ -109,5 +109,10 @@ class CurrentHoldersTest
     final PlacementInput viaView = new PlacementInput(SEGMENTS, NODES, first.constraints(), again.currentHolders());
     assertEquals(again.currentHolders(), viaView.currentHolders());
     assertEquals(plan, Strategies.druidDefault(1).plan(viaView));
+  }
+
+  private static PlacementStrategy byName(String name)
+  {
+    return PlacementStrategies.REGISTRY.get(name).create(Strategies.DEFAULT_DRUID_REPLICATION_FACTOR);
   }
 }

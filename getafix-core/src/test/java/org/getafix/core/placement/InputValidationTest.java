@@ -90,8 +90,8 @@ class InputValidationTest
         segments, nodes, PlacementConstraints.DEFAULT,
         Map.of("ghost-segment", Set.of("n1"), "b", Set.of("ghost-node"))
     );
-    for (String name : Strategies.names()) {
-      final PlacementStrategy strategy = Strategies.byName(name);
+    for (String name : PlacementStrategies.REGISTRY.names()) {
+      final PlacementStrategy strategy = byName(name);
       assertEquals(strategy.plan(plain), strategy.plan(withUnknown), name);
     }
   }
@@ -99,7 +99,7 @@ class InputValidationTest
   @Test
   void unknownStrategyAndBadReplicationFactor()
   {
-    assertRejected(() -> Strategies.byName("getafix-x"), "getafix-x", "getafix-h");
+    assertRejected(() -> PlacementStrategies.REGISTRY.get("getafix-x"), "getafix-x", "getafix-h");
     assertRejected(() -> Strategies.druidDefault(0), "replicationFactor", "0");
   }
 
@@ -123,5 +123,10 @@ class InputValidationTest
       final PlacementPlan plan = strategy.plan(input);
       holders.forEach((segment, nodeSet) -> assertEquals(nodeSet, plan.holders(segment), strategy.name()));
     }
+  }
+
+  private static PlacementStrategy byName(String name)
+  {
+    return PlacementStrategies.REGISTRY.get(name).create(Strategies.DEFAULT_DRUID_REPLICATION_FACTOR);
   }
 }

@@ -3,6 +3,8 @@ package org.getafix.simulator.settings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.getafix.core.placement.CapacityEstimators;
+import org.getafix.core.placement.PlacementStrategies;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -259,7 +261,7 @@ public final class ScenarioParser
         min,
         (int) p.integer("maxReplicas", (long) nodeCount, min, nodeCount),
         p.number("gamma", 0.2, 0, 1),
-        oneOf(p, "capacityEstimator", "cpu-time", ScenarioSettings.ESTIMATORS),
+        oneOf(p, "capacityEstimator", "cpu-time", CapacityEstimators.REGISTRY.names()),
         (int) p.integer("druidDefaultReplicas", 2L, 1, nodeCount),
         oneOf(p, "routing", "lbr-cc", ScenarioSettings.ROUTINGS),
         (int) p.integer("maxLoadsPerRound", (long) ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND, 0, 1_000_000)
@@ -270,9 +272,9 @@ public final class ScenarioParser
   {
     final JsonNode array = f.array("runs", false);
     if (array == null) {
-      return ScenarioSettings.STRATEGIES.stream()
-                                        .map(s -> new ScenarioSettings.Run(s, s, null, null, null))
-                                        .toList();
+      return PlacementStrategies.REGISTRY.names().stream()
+                                         .map(s -> new ScenarioSettings.Run(s, s, null, null, null))
+                                         .toList();
     }
     if (array.isEmpty()) {
       throw new ScenarioException("field 'runs' must list at least one run");
@@ -282,7 +284,7 @@ public final class ScenarioParser
     for (int i = 0; i < array.size(); i++) {
       final JsonFields r = new JsonFields(array.get(i), "runs[" + i + "]");
       r.rejectUnknown(Set.of("label", "strategy", "routing", "gamma", "capacityEstimator"));
-      final String strategy = oneOf(r, "strategy", null, ScenarioSettings.STRATEGIES);
+      final String strategy = oneOf(r, "strategy", null, PlacementStrategies.REGISTRY.names());
       final String label = r.string("label", strategy);
       if (!labels.add(label)) {
         throw new ScenarioException("field '" + r.path("label") + "': duplicate run label [" + label + "]");
@@ -292,7 +294,7 @@ public final class ScenarioParser
           strategy,
           r.has("routing") ? oneOf(r, "routing", null, ScenarioSettings.ROUTINGS) : null,
           r.optionalNumber("gamma", 0, 1),
-          r.has("capacityEstimator") ? oneOf(r, "capacityEstimator", null, ScenarioSettings.ESTIMATORS) : null
+          r.has("capacityEstimator") ? oneOf(r, "capacityEstimator", null, CapacityEstimators.REGISTRY.names()) : null
       ));
     }
     return List.copyOf(runs);

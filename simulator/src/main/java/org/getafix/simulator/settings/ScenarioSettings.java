@@ -18,7 +18,8 @@ import java.util.List;
  * @param segments        the data: initial hourly segments and arrivals
  * @param workload        query shapes and types
  * @param planning        replication and routing settings shared by all runs
- * @param runs            the strategies to compare; each run overrides some planning settings
+ * @param runs            the strategies to compare (names in getafix-core's {@code PlacementStrategies.REGISTRY});
+ *                        each run overrides some planning settings
  */
 public record ScenarioSettings(
     String name,
@@ -36,20 +37,9 @@ public record ScenarioSettings(
     List<Run> runs
 )
 {
-  public static final List<String> STRATEGIES =
-      List.of(
-          "getafix-h",
-          "getafix-b",
-          "auto-tiering",
-          "getafix-h-thesis-split",
-          "getafix-b-thesis-split",
-          "scarlett",
-          "druid-default"
-      );
   public static final List<String> ROUTINGS = List.of("lbr-cc", "abr", "lbr-ml", "adaptive", "random");
   /** The extension's default {@code maxLoadsPerRound} (GetafixDynamicConfig): plan-driven loads per Coordinator run. */
   public static final int DEFAULT_MAX_LOADS_PER_ROUND = 50;
-  public static final List<String> ESTIMATORS = List.of("cpu-time", "throughput");
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
 
   /**
@@ -111,7 +101,7 @@ public record ScenarioSettings(
    * @param minReplicas          replica floor per segment
    * @param maxReplicas          replica cap per segment
    * @param gamma                balancer imbalance bound (thesis default 0.2)
-   * @param capacityEstimator    cpu-time (thesis §3.1) or throughput
+   * @param capacityEstimator    a name in getafix-core's {@code CapacityEstimators.REGISTRY}
    * @param druidDefaultReplicas replication factor of the druid-default baseline
    * @param routing              lbr-cc, abr, lbr-ml, adaptive or random
    * @param maxLoadsPerRound     loads a round may issue beyond those that restore the floor: the extension's

@@ -1,66 +1,35 @@
 package org.getafix.simulator.strategy;
 
-import org.getafix.core.placement.CapacityEstimator;
-import org.getafix.core.placement.CpuTimeCapacityEstimator;
-import org.getafix.core.placement.NodeCapacity;
+import org.getafix.core.placement.CapacityEstimators;
 import org.getafix.core.placement.PlacementConstraints;
-import org.getafix.core.placement.PlacementInput;
-import org.getafix.core.placement.PlacementPlan;
-import org.getafix.core.placement.PlacementStrategy;
-import org.getafix.core.placement.PopularityTracker;
-import org.getafix.core.placement.SegmentLoad;
-import org.getafix.core.placement.SplitPolicy;
-import org.getafix.core.placement.Strategies;
-import org.getafix.core.placement.ThroughputCapacityEstimator;
+import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.placement.PlanningRound;
 import org.getafix.simulator.cluster.Cluster;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Feeds a getafix-core {@link PlacementStrategy} the way the Druid glue does: popularity from access times
- * (or, for Scarlett, concurrent accesses), capacities from a {@link CapacityEstimator} or uniform.
+ * The simulator's Coordinator: hands each round's measurements to getafix-core's {@link PlanningRound}, the same
+ * round the Druid extension runs, and returns its plan. One instance per run.
  */
-public final class CorePlacementAdapter implements PlacementAdapter
+public final class CorePlacementAdapter
 {
-  /** What a segment's load is for the strategy. */
-  public enum LoadSignal
-  {
-    /** Popularity(s) = decay·Popularity(s) + AccessTime(s): Getafix and its variants. */
-    ACCESS_TIME_POPULARITY,
-    /** Peak concurrent accesses in the round: Scarlett. */
-    CONCURRENT_ACCESSES
-  }
-
-  private final PlacementStrategy strategy;
-  private final LoadSignal signal;
-  private final PopularityTracker popularity;
-  private final CapacityEstimator estimator;
+  private final PlanningRound round;
   private final PlacementConstraints constraints;
-  private Map<String, Double> lastCapacities = Map.of();
 
-  /**
-   * @param estimator null for uniform capacities (every node 1.0)
-   */
-  public CorePlacementAdapter(
-      PlacementStrategy strategy,
-      LoadSignal signal,
-      PopularityTracker popularity,
-      CapacityEstimator estimator,
-      PlacementConstraints constraints
-  )
+  private CorePlacementAdapter(PlanningRound round, PlacementConstraints constraints)
   {
-    this.strategy = strategy;
-    this.signal = signal;
-    this.popularity = popularity;
-    this.estimator = estimator;
+    this.round = round;
     this.constraints = constraints;
   }
 
-  /** The adapter of a strategy named as in {@code ScenarioSettings.STRATEGIES}. */
-  public static PlacementAdapter create(
+  /**
+   * @param strategy          a name in {@link PlacementStrategies#REGISTRY}
+   * @param capacityEstimator a name in {@link CapacityEstimators#REGISTRY}; used by capacity-aware strategies only
+   * @throws IllegalArgumentException naming an unknown strategy or estimator, with the known ones
+   */
+  public static CorePlacementAdapter create(
       String strategy,
       String capacityEstimator,
       double decay,
@@ -69,97 +38,42 @@ public final class CorePlacementAdapter implements PlacementAdapter
       int druidDefaultReplicas
   )
   {
-    // Every strategy gets the same kind of tracker, so the comparison stays fair.
-    final PopularityTracker popularity = new PopularityTracker(decay, popularityBiasCorrection);
-    return switch (strategy) {
-      case "getafix-h" -> new CorePlacementAdapter(
-          Strategies.getafixH(), LoadSignal.ACCESS_TIME_POPULARITY, popularity,
-          estimator(capacityEstimator), constraints
-      );
-      case "auto-tiering" -> new CorePlacementAdapter(
-          Strategies.autoTieringOnly(), LoadSignal.ACCESS_TIME_POPULARITY, popularity,
-          estimator(capacityEstimator), constraints
-      );
-      case "getafix-b" -> new CorePlacementAdapter(
-          Strategies.getafixB(), LoadSignal.ACCESS_TIME_POPULARITY, popularity, null, constraints
-      );
-      case "getafix-h-thesis-split" -> new CorePlacementAdapter(
-          Strategies.getafix(true, SplitPolicy.THESIS), LoadSignal.ACCESS_TIME_POPULARITY, popularity,
-          estimator(capacityEstimator), constraints
-      );
-      case "getafix-b-thesis-split" -> new CorePlacementAdapter(
-          Strategies.getafix(false, SplitPolicy.THESIS), LoadSignal.ACCESS_TIME_POPULARITY, popularity, null,
-          constraints
-      );
-      case "scarlett" -> new CorePlacementAdapter(
-          Strategies.scarlett(), LoadSignal.CONCURRENT_ACCESSES, popularity, null, constraints
-      );
-      case "druid-default" -> new CorePlacementAdapter(
-          Strategies.druidDefault(druidDefaultReplicas), LoadSignal.ACCESS_TIME_POPULARITY, popularity, null,
-          constraints
-      );
-      default -> throw new IllegalArgumentException("unknown strategy [" + strategy + "]");
-    };
+    // Every strategy gets the same kind of popularity tracker, so the comparison stays fair.
+    return new CorePlacementAdapter(
+        new PlanningRound(new PlanningRound.Settings(
+            strategy,
+            capacityEstimator,
+            CapacityEstimators.DEFAULT_SMOOTHING,
+            decay,
+            popularityBiasCorrection,
+            druidDefaultReplicas
+        )),
+        constraints
+    );
   }
 
-  private static CapacityEstimator estimator(String name)
+  public PlacementStrategies.Entry strategy()
   {
-    return switch (name) {
-      case "cpu-time" -> new CpuTimeCapacityEstimator();
-      case "throughput" -> new ThroughputCapacityEstimator();
-      default -> throw new IllegalArgumentException("unknown capacity estimator [" + name + "]");
-    };
+    return round.strategy();
   }
 
-  @Override
-  public String strategyName()
+  /** One round: every node observed is live and placeable, as no simulated node departs or stops answering. */
+  public PlanningRound.Result plan(RoundObservation observation)
   {
-    return strategy.name();
-  }
-
-  @Override
-  public PlacementPlan plan(RoundObservation observation)
-  {
-    final Map<String, Double> accessTimes = new LinkedHashMap<>();
+    final List<PlanningRound.SegmentSample> segments = new ArrayList<>(observation.segments().size());
     for (Cluster.SegmentRoundStats s : observation.segments()) {
-      accessTimes.put(s.segmentId(), s.accessTimeSeconds());
+      segments.add(new PlanningRound.SegmentSample(
+          s.segmentId(),
+          s.sizeBytes(),
+          s.accessTimeSeconds(),
+          s.peakConcurrentAccesses()
+      ));
     }
-    final Map<String, Double> popular = popularity.update(accessTimes);
-
-    final List<SegmentLoad> segments = new ArrayList<>(observation.segments().size());
-    for (Cluster.SegmentRoundStats s : observation.segments()) {
-      final double load = signal == LoadSignal.CONCURRENT_ACCESSES
-                          ? s.peakConcurrentAccesses()
-                          : popular.getOrDefault(s.segmentId(), 0.0);
-      segments.add(new SegmentLoad(s.segmentId(), load, s.sizeBytes()));
-    }
-
-    final Map<String, Double> capacities = new LinkedHashMap<>();
-    if (estimator != null) {
-      for (RoundObservation.NodeObservation n : observation.nodes()) {
-        estimator.observe(n.nodeId(), n.stats());
-      }
-    }
-    final List<NodeCapacity> nodes = new ArrayList<>(observation.nodes().size());
+    final List<PlanningRound.NodeSample> nodes = new ArrayList<>(observation.nodes().size());
     for (RoundObservation.NodeObservation n : observation.nodes()) {
-      // A node with no estimate yet (it never reported a usable round) gets the mean of the others' estimates.
-      final double capacity = estimator == null ? 1.0 : estimator.capacityOr(n.nodeId(), meanEstimate());
-      capacities.put(n.nodeId(), capacity);
-      nodes.add(new NodeCapacity(n.nodeId(), capacity, n.memoryBytes()));
+      nodes.add(PlanningRound.NodeSample.measured(n.nodeId(), n.memoryBytes(), n.stats()));
     }
-    lastCapacities = capacities;
-    return strategy.plan(new PlacementInput(segments, nodes, constraints, observation.currentHolders()));
-  }
-
-  private double meanEstimate()
-  {
-    final Map<String, Double> known = estimator.capacities();
-    return known.isEmpty() ? 1.0 : known.values().stream().mapToDouble(Double::doubleValue).average().orElse(1.0);
-  }
-
-  @Override
-  public Map<String, Double> lastCapacities()
-  {
-    return lastCapacities;
+    round.observe(segments, nodes);
+    return round.plan(constraints, observation.currentHolders());
   }
 }

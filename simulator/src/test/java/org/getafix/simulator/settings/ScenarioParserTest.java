@@ -1,5 +1,6 @@
 package org.getafix.simulator.settings;
 
+import org.getafix.core.placement.PlacementStrategies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -57,7 +58,7 @@ class ScenarioParserTest
     assertEquals(2, s.totalNodes());
     assertEquals("hn-0", s.nodes().get(0).name() + "-0");
     assertEquals(5, s.roundSeconds());
-    assertEquals(ScenarioSettings.STRATEGIES.size(), s.runs().size());
+    assertEquals(PlacementStrategies.REGISTRY.names().size(), s.runs().size());
     assertEquals(50, s.clients().minQueriesPerSecond());
     assertEquals(150, s.clients().maxQueriesPerSecond());
     assertNull(s.nodes().get(0).tier());

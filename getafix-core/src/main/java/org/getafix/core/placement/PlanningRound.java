@@ -1,0 +1,270 @@
+package org.getafix.core.placement;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The Getafix planning round, the one both the Coordinator extension and the simulator run: what spans rounds
+ * (segment popularity, node capacity estimates) and the round itself. Each round the caller first hands over what it
+ * measured ({@link #observe}: access times, node statistics, memory), then asks for the plan ({@link #plan}), the way
+ * a concurrency limit is fed samples and then asked for the limit. The two steps are apart because the extension
+ * observes while it warms up but plans only once it has a full round of statistics.
+ *
+ * <p>The strategy's {@link PlacementStrategies.Entry} says what to feed it: its {@link LoadSignal} becomes each
+ * segment's load, and only a capacity-aware strategy has a capacity estimator (every node weighs 1 otherwise). A node
+ * without an estimate yet (just joined, or never busy) gets the mean estimate of the live nodes, so that it takes an
+ * average share until it is measured; an estimate of a node that is no longer observed is forgotten.
+ *
+ * <p>Not thread-safe; one instance per planning loop (the extension makes a new one when it becomes the leader).
+ */
+public final class PlanningRound
+{
+  private final PlacementStrategies.Entry entry;
+  private final PlacementStrategy strategy;
+  private final PopularityTracker popularity;
+  /** Null when the strategy is not capacity-aware: every node weighs 1. */
+  private final CapacityEstimator estimator;
+  private Observed observed;
+
+  /**
+   * @throws IllegalArgumentException naming an unknown strategy or estimator (with the known ones) or a bad value
+   */
+  public PlanningRound(Settings settings)
+  {
+    this.entry = PlacementStrategies.REGISTRY.get(settings.strategy());
+    this.strategy = entry.create(settings.druidReplicationFactor());
+    this.popularity = new PopularityTracker(settings.popularityDecay(), settings.popularityBiasCorrection());
+    final CapacityEstimators.Entry estimatorEntry = CapacityEstimators.REGISTRY.get(settings.capacityEstimator());
+    this.estimator = entry.capacityAware() ? estimatorEntry.create(settings.capacitySmoothing()) : null;
+  }
+
+  /**
+   * What a planning loop is configured with.
+   *
+   * @param strategy                 a name in {@link PlacementStrategies#REGISTRY}
+   * @param capacityEstimator        a name in {@link CapacityEstimators#REGISTRY}; checked even when the strategy
+   *                                 does not use it, so that a typo is never silently ignored
+   * @param capacitySmoothing        weight of the newest round in the capacity moving average, in (0, 1]
+   * @param popularityDecay          see {@link PopularityTracker}
+   * @param popularityBiasCorrection see {@link PopularityTracker}
+   * @param druidReplicationFactor   replication factor of the baselines that stand for stock Druid
+   */
+  public record Settings(
+      String strategy,
+      String capacityEstimator,
+      double capacitySmoothing,
+      double popularityDecay,
+      boolean popularityBiasCorrection,
+      int druidReplicationFactor
+  )
+  {
+  }
+
+  /**
+   * One segment's round.
+   *
+   * @param accessTime             query time spent on it this round (popularity input), finite and ≥ 0
+   * @param peakConcurrentAccesses most queries on it at once this round (Scarlett's load); 0 when not measured
+   */
+  public record SegmentSample(String segmentId, long sizeBytes, double accessTime, double peakConcurrentAccesses)
+  {
+  }
+
+  /**
+   * One live node's round.
+   *
+   * @param memoryBytes  what the plan may place on it
+   * @param stats        its measured statistics; null when it brought no news (see {@link #failed})
+   * @param failed       it was asked and gave no usable statistics: its estimator keeps the last estimate and
+   *                     records why. False with null stats: nothing to say yet (e.g. its first report, a baseline)
+   * @param placeable    whether the plan may put replicas on it (false for a node that stopped answering); it keeps
+   *                     its capacity and tier either way
+   */
+  public record NodeSample(String nodeId, long memoryBytes, NodeRoundStats stats, boolean failed, boolean placeable)
+  {
+    public static NodeSample measured(String nodeId, long memoryBytes, NodeRoundStats stats)
+    {
+      return new NodeSample(nodeId, memoryBytes, stats, false, true);
+    }
+  }
+
+  /**
+   * What the round learnt, before planning.
+   *
+   * @param popularity  segment id → popularity, in the order the segments were observed
+   * @param capacities  node id → capacity the plan uses, in the order the nodes were observed
+   * @param departed    nodes whose estimate was forgotten because they were not observed this round, by id
+   * @param rejections  node id → why its latest statistics were not used (it keeps its last estimate)
+   * @param cpuSeconds  node id → CPU seconds measured this round, for the nodes with statistics
+   */
+  public record Observed(
+      Map<String, Double> popularity,
+      Map<String, Double> capacities,
+      List<String> departed,
+      Map<String, String> rejections,
+      Map<String, Double> cpuSeconds,
+      List<SegmentSample> segments,
+      List<NodeSample> nodes
+  )
+  {
+    /** HOT / WARM / COLD by the CPU time the nodes measured (thesis Fig 4.3), natural breaks. */
+    public Map<String, Tier> measuredTiers()
+    {
+      return TierClassifier.classify(cpuSeconds);
+    }
+
+    /** HOT / WARM / COLD by the CPU time the nodes measured, for tiers of known sizes (thesis Table 4.1). */
+    public Map<String, Tier> measuredTiersByRank(int hotCount, int warmCount)
+    {
+      return TierClassifier.classifyByRank(cpuSeconds, hotCount, warmCount);
+    }
+  }
+
+  /**
+   * The round's plan.
+   *
+   * @param plan       the placement
+   * @param loadShares node id → the load the plan routes to it: Σ over segments of load × the node's share, for every
+   *                   observed node (0 for a node planned nothing), by id
+   * @param tiers      HOT / WARM / COLD of every observed node by its planned load share, by id
+   */
+  public record Result(Observed observed, PlacementPlan plan, Map<String, Double> loadShares, Map<String, Tier> tiers)
+  {
+    /**
+     * Fraction of the nodes with a hardware tier whose planned tier matches it; empty when no observed node has one.
+     * Nodes named in {@code hardware} but not observed are left out.
+     */
+    public OptionalDouble tieringAccuracy(Map<String, Tier> hardware)
+    {
+      final Map<String, Tier> known = new TreeMap<>(hardware);
+      known.keySet().retainAll(tiers.keySet());
+      if (known.isEmpty()) {
+        return OptionalDouble.empty();
+      }
+      final Map<String, Tier> compared = new TreeMap<>(tiers);
+      compared.keySet().retainAll(known.keySet());
+      return OptionalDouble.of(TieringAccuracy.of(compared, known));
+    }
+  }
+
+  public PlacementStrategies.Entry strategy()
+  {
+    return entry;
+  }
+
+  /**
+   * Folds one round's measurements into popularity and capacity estimates.
+   *
+   * @param segments every segment the plan governs this round, in the order the plan should consider them
+   * @param nodes    every live node, in the order of the plan's node list
+   * @throws IllegalArgumentException on a bad access time or id (the state is then unchanged)
+   */
+  public Observed observe(List<SegmentSample> segments, List<NodeSample> nodes)
+  {
+    final Map<String, Double> accessTimes = new LinkedHashMap<>();
+    for (SegmentSample s : segments) {
+      accessTimes.put(s.segmentId(), s.accessTime());
+    }
+    final Map<String, Double> popular = popularity.update(accessTimes);
+
+    final List<String> departed = new ArrayList<>();
+    Map<String, String> rejections = Map.of();
+    final Map<String, Double> cpuSeconds = new LinkedHashMap<>();
+    for (NodeSample n : nodes) {
+      if (n.stats() != null) {
+        cpuSeconds.put(n.nodeId(), n.stats().cpuTimeSeconds());
+      }
+    }
+    final Set<String> live = new HashSet<>();
+    nodes.forEach(n -> live.add(n.nodeId()));
+    if (estimator != null) {
+      for (String node : estimator.capacities().keySet()) {
+        if (!live.contains(node)) {
+          departed.add(node);
+          estimator.forget(node);
+        }
+      }
+      for (NodeSample n : nodes) {
+        if (n.stats() != null || n.failed()) {
+          estimator.observe(n.nodeId(), n.stats());
+        }
+      }
+      rejections = estimator.rejections();
+    }
+
+    final Map<String, Double> capacities = new LinkedHashMap<>();
+    final double fallback = estimator == null ? 1.0 : meanEstimateOf(live);
+    for (NodeSample n : nodes) {
+      capacities.put(n.nodeId(), estimator == null ? 1.0 : estimator.capacityOr(n.nodeId(), fallback));
+    }
+    observed = new Observed(
+        popular,
+        Collections.unmodifiableMap(capacities),
+        List.copyOf(departed),
+        rejections,
+        Collections.unmodifiableMap(cpuSeconds),
+        List.copyOf(segments),
+        List.copyOf(nodes)
+    );
+    return observed;
+  }
+
+  /**
+   * Plans the last observed round.
+   *
+   * @param currentHolders segment id → nodes holding it now, for plans that move little
+   * @throws IllegalStateException before the first {@link #observe}
+   */
+  public Result plan(PlacementConstraints constraints, Map<String, Set<String>> currentHolders)
+  {
+    if (observed == null) {
+      throw new IllegalStateException("plan() needs a round observed first");
+    }
+    final Map<String, Double> loadOf = new LinkedHashMap<>();
+    final List<SegmentLoad> loads = new ArrayList<>(observed.segments().size());
+    for (SegmentSample s : observed.segments()) {
+      final double load = entry.loadSignal() == LoadSignal.PEAK_CONCURRENT_ACCESSES
+                          ? s.peakConcurrentAccesses()
+                          : observed.popularity().getOrDefault(s.segmentId(), 0.0);
+      loadOf.put(s.segmentId(), load);
+      loads.add(new SegmentLoad(s.segmentId(), load, s.sizeBytes()));
+    }
+    final List<NodeCapacity> placeable = new ArrayList<>(observed.nodes().size());
+    for (NodeSample n : observed.nodes()) {
+      if (n.placeable()) {
+        placeable.add(new NodeCapacity(n.nodeId(), observed.capacities().get(n.nodeId()), n.memoryBytes()));
+      }
+    }
+    final PlacementPlan plan = strategy.plan(new PlacementInput(loads, placeable, constraints, currentHolders));
+
+    final Map<String, Double> loadShares = new TreeMap<>();
+    observed.nodes().forEach(n -> loadShares.put(n.nodeId(), 0.0));
+    plan.shares().forEach((segment, shares) -> {
+      final double load = loadOf.getOrDefault(segment, 0.0);
+      shares.forEach((node, share) -> loadShares.computeIfPresent(node, (n, l) -> l + load * share));
+    });
+    return new Result(
+        observed,
+        plan,
+        Collections.unmodifiableMap(loadShares),
+        TierClassifier.classify(loadShares)
+    );
+  }
+
+  /** Mean estimate of the live nodes that have one; 1 when none has. */
+  private double meanEstimateOf(Set<String> live)
+  {
+    return estimator.capacities().entrySet().stream()
+                    .filter(e -> live.contains(e.getKey()))
+                    .mapToDouble(Map.Entry::getValue)
+                    .average()
+                    .orElse(1.0);
+  }
+}
