@@ -14,6 +14,7 @@ import org.apache.druid.java.util.emitter.core.Emitter;
 import org.getafix.druid.coordinator.GetafixBalancerStrategyFactory;
 import org.getafix.druid.coordinator.GetafixLoadRule;
 import org.getafix.druid.coordinator.GetafixPlanHolder;
+import org.getafix.druid.coordinator.GetafixRunHandoff;
 import org.getafix.druid.historical.HistoricalStatsConfig;
 import org.getafix.druid.historical.QueryStatsCollector;
 import org.getafix.druid.historical.QueryStatsEmitter;
@@ -22,10 +23,10 @@ import java.util.List;
 
 /**
  * The part of Getafix every role loads. The {@code getafix} rule is deserialised wherever rules are (Coordinator,
- * Router, Broker, Overlord through the Coordinator client), so its Jackson type and the holder it injects must
- * exist everywhere; the {@code getafix} emitter is bound everywhere so that a shared
- * {@code druid.emitter.composing.emitters} list naming it does not break a role. Both are inert outside the
- * Coordinator and Historicals.
+ * Router, Broker, Overlord through the Coordinator client), so its Jackson type and what it injects
+ * ({@link GetafixPlanHolder}, {@link GetafixRunHandoff}) must exist everywhere; the {@code getafix} emitter is bound
+ * everywhere so that a shared {@code druid.emitter.composing.emitters} list naming it does not break a role. Both
+ * are inert outside the Coordinator and Historicals.
  */
 public class GetafixDruidModule implements DruidModule
 {
@@ -44,6 +45,7 @@ public class GetafixDruidModule implements DruidModule
   public void configure(Binder binder)
   {
     binder.bind(GetafixPlanHolder.class).in(LazySingleton.class);
+    binder.bind(GetafixRunHandoff.class).in(LazySingleton.class);
     JsonConfigProvider.bind(binder, "druid.getafix.stats", HistoricalStatsConfig.class);
   }
 

@@ -30,12 +30,14 @@ import java.util.Set;
  */
 public class GetafixBalancerStrategy implements BalancerStrategy
 {
-  private final RunContext run;
+  private final CoordinatorRun run;
+  private final GetafixRunHandoff handoff;
   private final BalancerStrategy delegate;
 
-  public GetafixBalancerStrategy(RunContext run, BalancerStrategy delegate)
+  public GetafixBalancerStrategy(CoordinatorRun run, GetafixRunHandoff handoff, BalancerStrategy delegate)
   {
     this.run = run;
+    this.handoff = handoff;
     this.delegate = delegate;
   }
 
@@ -135,7 +137,7 @@ public class GetafixBalancerStrategy implements BalancerStrategy
   @Nullable
   private ReplicaTarget actingTarget(DataSegment segment, List<ServerHolder> servers)
   {
-    final ReplicaTarget target = run.currentFor(segment.getId().toString());
+    final ReplicaTarget target = handoff.currentTargetFor(segment.getId().toString());
     if (target == null || !target.acting() || servers.isEmpty()
         || !run.snapshot().tier().equals(servers.get(0).getServer().getTier())) {
       return null;

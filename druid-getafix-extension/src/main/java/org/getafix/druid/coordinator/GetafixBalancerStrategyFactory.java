@@ -12,7 +12,8 @@ import javax.annotation.Nullable;
 
 /**
  * {@code druid.coordinator.balancer.strategy=getafix}. Druid calls {@link #createBalancerStrategy} at the start of
- * every Coordinator run; that is where the run's {@link RunContext} (plan snapshot + churn budget) is opened.
+ * every Coordinator run; that is where the run's {@link CoordinatorRun} (plan snapshot, churn budget, churn stats)
+ * is opened and handed to the rule through {@link GetafixRunHandoff}.
  * Unplanned decisions go to Druid's {@code cost} strategy, or {@code diskNormalized} with
  * {@code druid.coordinator.balancer.fallback=diskNormalized}.
  */
@@ -22,11 +23,13 @@ public class GetafixBalancerStrategyFactory extends BalancerStrategyFactory
 
   private final String fallback;
   private final GetafixPlanHolder holder;
+  private final GetafixRunHandoff handoff;
 
   @JsonCreator
   public GetafixBalancerStrategyFactory(
       @JsonProperty("fallback") @Nullable String fallback,
-      @JacksonInject GetafixPlanHolder holder
+      @JacksonInject GetafixPlanHolder holder,
+      @JacksonInject GetafixRunHandoff handoff
   )
   {
     this.fallback = fallback == null ? "cost" : fallback;
@@ -36,7 +39,8 @@ public class GetafixBalancerStrategyFactory extends BalancerStrategyFactory
       );
     }
     this.holder = holder;
-    holder.markStrategyInstalled();
+    this.handoff = handoff;
+    handoff.markStrategyInstalled();
   }
 
   @JsonProperty
@@ -51,6 +55,8 @@ public class GetafixBalancerStrategyFactory extends BalancerStrategyFactory
     final BalancerStrategy delegate = "diskNormalized".equals(fallback)
         ? new DiskNormalizedCostBalancerStrategy(getOrCreateBalancerExecutor(numBalancerThreads))
         : new CostBalancerStrategy(getOrCreateBalancerExecutor(numBalancerThreads));
-    return new GetafixBalancerStrategy(holder.beginRun(), delegate);
+    final CoordinatorRun run = CoordinatorRun.of(holder.snapshot());
+    handoff.beginRun(run);
+    return new GetafixBalancerStrategy(run, handoff, delegate);
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.apache.druid.client.DruidServer;
 import org.apache.druid.java.util.common.StringUtils;
+import org.getafix.core.placement.CapacityEstimators;
 import org.getafix.core.placement.SplitPolicy;
 import org.getafix.core.placement.Tier;
 import org.joda.time.Period;
@@ -68,8 +69,20 @@ public class GetafixConfig
     return popularity.biasCorrection;
   }
 
+  /**
+   * A name in getafix-core's {@link CapacityEstimators#REGISTRY}: {@code throughput} (the default) or
+   * {@code cpu-time}.
+   *
+   * @throws IllegalArgumentException naming any other value and the known ones
+   */
   public String getCapacityEstimator()
   {
+    if (!CapacityEstimators.REGISTRY.contains(capacity.estimator)) {
+      throw new IllegalArgumentException(
+          "druid.getafix.capacity.estimator must be one of " + CapacityEstimators.REGISTRY.names() + ", got ["
+          + capacity.estimator + "]"
+      );
+    }
     return capacity.estimator;
   }
 
@@ -147,7 +160,7 @@ public class GetafixConfig
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class Capacity
   {
-    /** {@code throughput} (work per busy second, the default) or {@code cpuTime} (thesis §3.1). */
+    /** {@code throughput} (work per busy second, the default) or {@code cpu-time} (thesis §3.1). */
     @JsonProperty
     private String estimator = "throughput";
 

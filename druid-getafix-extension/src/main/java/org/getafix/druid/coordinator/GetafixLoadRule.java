@@ -28,16 +28,19 @@ public class GetafixLoadRule extends LoadRule
   public static final String TYPE = "getafix";
 
   private final GetafixPlanHolder holder;
+  private final GetafixRunHandoff handoff;
 
   @JsonCreator
   public GetafixLoadRule(
       @JsonProperty("tieredReplicants") Map<String, Integer> tieredReplicants,
       @JsonProperty("useDefaultTierForNull") @Nullable Boolean useDefaultTierForNull,
-      @JacksonInject GetafixPlanHolder holder
+      @JacksonInject GetafixPlanHolder holder,
+      @JacksonInject GetafixRunHandoff handoff
   )
   {
     super(tieredReplicants, useDefaultTierForNull);
     this.holder = holder;
+    this.handoff = handoff;
   }
 
   @Override
@@ -62,9 +65,9 @@ public class GetafixLoadRule extends LoadRule
   @Override
   public void run(DataSegment segment, SegmentActionHandler handler)
   {
-    final RunContext run = holder.currentRun();
+    final CoordinatorRun run = handoff.currentRun();
     final PlanSnapshot snapshot = run != null ? run.snapshot() : holder.snapshot();
-    final ServedSegments served = holder.servedSegments();
+    final ServedSegments served = handoff.servedSegments();
     final String tier = snapshot.tier();
     final Integer floor = getTieredReplicants().get(tier);
     if (snapshot.mode() == Mode.DISABLED || served == null || floor == null) {
@@ -82,16 +85,13 @@ public class GetafixLoadRule extends LoadRule
 
     final Map<String, Integer> replicas = new HashMap<>(getTieredReplicants());
     replicas.put(tier, target.replicas());
-    if (run != null) {
-      run.setCurrent(target);
-    }
+    // The strategy of this run reads the decision while Druid assigns this segment (see GetafixRunHandoff).
+    handoff.setCurrentTarget(target);
     try {
       handler.replicateSegment(segment, replicas);
     }
     finally {
-      if (run != null) {
-        run.setCurrent(null);
-      }
+      handoff.setCurrentTarget(null);
     }
   }
 }

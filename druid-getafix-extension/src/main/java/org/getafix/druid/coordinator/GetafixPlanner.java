@@ -25,20 +25,12 @@ import org.apache.druid.server.coordinator.CoordinatorDynamicConfig;
 import org.apache.druid.server.coordinator.DruidCoordinator;
 import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.timeline.DataSegment;
-import org.getafix.core.placement.CapacityEstimator;
-import org.getafix.core.placement.CpuTimeCapacityEstimator;
-import org.getafix.core.placement.NodeCapacity;
 import org.getafix.core.placement.PlacementConstraints;
-import org.getafix.core.placement.PlacementInput;
 import org.getafix.core.placement.PlacementPlan;
-import org.getafix.core.placement.PlacementStrategy;
-import org.getafix.core.placement.PopularityTracker;
-import org.getafix.core.placement.SegmentLoad;
+import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.placement.PlanningRound;
 import org.getafix.core.placement.Strategies;
-import org.getafix.core.placement.ThroughputCapacityEstimator;
 import org.getafix.core.placement.Tier;
-import org.getafix.core.placement.TierClassifier;
-import org.getafix.core.placement.TieringAccuracy;
 import org.getafix.core.placement.UnplacedSegment;
 import org.joda.time.DateTime;
 
@@ -54,8 +46,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The Getafix round on the leading Coordinator: pull stats from every Historical of the Getafix tier, update
- * popularity and capacity, run Getafix-H from getafix-core, and publish an immutable {@link PlanSnapshot} that the
+ * The Getafix round on the leading Coordinator: read the round from Druid (stats pulled from every Historical of the
+ * Getafix tier, the segments it governs and who serves them, the nodes' memory), run getafix-core's
+ * {@link PlanningRound} (the same round the simulator runs), and publish an immutable {@link PlanSnapshot} that the
  * getafix rule, the getafix strategy and the HTTP endpoints read.
  *
  * <p>Runs on an executor of its own, managed by Druid's lifecycle, rather than as a {@code CoordinatorCustomDuty}:
@@ -79,6 +72,7 @@ public class GetafixPlanner
 
   private final GetafixConfig config;
   private final GetafixPlanHolder holder;
+  private final GetafixRunHandoff handoff;
   private final JacksonConfigManager configManager;
   private final CoordinatorConfigManager coordinatorConfigManager;
   private final DruidCoordinator coordinator;
@@ -87,7 +81,7 @@ public class GetafixPlanner
   private final MetadataRuleManager ruleManager;
   private final StatsSource statsSource;
   private final ServiceEmitter emitter;
-  private final PlacementStrategy strategy;
+  private final PlanningRound.Settings planningSettings;
 
   private ScheduledExecutorService exec;
   private AtomicReference<GetafixDynamicConfig> dynamicConfig;
@@ -100,13 +94,13 @@ public class GetafixPlanner
   private long dropsReported;
   private final NodeStatsTracker statsTracker = new NodeStatsTracker();
   private final Map<String, Integer> failedPulls = new HashMap<>();
-  private PopularityTracker popularity;
-  private CapacityEstimator capacityEstimator;
+  private PlanningRound planning;
 
   @Inject
   public GetafixPlanner(
       GetafixConfig config,
       GetafixPlanHolder holder,
+      GetafixRunHandoff handoff,
       JacksonConfigManager configManager,
       CoordinatorConfigManager coordinatorConfigManager,
       DruidCoordinator coordinator,
@@ -118,13 +112,14 @@ public class GetafixPlanner
       ServiceEmitter emitter
   )
   {
-    this(config, holder, configManager, coordinatorConfigManager, coordinator, inventory, discoveryProvider,
+    this(config, holder, handoff, configManager, coordinatorConfigManager, coordinator, inventory, discoveryProvider,
          ruleManager, new StatsPuller(httpClient, jsonMapper), emitter);
   }
 
   GetafixPlanner(
       GetafixConfig config,
       GetafixPlanHolder holder,
+      GetafixRunHandoff handoff,
       JacksonConfigManager configManager,
       CoordinatorConfigManager coordinatorConfigManager,
       DruidCoordinator coordinator,
@@ -137,6 +132,7 @@ public class GetafixPlanner
   {
     this.config = config;
     this.holder = holder;
+    this.handoff = handoff;
     this.configManager = configManager;
     this.coordinatorConfigManager = coordinatorConfigManager;
     this.coordinator = coordinator;
@@ -145,14 +141,22 @@ public class GetafixPlanner
     this.ruleManager = ruleManager;
     this.statsSource = statsSource;
     this.emitter = emitter;
-    this.strategy = Strategies.getafix(true, config.getSplitPolicy());
+    this.planningSettings = new PlanningRound.Settings(
+        PlacementStrategies.getafixH(config.getSplitPolicy()).name(),
+        config.getCapacityEstimator(),
+        config.getCapacitySmoothing(),
+        config.getPopularityDecay(),
+        config.isPopularityBiasCorrected(),
+        Strategies.DEFAULT_DRUID_REPLICATION_FACTOR
+    );
+    // Fails the Coordinator's start on an unknown estimator name or a bad value, naming it.
     resetRoundState();
   }
 
   @LifecycleStart
   public synchronized void start()
   {
-    holder.setServedSegments(new InventoryServedSegments(inventory));
+    handoff.setServedSegments(new InventoryServedSegments(inventory));
     exec = Execs.scheduledSingleThreaded("getafix-round-%d");
     exec.schedule(this::runRound, config.getRoundPeriodMillis(), TimeUnit.MILLISECONDS);
     log.info("Getafix planner started for tier [%s], round period [%d] ms.", config.getTier(),
@@ -209,10 +213,7 @@ public class GetafixPlanner
     warm = false;
     statsTracker.clear();
     failedPulls.clear();
-    popularity = new PopularityTracker(config.getPopularityDecay(), config.isPopularityBiasCorrected());
-    capacityEstimator = "cpuTime".equals(config.getCapacityEstimator())
-                        ? new CpuTimeCapacityEstimator(config.getCapacitySmoothing())
-                        : new ThroughputCapacityEstimator(config.getCapacitySmoothing());
+    planning = new PlanningRound(planningSettings);
   }
 
   void doRound(GetafixDynamicConfig dynamic)
@@ -273,10 +274,10 @@ public class GetafixPlanner
       }
     }
     servers.keySet().retainAll(baseUrls.keySet());
-    forgetDepartedNodes(servers.keySet());
     failedPulls.keySet().retainAll(servers.keySet());
 
-    final Map<String, NodeStatsTracker.NodeDelta> deltas = pullStats(baseUrls);
+    final Set<String> failedStats = new HashSet<>();
+    final Map<String, NodeStatsTracker.NodeDelta> deltas = pullStats(baseUrls, failedStats);
 
     // The segments Getafix governs: served in the tier, and whose first matching rule is a getafix rule.
     final Map<String, DataSegment> segments = new HashMap<>();
@@ -299,20 +300,34 @@ public class GetafixPlanner
     });
 
     final RoundStats stats = RoundStats.of(deltas);
-    final Map<String, Double> accessTime = new HashMap<>();
-    for (String id : segments.keySet()) {
-      accessTime.put(id, stats.accessTime().getOrDefault(id, 0.0));
+    final List<PlanningRound.SegmentSample> segmentSamples = new ArrayList<>(segments.size());
+    segments.forEach((id, segment) -> segmentSamples.add(new PlanningRound.SegmentSample(
+        id, segment.getSize(), stats.accessTime().getOrDefault(id, 0.0), 0
+    )));
+    final List<PlanningRound.NodeSample> nodeSamples = new ArrayList<>(servers.size());
+    servers.forEach((name, server) -> {
+      final boolean answering = failedPulls.getOrDefault(name, 0) < UNREACHABLE_ROUNDS;
+      nodeSamples.add(new PlanningRound.NodeSample(
+          name,
+          Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L)),
+          stats.nodeStats().get(name),
+          failedStats.contains(name),
+          answering
+      ));
+    });
+    final PlanningRound.Observed observed = planning.observe(segmentSamples, nodeSamples);
+    for (String node : observed.departed()) {
+      log.info("Historical [%s] left tier [%s]: it leaves the plan.", node, tier);
+      statsTracker.forget(node);
     }
-    final Map<String, Double> pop = popularity.update(accessTime);
-    stats.nodeStats().forEach(capacityEstimator::observe);
-    capacityEstimator.rejections().forEach(
+    observed.rejections().forEach(
         (node, why) -> log.warn("Getafix keeps the last capacity estimate of [%s]: %s", node, why)
     );
     if (!deltas.isEmpty()) {
       warm = true;
     }
 
-    final Map<String, Double> capacities = capacitiesOf(servers.keySet());
+    final Map<String, Double> capacities = observed.capacities();
     capacities.forEach((node, capacity) -> emit(
         ServiceMetricEvent.builder().setDimension("server", node), "getafix/node/capacity", capacity
     ));
@@ -328,32 +343,22 @@ public class GetafixPlanner
       final List<String> all = new ArrayList<>(problems);
       all.add(why);
       holder.publish(new PlanSnapshot(round, 0, DateTimes.nowUtc(), Mode.WARMING_UP, all, tier, Map.of(),
-                                      pop, capacities, Map.of(), List.of(), dynamic));
+                                      observed.popularity(), capacities, Map.of(), List.of(), dynamic));
       emitRoundTime(startNanos);
       return;
     }
 
-    final List<SegmentLoad> loads = new ArrayList<>(segments.size());
-    segments.forEach((id, segment) -> loads.add(new SegmentLoad(id, pop.getOrDefault(id, 0.0), segment.getSize())));
-    final List<NodeCapacity> nodes = new ArrayList<>(servers.size());
-    servers.forEach((name, server) -> {
-      if (failedPulls.getOrDefault(name, 0) >= UNREACHABLE_ROUNDS) {
-        log.warn("Historical [%s] did not answer for %d rounds: the plan places nothing on it.", name,
-                 failedPulls.get(name));
-        return;
+    for (PlanningRound.NodeSample node : nodeSamples) {
+      if (!node.placeable()) {
+        log.warn("Historical [%s] did not answer for %d rounds: the plan places nothing on it.", node.nodeId(),
+                 failedPulls.get(node.nodeId()));
       }
-      nodes.add(new NodeCapacity(
-          name,
-          capacities.get(name),
-          Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L))
-      ));
-    });
-    final PlacementPlan plan = strategy.plan(new PlacementInput(
-        loads,
-        nodes,
+    }
+    final PlanningRound.Result result = planning.plan(
         new PlacementConstraints(dynamic.getMinReplicas(), dynamic.getMaxReplicas(), dynamic.getGamma()),
         holders
-    ));
+    );
+    final PlacementPlan plan = result.plan();
     if (!plan.unplaced().isEmpty()) {
       final UnplacedSegment first = plan.unplaced().get(0);
       log.warn(
@@ -362,13 +367,15 @@ public class GetafixPlanner
       );
     }
 
-    final Map<String, Tier> nodeTiers = TierClassifier.classify(loadShares(plan, pop, servers.keySet()));
+    final Map<String, Tier> nodeTiers = result.tiers();
     nodeTiers.forEach((node, t) -> emit(
         ServiceMetricEvent.builder().setDimension("server", node).setDimension("getafixTier", t.name()),
         "getafix/node/tier",
         t == Tier.HOT ? 2 : t == Tier.WARM ? 1 : 0
     ));
-    emitTieringAccuracy(nodeTiers);
+    result.tieringAccuracy(config.getHardwareTiers()).ifPresent(
+        accuracy -> emit(ServiceMetricEvent.builder(), "getafix/tiering/accuracy", accuracy)
+    );
     emit(ServiceMetricEvent.builder(), "getafix/replicas/planned", plan.totalReplicas());
 
     final Mode mode = !problems.isEmpty() ? Mode.REFUSED : dynamic.isDryRun() ? Mode.DRY_RUN : Mode.ACTIVE;
@@ -382,7 +389,7 @@ public class GetafixPlanner
         problems,
         tier,
         unchanged ? previous.shares() : plan.shares(),
-        pop,
+        observed.popularity(),
         capacities,
         nodeTiers,
         plan.unplaced(),
@@ -404,7 +411,7 @@ public class GetafixPlanner
       problems.add("Coordinator dynamic config has useRoundRobinSegmentAssignment=true: Druid then ignores the"
                    + " getafix strategy for loads; set useRoundRobinSegmentAssignment=false");
     }
-    if (!holder.isStrategyInstalled()) {
+    if (!handoff.isStrategyInstalled()) {
       problems.add("druid.coordinator.balancer.strategy is not [getafix]: nothing would load onto the plan");
     }
     return problems;
@@ -420,18 +427,10 @@ public class GetafixPlanner
     return false;
   }
 
-  private void forgetDepartedNodes(Set<String> live)
-  {
-    for (String node : new ArrayList<>(capacityEstimator.capacities().keySet())) {
-      if (!live.contains(node)) {
-        log.info("Historical [%s] left tier [%s]: it leaves the plan.", node, config.getTier());
-        capacityEstimator.forget(node);
-        statsTracker.forget(node);
-      }
-    }
-  }
-
-  private Map<String, NodeStatsTracker.NodeDelta> pullStats(Map<String, String> baseUrls)
+  /**
+   * @param failed filled with the nodes that answered nothing usable this round (they keep their last estimate)
+   */
+  private Map<String, NodeStatsTracker.NodeDelta> pullStats(Map<String, String> baseUrls, Set<String> failed)
   {
     final Map<String, NodeStatsTracker.NodeDelta> deltas = new HashMap<>();
     statsSource.pull(baseUrls, config.getStatsTimeoutMillis()).forEach((node, pulled) -> {
@@ -447,7 +446,7 @@ public class GetafixPlanner
         log.warn("Getafix has no usable stats from Historical [%s] this round (%s); keeping its last estimate.",
                  node, outcome.problem());
         emit(ServiceMetricEvent.builder().setDimension("server", node), "getafix/stats/missing", 1);
-        capacityEstimator.observe(node, null);
+        failed.add(node);
       } else if (outcome.delta() != null) {
         deltas.put(node, outcome.delta());
       }
@@ -455,53 +454,10 @@ public class GetafixPlanner
     return deltas;
   }
 
-  /**
-   * Capacity of every live node: its estimate, or for a node without one yet (just joined, or no busy round so far)
-   * the mean of the others, so that it gets an average share until it is measured.
-   */
-  private Map<String, Double> capacitiesOf(Set<String> live)
-  {
-    final Map<String, Double> known = capacityEstimator.capacities();
-    final double fallback = known.entrySet().stream()
-                                 .filter(e -> live.contains(e.getKey()))
-                                 .mapToDouble(Map.Entry::getValue)
-                                 .average()
-                                 .orElse(1.0);
-    final Map<String, Double> capacities = new TreeMap<>();
-    for (String node : live) {
-      capacities.put(node, capacityEstimator.capacityOr(node, fallback));
-    }
-    return capacities;
-  }
-
-  /** Each node's share of the planned query load: Σ over segments of popularity × the node's share. */
-  private static Map<String, Double> loadShares(PlacementPlan plan, Map<String, Double> pop, Set<String> nodes)
-  {
-    final Map<String, Double> load = new TreeMap<>();
-    nodes.forEach(n -> load.put(n, 0.0));
-    plan.shares().forEach((segment, shares) -> {
-      final double p = pop.getOrDefault(segment, 0.0);
-      shares.forEach((node, share) -> load.computeIfPresent(node, (n, l) -> l + p * share));
-    });
-    return load;
-  }
-
-  private void emitTieringAccuracy(Map<String, Tier> measured)
-  {
-    final Map<String, Tier> hardware = new TreeMap<>(config.getHardwareTiers());
-    hardware.keySet().retainAll(measured.keySet());
-    if (hardware.isEmpty()) {
-      return;
-    }
-    final Map<String, Tier> compared = new TreeMap<>(measured);
-    compared.keySet().retainAll(hardware.keySet());
-    emit(ServiceMetricEvent.builder(), "getafix/tiering/accuracy", TieringAccuracy.of(compared, hardware));
-  }
-
   private void emitChurn()
   {
-    final long loads = holder.loadsIssued();
-    final long drops = holder.dropsIssued();
+    final long loads = handoff.loadsIssued();
+    final long drops = handoff.dropsIssued();
     emit(ServiceMetricEvent.builder(), "getafix/segment/load/count", loads - loadsReported);
     emit(ServiceMetricEvent.builder(), "getafix/segment/drop/count", drops - dropsReported);
     loadsReported = loads;

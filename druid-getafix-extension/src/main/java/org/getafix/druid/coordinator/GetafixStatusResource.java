@@ -27,13 +27,15 @@ import java.util.Map;
 public class GetafixStatusResource
 {
   private final GetafixPlanHolder holder;
+  private final GetafixRunHandoff handoff;
   private final ObjectMapper jsonMapper;
   private volatile RenderedRouting rendered = new RenderedRouting(-1, null, null);
 
   @Inject
-  public GetafixStatusResource(GetafixPlanHolder holder, @Json ObjectMapper jsonMapper)
+  public GetafixStatusResource(GetafixPlanHolder holder, GetafixRunHandoff handoff, @Json ObjectMapper jsonMapper)
   {
     this.holder = holder;
+    this.handoff = handoff;
     this.jsonMapper = jsonMapper;
   }
 
@@ -52,12 +54,12 @@ public class GetafixStatusResource
     status.put("problems", s.problems());
     status.put("tier", s.tier());
     status.put("config", s.config());
-    status.put("balancerStrategyInstalled", holder.isStrategyInstalled());
+    status.put("balancerStrategyInstalled", handoff.isStrategyInstalled());
     status.put("plannedSegments", s.shares().size());
     status.put("plannedReplicas", s.shares().values().stream().mapToInt(Map::size).sum());
     status.put("unplacedSegments", s.unplaced().size());
-    status.put("loadsIssued", holder.loadsIssued());
-    status.put("dropsIssued", holder.dropsIssued());
+    status.put("loadsIssued", handoff.loadsIssued());
+    status.put("dropsIssued", handoff.dropsIssued());
     return Response.ok(status).build();
   }
 

@@ -43,6 +43,7 @@ class GetafixCoordinatorSimulationTest
                                                                .withNumPartitions(1)
                                                                .eachOfSizeInMb(100);
   private final GetafixPlanHolder holder = new GetafixPlanHolder();
+  private final GetafixRunHandoff handoff = new GetafixRunHandoff();
   private CoordinatorSimulation sim;
 
   @AfterEach
@@ -171,7 +172,7 @@ class GetafixCoordinatorSimulationTest
     sim = CoordinatorSimulation.builder()
                                .withServers(servers)
                                .withSegments(segments)
-                               .withRules(DS, new GetafixLoadRule(Map.of(TIER, floor), null, holder))
+                               .withRules(DS, new GetafixLoadRule(Map.of(TIER, floor), null, holder, handoff))
                                .withDynamicConfig(
                                    CoordinatorDynamicConfig.builder()
                                                            .withSmartSegmentLoading(false)
@@ -183,8 +184,8 @@ class GetafixCoordinatorSimulationTest
                                )
                                .withImmediateSegmentLoading(false)
                                .build();
-    installGetafixStrategy(sim, new GetafixBalancerStrategyFactory(null, holder));
-    holder.setServedSegments(new ServedSegments()
+    installGetafixStrategy(sim, new GetafixBalancerStrategyFactory(null, holder, handoff));
+    handoff.setServedSegments(new ServedSegments()
     {
       @Override
       public Set<String> holders(DataSegment segment, String tier)

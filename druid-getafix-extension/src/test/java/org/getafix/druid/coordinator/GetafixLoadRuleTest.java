@@ -33,6 +33,7 @@ class GetafixLoadRuleTest
                                                         .size(100)
                                                         .build();
   private final GetafixPlanHolder holder = new GetafixPlanHolder();
+  private final GetafixRunHandoff handoff = new GetafixRunHandoff();
   private final RecordingHandler handler = new RecordingHandler();
 
   @Test
@@ -69,7 +70,7 @@ class GetafixLoadRuleTest
         "{\"strategy\":\"getafix\",\"fallback\":\"diskNormalized\"}", BalancerStrategyFactory.class
     );
     assertEquals("diskNormalized", assertInstanceOf(GetafixBalancerStrategyFactory.class, factory).getFallback());
-    assertTrue(holder.isStrategyInstalled());
+    assertTrue(handoff.isStrategyInstalled());
     final Exception e = assertThrows(Exception.class, () -> mapper().readValue(
         "{\"strategy\":\"getafix\",\"fallback\":\"bogus\"}", BalancerStrategyFactory.class
     ));
@@ -79,47 +80,47 @@ class GetafixLoadRuleTest
   @Test
   void withoutAnInventoryItIsAPlainLoadRule()
   {
-    new GetafixLoadRule(Map.of("_default_tier", 2), null, holder).run(SEGMENT, handler);
+    new GetafixLoadRule(Map.of("_default_tier", 2), null, holder, handoff).run(SEGMENT, handler);
     assertEquals(List.of(Map.of("_default_tier", 2)), handler.calls);
   }
 
   @Test
   void disabledIsAPlainLoadRule()
   {
-    holder.setServedSegments(served(Set.of("a", "b", "c")));
+    handoff.setServedSegments(served(Set.of("a", "b", "c")));
     publish(Mode.DISABLED, Map.of("a", 1.0));
-    new GetafixLoadRule(Map.of("_default_tier", 1), null, holder).run(SEGMENT, handler);
+    new GetafixLoadRule(Map.of("_default_tier", 1), null, holder, handoff).run(SEGMENT, handler);
     assertEquals(List.of(Map.of("_default_tier", 1)), handler.calls);
   }
 
   @Test
   void activePlanWithoutTheGetafixStrategyFreezes()
   {
-    holder.setServedSegments(served(Set.of("a", "b", "c")));
+    handoff.setServedSegments(served(Set.of("a", "b", "c")));
     publish(Mode.ACTIVE, Map.of("a", 1.0));
-    new GetafixLoadRule(Map.of("_default_tier", 1), null, holder).run(SEGMENT, handler);
+    new GetafixLoadRule(Map.of("_default_tier", 1), null, holder, handoff).run(SEGMENT, handler);
     assertEquals(List.of(Map.of("_default_tier", 3)), handler.calls, "no run context: keep the 3 loaded copies");
   }
 
   @Test
   void activePlanInARunOfOurStrategyFollowsThePlanAndLeavesOtherTiersAlone()
   {
-    holder.setServedSegments(served(Set.of("a", "b", "c")));
+    handoff.setServedSegments(served(Set.of("a", "b", "c")));
     publish(Mode.ACTIVE, Map.of("a", 1.0));
-    final RunContext run = holder.beginRun();
-    new GetafixLoadRule(Map.of("_default_tier", 1, "cold", 1), null, holder).run(SEGMENT, handler);
+    handoff.beginRun(CoordinatorRun.of(holder.snapshot()));
+    new GetafixLoadRule(Map.of("_default_tier", 1, "cold", 1), null, holder, handoff).run(SEGMENT, handler);
     assertEquals(List.of(Map.of("_default_tier", 1, "cold", 1)), handler.calls);
-    assertEquals(null, run.currentFor(SEGMENT.getId().toString()), "the decision is cleared after the call");
+    assertEquals(null, handoff.currentTargetFor(SEGMENT.getId().toString()), "the decision is cleared after the call");
     assertTrue(handler.sawTargetActing);
   }
 
   @Test
   void ruleWithoutTheGetafixTierIsPlain()
   {
-    holder.setServedSegments(served(Set.of("a")));
+    handoff.setServedSegments(served(Set.of("a")));
     publish(Mode.ACTIVE, Map.of("a", 1.0));
-    holder.beginRun();
-    new GetafixLoadRule(Map.of("cold", 2), null, holder).run(SEGMENT, handler);
+    handoff.beginRun(CoordinatorRun.of(holder.snapshot()));
+    new GetafixLoadRule(Map.of("cold", 2), null, holder, handoff).run(SEGMENT, handler);
     assertEquals(List.of(Map.of("cold", 2)), handler.calls);
     assertFalse(handler.sawTargetActing);
   }
@@ -128,7 +129,8 @@ class GetafixLoadRuleTest
   {
     final ObjectMapper mapper = new DefaultObjectMapper();
     new GetafixDruidModule().getJacksonModules().forEach(mapper::registerModule);
-    mapper.setInjectableValues(new InjectableValues.Std().addValue(GetafixPlanHolder.class, holder));
+    mapper.setInjectableValues(new InjectableValues.Std().addValue(GetafixPlanHolder.class, holder)
+                                                           .addValue(GetafixRunHandoff.class, handoff));
     return mapper;
   }
 
@@ -166,8 +168,9 @@ class GetafixLoadRuleTest
     public void replicateSegment(DataSegment segment, Map<String, Integer> tierToReplicaCount)
     {
       calls.add(tierToReplicaCount);
-      final RunContext run = holder.currentRun();
-      final ReplicaTarget target = run == null ? null : run.currentFor(segment.getId().toString());
+      final ReplicaTarget target = handoff.currentRun() == null
+                                   ? null
+                                   : handoff.currentTargetFor(segment.getId().toString());
       sawTargetActing |= target != null && target.acting();
     }
 

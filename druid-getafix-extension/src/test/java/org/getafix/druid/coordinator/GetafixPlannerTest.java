@@ -47,6 +47,7 @@ class GetafixPlannerTest
 
   private final List<DataSegment> segments = new ArrayList<>();
   private final GetafixPlanHolder holder = new GetafixPlanHolder();
+  private final GetafixRunHandoff handoff = new GetafixRunHandoff();
   private final StubServiceEmitter emitter = new StubServiceEmitter("coordinator", "c:8081");
   private final AtomicBoolean leader = new AtomicBoolean(true);
   private final AtomicReference<CoordinatorDynamicConfig> coordinatorConfig = new AtomicReference<>(
@@ -92,7 +93,7 @@ class GetafixPlannerTest
       }
     }).anyTimes();
     final MetadataRuleManager rules = EasyMock.createNiceMock(MetadataRuleManager.class);
-    final List<Rule> getafixRule = List.of(new GetafixLoadRule(Map.of("_default_tier", 1), null, holder));
+    final List<Rule> getafixRule = List.of(new GetafixLoadRule(Map.of("_default_tier", 1), null, holder, handoff));
     EasyMock.expect(rules.getRulesWithDefault("wiki")).andReturn(getafixRule).anyTimes();
     final DruidCoordinator coordinator = EasyMock.createNiceMock(DruidCoordinator.class);
     EasyMock.expect(coordinator.isLeader()).andAnswer(leader::get).anyTimes();
@@ -106,9 +107,9 @@ class GetafixPlannerTest
     )).andReturn(new AtomicReference<>(GetafixDynamicConfig.defaults())).anyTimes();
     EasyMock.replay(inventory, discovery, rules, coordinator, coordinatorConfigs, configs);
 
-    new GetafixBalancerStrategyFactory(null, holder); // as Druid does with balancer.strategy=getafix
+    new GetafixBalancerStrategyFactory(null, holder, handoff); // as Druid does with balancer.strategy=getafix
     plannerFactory = config -> new GetafixPlanner(
-        config, holder, configs, coordinatorConfigs, coordinator, inventory, discovery, rules,
+        config, holder, handoff, configs, coordinatorConfigs, coordinator, inventory, discovery, rules,
         (urls, timeout) -> {
           assertEquals(Set.of(H1, H2), urls.keySet());
           assertEquals("http://h1:8083", urls.get(H1));

@@ -17,7 +17,7 @@ class GetafixStatusResourceTest
 {
   private final DefaultObjectMapper mapper = new DefaultObjectMapper();
   private final GetafixPlanHolder holder = new GetafixPlanHolder();
-  private final GetafixStatusResource resource = new GetafixStatusResource(holder, mapper);
+  private final GetafixStatusResource resource = new GetafixStatusResource(holder, new GetafixRunHandoff(), mapper);
 
   @Test
   void routingServesTheActivePlanWithAnETagAnd304WhileUnchanged() throws Exception
