@@ -33,4 +33,17 @@ class GetafixConfigTest
     assertTrue(e.getMessage().contains("druid.getafix.planning.split"), e.getMessage());
     assertTrue(e.getMessage().contains("[halves]"), e.getMessage());
   }
+
+  @Test
+  void estimatorsGoByTheirRegistryNames() throws Exception
+  {
+    assertEquals("throughput", new GetafixConfig().getCapacityEstimator());
+    assertEquals("cpu-time", read("{\"capacity\": {\"estimator\": \"cpu-time\"}}").getCapacityEstimator());
+    final GetafixConfig old = read("{\"capacity\": {\"estimator\": \"cpuTime\"}}");
+    final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, old::getCapacityEstimator);
+    assertEquals(
+        "druid.getafix.capacity.estimator must be one of [cpu-time, throughput], got [cpuTime]",
+        e.getMessage()
+    );
+  }
 }
