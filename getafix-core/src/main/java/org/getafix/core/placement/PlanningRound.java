@@ -103,6 +103,8 @@ public final class PlanningRound
    * @param departed    nodes whose estimate was forgotten because they were not observed this round, by id
    * @param rejections  node id → why its latest statistics were not used (it keeps its last estimate)
    * @param cpuSeconds  node id → CPU seconds measured this round, for the nodes with statistics
+   * @param segments    the segments as observed, which {@link #plan} places
+   * @param nodes       the nodes as observed, which {@link #plan} places on (the placeable ones)
    */
   public record Observed(
       Map<String, Double> popularity,
@@ -130,6 +132,7 @@ public final class PlanningRound
   /**
    * The round's plan.
    *
+   * @param observed   what the round learnt before planning
    * @param plan       the placement
    * @param loadShares node id → the load the plan routes to it: Σ over segments of load × the node's share, for every
    *                   observed node (0 for a node planned nothing), by id
