@@ -33,7 +33,8 @@ final class PlanningRound
 
   /**
    * @param memoryLimits node id → memory limit given to the planner
-   * @param loadBudget   loads a round may issue beyond the replica floor ({@link Cluster#applyPlan(PlacementPlan, int, int)})
+   * @param loadBudget   loads a round may issue beyond the replica floor
+   *                     ({@link Cluster#applyPlan(PlacementPlan, int, int)})
    */
   PlanningRound(
       EventLoop loop,

@@ -76,8 +76,8 @@ class SimulationRunTest
   void sameSeedSameResultsOtherSeedOtherResults()
   {
     final ScenarioSettings s = ScenarioParser.parse(TINY);
-    final JsonNode first = ResultsJsonReporter.toJson(new SimulationResults(s, runOne(s, "getafix-h")));
-    final JsonNode second = ResultsJsonReporter.toJson(new SimulationResults(s, runOne(s, "getafix-h")));
+    final JsonNode first = toJson(s, runOne(s, "getafix-h"));
+    final JsonNode second = toJson(s, runOne(s, "getafix-h"));
     final JsonNode meanPlanA = ((com.fasterxml.jackson.databind.node.ObjectNode) first.get("strategies").get("getafix-h"))
         .remove("meanPlanMillis");
     ((com.fasterxml.jackson.databind.node.ObjectNode) second.get("strategies").get("getafix-h")).remove("meanPlanMillis");
@@ -159,6 +159,11 @@ class SimulationRunTest
     Files.writeString(scenario, TINY.replace("\"cores\": 8", "\"cores\": 0"));
     assertEquals(2, Simulate.run(new String[]{scenario.toString(), "--out", dir.resolve("o").toString()}));
     assertTrue(!Files.exists(dir.resolve("o")));
+  }
+
+  private static JsonNode toJson(ScenarioSettings s, List<RunOutcome> outcomes)
+  {
+    return ResultsJsonReporter.toJson(new SimulationResults(s, outcomes));
   }
 
   private static List<RunOutcome> runOne(ScenarioSettings s, String strategy)
