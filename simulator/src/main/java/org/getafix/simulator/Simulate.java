@@ -1,7 +1,11 @@
 package org.getafix.simulator;
 
 import org.getafix.simulator.report.HtmlReporter;
+import org.getafix.simulator.report.Reporter;
 import org.getafix.simulator.report.ResultsJsonReporter;
+import org.getafix.simulator.report.RunOutcome;
+import org.getafix.simulator.report.SimulationResults;
+import org.getafix.simulator.settings.BuiltInScenarios;
 import org.getafix.simulator.settings.ScenarioException;
 import org.getafix.simulator.settings.ScenarioParser;
 import org.getafix.simulator.settings.ScenarioSettings;
@@ -12,13 +16,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * The command line: {@code simulate <scenario-name | scenario.json> [--out DIR]}. Runs every run of the scenario
- * one after the other (progress on stderr), then writes {@code DIR/results.json} and {@code DIR/report.html}.
+ * one after the other (progress on stderr), then has each reporter write its file: {@code DIR/results.json} and
+ * {@code DIR/report.html}.
  */
 public final class Simulate
 {
+  private static final List<Reporter> REPORTERS = List.of(new ResultsJsonReporter(), new HtmlReporter());
+
   private Simulate()
   {
   }
@@ -62,12 +70,14 @@ public final class Simulate
     }
     final Path dir = out != null ? out : Path.of("out", scenario.name());
     try {
-      final List<SimulationRun.RunOutcome> outcomes = simulate(scenario);
+      final SimulationResults results = simulate(scenario);
       Files.createDirectories(dir);
-      ResultsJsonReporter.write(dir.resolve("results.json"), scenario, outcomes);
-      HtmlReporter.write(dir.resolve("report.html"), scenario, outcomes);
-      System.err.println("[" + scenario.name() + "] wrote " + dir.resolve("results.json") + " and "
-                         + dir.resolve("report.html"));
+      final List<Path> written = new ArrayList<>();
+      for (Reporter reporter : REPORTERS) {
+        written.add(reporter.write(dir, results));
+      }
+      System.err.println("[" + scenario.name() + "] wrote "
+                         + written.stream().map(Path::toString).collect(Collectors.joining(" and ")));
       return 0;
     }
     catch (IOException e) {
@@ -77,17 +87,17 @@ public final class Simulate
   }
 
   /** Runs all of a scenario's runs, in order. */
-  public static List<SimulationRun.RunOutcome> simulate(ScenarioSettings scenario)
+  public static SimulationResults simulate(ScenarioSettings scenario)
   {
     System.err.printf(
         Locale.ROOT,
         "[%s] %d runs, %.0f simulated s each, %d nodes, %d clients, offered load %.0f%% of core capacity%n",
         scenario.name(), scenario.runs().size(), scenario.durationSeconds(), scenario.totalNodes(),
-        scenario.clients().count(), 100 * SimulationRun.offeredUtilisation(scenario)
+        scenario.clients().count(), 100 * scenario.offeredUtilisation()
     );
-    final List<SimulationRun.RunOutcome> outcomes = new ArrayList<>();
+    final List<RunOutcome> outcomes = new ArrayList<>();
     for (ScenarioSettings.Run run : scenario.runs()) {
-      final SimulationRun.RunOutcome outcome =
+      final RunOutcome outcome =
           new SimulationRun(scenario, run, line -> System.err.println("[" + scenario.name() + "] " + line)).execute();
       System.err.printf(
           Locale.ROOT,
@@ -101,14 +111,14 @@ public final class Simulate
       );
       outcomes.add(outcome);
     }
-    return outcomes;
+    return new SimulationResults(scenario, outcomes);
   }
 
   private static int usage(String problem)
   {
     System.err.println("error: " + problem);
     System.err.println("usage: ./getafix simulate <scenario-name | scenario.json> [--out DIR]");
-    System.err.println("built-in scenarios: " + ScenarioParser.BUILT_IN);
+    System.err.println("built-in scenarios: " + BuiltInScenarios.names());
     return 2;
   }
 }

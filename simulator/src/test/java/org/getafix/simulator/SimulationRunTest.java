@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.core.placement.PlacementStrategies;
 import org.getafix.simulator.report.ResultsJsonReporter;
+import org.getafix.simulator.report.RunOutcome;
 import org.getafix.simulator.report.RunResult;
+import org.getafix.simulator.report.SimulationResults;
 import org.getafix.simulator.settings.ScenarioParser;
 import org.getafix.simulator.settings.ScenarioSettings;
 import org.junit.jupiter.api.Test;
@@ -48,9 +50,9 @@ class SimulationRunTest
   void everyStrategyRunsAndReportsThesisMetrics()
   {
     final ScenarioSettings s = ScenarioParser.parse(TINY);
-    final List<SimulationRun.RunOutcome> outcomes = Simulate.simulate(s);
+    final List<RunOutcome> outcomes = Simulate.simulate(s).runs();
     assertEquals(PlacementStrategies.REGISTRY.names().size(), outcomes.size());
-    for (SimulationRun.RunOutcome o : outcomes) {
+    for (RunOutcome o : outcomes) {
       final RunResult r = o.result();
       assertTrue(r.queries() > 500, o.label() + " measured " + r.queries() + " queries");
       assertTrue(r.latencyMs().p50() > 0 && r.latencyMs().p50() <= r.latencyMs().p99(), o.label());
@@ -75,8 +77,8 @@ class SimulationRunTest
   void sameSeedSameResultsOtherSeedOtherResults()
   {
     final ScenarioSettings s = ScenarioParser.parse(TINY);
-    final JsonNode first = ResultsJsonReporter.toJson(s, runOne(s, "getafix-h"));
-    final JsonNode second = ResultsJsonReporter.toJson(s, runOne(s, "getafix-h"));
+    final JsonNode first = toJson(s, runOne(s, "getafix-h"));
+    final JsonNode second = toJson(s, runOne(s, "getafix-h"));
     final JsonNode meanPlanA = ((com.fasterxml.jackson.databind.node.ObjectNode) first.get("strategies").get("getafix-h"))
         .remove("meanPlanMillis");
     ((com.fasterxml.jackson.databind.node.ObjectNode) second.get("strategies").get("getafix-h")).remove("meanPlanMillis");
@@ -160,7 +162,12 @@ class SimulationRunTest
     assertTrue(!Files.exists(dir.resolve("o")));
   }
 
-  private static List<SimulationRun.RunOutcome> runOne(ScenarioSettings s, String strategy)
+  private static JsonNode toJson(ScenarioSettings s, List<RunOutcome> outcomes)
+  {
+    return ResultsJsonReporter.toJson(new SimulationResults(s, outcomes));
+  }
+
+  private static List<RunOutcome> runOne(ScenarioSettings s, String strategy)
   {
     final ScenarioSettings.Run run = new ScenarioSettings.Run(strategy, strategy, null, null, null);
     return List.of(new SimulationRun(s, run, line -> {

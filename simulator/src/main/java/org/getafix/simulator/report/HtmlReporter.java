@@ -2,7 +2,6 @@ package org.getafix.simulator.report;
 
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
-import org.getafix.simulator.SimulationRun;
 import org.getafix.simulator.settings.ScenarioSettings;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
@@ -34,18 +33,16 @@ import java.util.stream.IntStream;
  * latency CDFs, replicas vs popularity, node tiers over time (thesis Fig 4.3), improvement over Getafix-B
  * (Figs 4.1/4.2) and, for several γ, maximum memory vs latency (Fig 4.4).
  */
-public final class HtmlReporter
+public final class HtmlReporter implements Reporter
 {
   private static final int WIDTH = 900;
   private static final int HEIGHT = 480;
 
-  private HtmlReporter()
+  @Override
+  public Path write(Path dir, SimulationResults results) throws IOException
   {
-  }
-
-  public static void write(Path file, ScenarioSettings scenario, List<SimulationRun.RunOutcome> outcomes)
-      throws IOException
-  {
+    final ScenarioSettings scenario = results.scenario();
+    final List<RunOutcome> outcomes = results.runs();
     System.setProperty("java.awt.headless", "true");
     final StringBuilder html = new StringBuilder();
     html.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>getafix simulation: ")
@@ -60,11 +57,11 @@ public final class HtmlReporter
         "<p>Seed %d; %.0f simulated seconds (first %.0f s warm-up, not measured); rounds of %.1f s; %d nodes, "
         + "%d clients; offered load %.0f%% of nominal core capacity.</p>",
         scenario.seed(), scenario.durationSeconds(), scenario.warmupSeconds(), scenario.roundSeconds(),
-        scenario.totalNodes(), scenario.clients().count(), 100 * SimulationRun.offeredUtilisation(scenario)
+        scenario.totalNodes(), scenario.clients().count(), 100 * scenario.offeredUtilisation()
     ));
     html.append(table(outcomes));
     html.append("<h2>Query latency CDF</h2>").append(image(latencyCdf(outcomes)));
-    final Optional<SimulationRun.RunOutcome> baseline =
+    final Optional<RunOutcome> baseline =
         outcomes.stream().filter(o -> o.result().strategy().equals("getafix-b")).findFirst();
     if (baseline.isPresent() && outcomes.size() > 1) {
       html.append("<h2>Improvement over ").append(escape(baseline.get().label()))
@@ -81,23 +78,25 @@ public final class HtmlReporter
     html.append("<h2>Node tiers over time (thesis Fig 4.3)</h2><p>Nodes on the x axis, most cores first; each row "
                 + "is one round, each cell the tier of the node's CPU time that round (red = hot, orange = warm, "
                 + "blue = cold).</p>");
-    for (SimulationRun.RunOutcome o : outcomes) {
+    for (RunOutcome o : outcomes) {
       if (!o.trace().tierByRound().isEmpty()) {
         html.append("<h3>").append(escape(o.label())).append("</h3>").append(image(heatMap(o)));
       }
     }
     html.append("</body></html>");
+    final Path file = dir.resolve("report.html");
     Files.writeString(file, html, StandardCharsets.UTF_8);
+    return file;
   }
 
-  private static String table(List<SimulationRun.RunOutcome> outcomes)
+  private static String table(List<RunOutcome> outcomes)
   {
     final StringBuilder t = new StringBuilder(
         "<table><tr><th>run</th><th>strategy</th><th>routing</th><th>γ</th><th>p50 ms</th><th>mean ms</th>"
         + "<th>p99 ms</th><th>makespan s</th><th>total memory GB</th><th>max node GB</th><th>replicas</th>"
         + "<th>extra replicas</th><th>eff. RF</th><th>tiering acc.</th><th>utilisation</th><th>loads</th></tr>"
     );
-    for (SimulationRun.RunOutcome o : outcomes) {
+    for (RunOutcome o : outcomes) {
       final RunResult r = o.result();
       t.append(String.format(
           Locale.ROOT,
@@ -113,7 +112,7 @@ public final class HtmlReporter
     return t.append("</table>").toString();
   }
 
-  private static XYChart latencyCdf(List<SimulationRun.RunOutcome> outcomes)
+  private static XYChart latencyCdf(List<RunOutcome> outcomes)
   {
     final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
                                               .xAxisTitle("latency (ms, log)").yAxisTitle("fraction of queries")
@@ -121,7 +120,7 @@ public final class HtmlReporter
     chart.getStyler().setXAxisLogarithmic(true);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideSE);
     chart.getStyler().setMarkerSize(0);
-    for (SimulationRun.RunOutcome o : outcomes) {
+    for (RunOutcome o : outcomes) {
       final Histogram h = o.trace().latencyMicros();
       if (h.getTotalCount() == 0) {
         continue;
@@ -137,7 +136,7 @@ public final class HtmlReporter
     return chart;
   }
 
-  private static CategoryChart improvements(List<SimulationRun.RunOutcome> outcomes, SimulationRun.RunOutcome base)
+  private static CategoryChart improvements(List<RunOutcome> outcomes, RunOutcome base)
   {
     final CategoryChart chart = new CategoryChartBuilder().width(WIDTH).height(HEIGHT)
                                                           .yAxisTitle("improvement over " + base.label() + " (%)")
@@ -145,7 +144,7 @@ public final class HtmlReporter
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
     final List<String> metrics = List.of("99th pct latency", "mean latency", "makespan", "total memory");
     final RunResult b = base.result();
-    for (SimulationRun.RunOutcome o : outcomes) {
+    for (RunOutcome o : outcomes) {
       if (o == base) {
         continue;
       }
@@ -166,14 +165,14 @@ public final class HtmlReporter
     return baseline == 0 ? 0 : 100 * (baseline - value) / baseline;
   }
 
-  private static XYChart memoryVsLatency(List<SimulationRun.RunOutcome> outcomes)
+  private static XYChart memoryVsLatency(List<RunOutcome> outcomes)
   {
     final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
                                               .xAxisTitle("maximum memory of a node (GB)")
                                               .yAxisTitle("mean latency (ms)").build();
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setMarkerSize(10);
-    for (SimulationRun.RunOutcome o : outcomes) {
+    for (RunOutcome o : outcomes) {
       chart.addSeries(
           o.label(),
           new double[]{o.result().maxNodeMemoryBytes() / 1e9},
@@ -183,7 +182,7 @@ public final class HtmlReporter
     return chart;
   }
 
-  private static XYChart replicasVsPopularity(List<SimulationRun.RunOutcome> outcomes)
+  private static XYChart replicasVsPopularity(List<RunOutcome> outcomes)
   {
     final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
                                               .xAxisTitle("segment popularity rank (log)").yAxisTitle("replicas")
@@ -191,7 +190,7 @@ public final class HtmlReporter
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setXAxisLogarithmic(true);
     chart.getStyler().setMarkerSize(4);
-    for (SimulationRun.RunOutcome o : outcomes) {
+    for (RunOutcome o : outcomes) {
       final long[] accesses = o.trace().segmentAccesses();
       final int[] replicas = o.trace().segmentReplicas();
       final Integer[] order = IntStream.range(0, Math.min(accesses.length, replicas.length)).boxed()
@@ -210,7 +209,7 @@ public final class HtmlReporter
     return chart;
   }
 
-  private static HeatMapChart heatMap(SimulationRun.RunOutcome o)
+  private static HeatMapChart heatMap(RunOutcome o)
   {
     final RunTrace trace = o.trace();
     final HeatMapChart chart = new HeatMapChartBuilder().width(WIDTH).height(HEIGHT)

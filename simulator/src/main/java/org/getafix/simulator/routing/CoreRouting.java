@@ -11,6 +11,7 @@ import org.getafix.core.routing.NodeFeedback;
 import org.getafix.core.routing.RoutingCounters;
 import org.getafix.core.routing.RoutingTable;
 import org.getafix.core.routing.RoutingTableHolder;
+import org.getafix.simulator.cluster.RoutingPolicy;
 import org.getafix.simulator.cluster.Segment;
 
 import java.util.List;

@@ -17,14 +17,12 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Reads a scenario: a built-in name (a JSON file under {@code scenarios/} on the classpath) or a path. Every
- * field except {@code name}, {@code nodes} and {@code clients} has a default; unknown fields are errors.
+ * Reads a scenario: a built-in name (a JSON file under {@code scenarios/} on the classpath, see
+ * {@link BuiltInScenarios}) or a path. Every field except {@code name}, {@code nodes} and {@code clients} has a
+ * default; unknown fields are errors.
  */
 public final class ScenarioParser
 {
-  public static final List<String> BUILT_IN =
-      List.of("stragglers-20", "tiered-15", "tiered-25", "gamma-sweep", "routing-15", "routing-15-stragglers");
-
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private ScenarioParser()
@@ -46,10 +44,11 @@ public final class ScenarioParser
         throw new ScenarioException("cannot read scenario file [" + nameOrPath + "]: " + e.getMessage(), e);
       }
     }
-    try (InputStream in = ScenarioParser.class.getResourceAsStream("/scenarios/" + nameOrPath + ".json")) {
+    try (InputStream in = ScenarioParser.class.getResourceAsStream(BuiltInScenarios.resourcePath(nameOrPath))) {
       if (in == null) {
         throw new ScenarioException(
-            "unknown scenario [" + nameOrPath + "]: not a file, and not one of the built-in scenarios " + BUILT_IN
+            "unknown scenario [" + nameOrPath + "]: not a file, and not one of the built-in scenarios "
+            + BuiltInScenarios.names()
         );
       }
       return parse(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));

@@ -135,4 +135,22 @@ public record ScenarioSettings(
   {
     return nodes.stream().allMatch(g -> g.tier() != null);
   }
+
+  /** Offered load as a fraction of the cluster's nominal core capacity: a sanity figure for scenario authors. */
+  public double offeredUtilisation()
+  {
+    double meanWork = 0;
+    double weights = 0;
+    for (QueryTypeSettings t : workload.queryTypes()) {
+      meanWork += t.weight() * t.meanTaskMillis() / 1000;
+      weights += t.weight();
+    }
+    meanWork /= weights;
+    final double qps = clients.count() * (clients.minQueriesPerSecond() + clients.maxQueriesPerSecond()) / 2;
+    double capacity = 0;
+    for (NodeGroup g : nodes) {
+      capacity += g.count() * g.cores() * g.speed();
+    }
+    return qps * workload.meanIntervalSegments() * meanWork / capacity;
+  }
 }

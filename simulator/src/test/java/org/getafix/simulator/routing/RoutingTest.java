@@ -2,6 +2,7 @@ package org.getafix.simulator.routing;
 
 import org.getafix.core.placement.PlacementPlan;
 import org.getafix.simulator.cluster.Cluster;
+import org.getafix.simulator.cluster.RoutingPolicy;
 import org.getafix.simulator.cluster.Segment;
 import org.getafix.simulator.engine.EventLoop;
 import org.junit.jupiter.api.Test;

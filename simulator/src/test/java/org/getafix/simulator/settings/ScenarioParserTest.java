@@ -19,7 +19,7 @@ class ScenarioParserTest
   @Test
   void everyBuiltInScenarioParses()
   {
-    for (String name : ScenarioParser.BUILT_IN) {
+    for (String name : BuiltInScenarios.names()) {
       final ScenarioSettings s = ScenarioParser.load(name);
       assertEquals(name, s.name());
       assertTrue(s.durationSeconds() > s.warmupSeconds());

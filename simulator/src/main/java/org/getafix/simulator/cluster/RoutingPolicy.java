@@ -1,9 +1,11 @@
-package org.getafix.simulator.routing;
+package org.getafix.simulator.cluster;
 
 import org.getafix.core.placement.PlacementPlan;
-import org.getafix.simulator.cluster.Segment;
 
-/** How a broker picks the replica holder that runs one segment's task of a query. */
+/**
+ * How a broker picks the replica holder that runs one segment's task of a query. It lives with the cluster that
+ * calls it, so that the policies ({@code routing}) depend on the cluster and not the other way round.
+ */
 public interface RoutingPolicy
 {
   String name();

@@ -1,0 +1,124 @@
+package org.getafix.simulator;
+
+import org.getafix.simulator.cluster.Cluster;
+import org.getafix.simulator.cluster.Query;
+import org.getafix.simulator.engine.EventLoop;
+import org.getafix.simulator.settings.ScenarioSettings;
+import org.getafix.simulator.workload.Client;
+import org.getafix.simulator.workload.QueryType;
+import org.getafix.simulator.workload.WorkloadGenerator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.SplittableRandom;
+
+/**
+ * What comes into the cluster: the segments present at the start, a handoff every {@code arrivalEverySeconds},
+ * and each client's queries, fanned out into one task per segment of the interval the workload generator draws.
+ */
+final class Arrivals
+{
+  private final ScenarioSettings scenario;
+  private final EventLoop loop;
+  private final Cluster cluster;
+  private final WorkloadGenerator workload;
+  private final SplittableRandom segmentRandom;
+  private final List<Client> clients = new ArrayList<>();
+  private int nextSegment;
+  private long tasks;
+
+  /**
+   * @param clientRandom  split once per client, in client order: each client's own stream
+   * @param segmentRandom segment sizes
+   */
+  Arrivals(
+      ScenarioSettings scenario,
+      EventLoop loop,
+      Cluster cluster,
+      WorkloadGenerator workload,
+      SplittableRandom clientRandom,
+      SplittableRandom segmentRandom
+  )
+  {
+    this.scenario = scenario;
+    this.loop = loop;
+    this.cluster = cluster;
+    this.workload = workload;
+    this.segmentRandom = segmentRandom;
+    final List<QueryType> types = scenario.workload().queryTypes().stream()
+                                          .map(t -> new QueryType(t.name(), t.weight(), t.meanTaskMillis(), t.cv()))
+                                          .toList();
+    for (int i = 0; i < scenario.clients().count(); i++) {
+      clients.add(new Client(
+          i,
+          scenario.clients().minQueriesPerSecond(),
+          scenario.clients().maxQueriesPerSecond(),
+          types,
+          clientRandom.split()
+      ));
+    }
+  }
+
+  /** History before the run: one replica each, spread evenly, as a cluster that has been loading for a while. */
+  void createInitialSegments()
+  {
+    final int nodes = cluster.nodes().length;
+    for (int i = 0; i < scenario.segments().initial(); i++) {
+      cluster.addLoadedSegment(nextSegmentId(), drawSize(), i % nodes);
+    }
+  }
+
+  /** Schedules each client's first query, then every handoff of the run. */
+  void schedule()
+  {
+    for (Client client : clients) {
+      loop.schedule(client.nextInterArrival(), () -> arrive(client));
+    }
+    final double every = scenario.segments().arrivalEverySeconds();
+    if (every > 0) {
+      for (double t = every; t < scenario.durationSeconds(); t += every) {
+        loop.schedule(t, this::segmentArrives);
+      }
+    }
+  }
+
+  /** Per-segment tasks dispatched so far. */
+  long tasks()
+  {
+    return tasks;
+  }
+
+  private String nextSegmentId()
+  {
+    return String.format(Locale.ROOT, "seg-%05d", nextSegment++);
+  }
+
+  private long drawSize()
+  {
+    final ScenarioSettings.Segments s = scenario.segments();
+    return Math.max(1, Math.round(s.sizeBytes() * (1 + s.sizeJitter() * (2 * segmentRandom.nextDouble() - 1))));
+  }
+
+  private void segmentArrives()
+  {
+    cluster.addArrivingSegment(nextSegmentId(), drawSize());
+  }
+
+  private void arrive(Client client)
+  {
+    final double now = loop.now();
+    final QueryType type = client.nextType();
+    final double work = type.drawTaskSeconds(client.random());
+    final WorkloadGenerator.Interval interval = workload.next(client.random(), cluster.queryableCount());
+    final Query query = new Query(client.index(), type, now);
+    for (int age = interval.newestAge(); age < interval.newestAge() + interval.length(); age++) {
+      cluster.dispatch(query, cluster.queryableByAge(age), work, client.index());
+      tasks++;
+    }
+    final double next = now + client.nextInterArrival();
+    if (next < scenario.durationSeconds()) {
+      loop.schedule(next, () -> arrive(client));
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package org.getafix.simulator.cluster;
+
+import org.getafix.simulator.engine.EventLoop;
+
+/**
+ * Runs queries: routes each per-segment task to a holder with the brokers' {@link RoutingPolicy}, keeps each
+ * broker's open requests per node (what Druid's connectionCount sees), and tells the listener when a query's last
+ * task is done.
+ */
+final class QueryDispatcher implements Historical.TaskListener, RoutingPolicy.BrokerView
+{
+  private final EventLoop loop;
+  private final Historical[] nodes;
+  private final RoutingPolicy routing;
+  private final int[][] open;
+  private Cluster.QueryListener queryListener = (q, t) -> {
+  };
+
+  /** {@code nodes} may still be filled in: the Historicals report their finished tasks to this dispatcher. */
+  QueryDispatcher(EventLoop loop, Historical[] nodes, int brokers, RoutingPolicy routing)
+  {
+    this.loop = loop;
+    this.nodes = nodes;
+    this.routing = routing;
+    this.open = new int[brokers][nodes.length];
+  }
+
+  void setQueryListener(Cluster.QueryListener listener)
+  {
+    this.queryListener = listener;
+  }
+
+  void dispatch(Query query, Segment segment, double work, int broker)
+  {
+    final int node = routing.choose(broker, segment, this);
+    open[broker][node]++;
+    segment.inFlight++;
+    segment.accessesTotal++;
+    if (segment.inFlight > segment.peakInFlightThisRound) {
+      segment.peakInFlightThisRound = segment.inFlight;
+    }
+    query.remainingTasks++;
+    // Access time is charged when the task arrives, not when it finishes: a saturated holder finishes at most its
+    // own capacity per round, so counting finished work would hide exactly the demand that needs more replicas.
+    // In steady state both counts agree.
+    segment.accessTimeThisRound += work / nodes[node].speedAt(loop.now());
+    nodes[node].submit(new Task(query, segment, node, work, loop.now()));
+  }
+
+  @Override
+  public int openRequests(int broker, int node)
+  {
+    return open[broker][node];
+  }
+
+  @Override
+  public void onTaskDone(Task task, double serviceSeconds)
+  {
+    open[task.query.client][task.node]--;
+    routing.onResponse(task.query.client, task.node, loop.now() - task.enqueuedAt);
+    task.segment.inFlight--;
+    if (--task.query.remainingTasks == 0) {
+      queryListener.onQueryDone(task.query, loop.now());
+    }
+  }
+}
