@@ -88,7 +88,8 @@ public final class FeedbackBudgetController implements BudgetController
   {
     final double intervalBudget = intervalBudgetSum / inInterval;
     final double intervalResponse = intervalPercentile != null
-                                    ? intervalPercentile.getValueAtPercentile(config.percentile()) / 1e3
+                                    ? intervalPercentile.medianEquivalentValue(
+                                        intervalPercentile.getValueAtPercentile(config.percentile())) / 1e3
                                     : intervalResponseSum / inInterval;
     model.add(intervalBudget, intervalResponse);
     final double slope = model.slope();

@@ -64,7 +64,10 @@ public final class WindowPercentileResponseTime implements ResponseTimeEstimator
   @Override
   public double estimate()
   {
-    return window.getTotalCount() == 0 ? Double.NaN : window.getValueAtPercentile(percentile) / 1e3;
+    // The middle of the percentile's bucket: getValueAtPercentile reports the bucket's top, 1% high at 2 digits.
+    return window.getTotalCount() == 0
+           ? Double.NaN
+           : window.medianEquivalentValue(window.getValueAtPercentile(percentile)) / 1e3;
   }
 
   private static Histogram newHistogram()
