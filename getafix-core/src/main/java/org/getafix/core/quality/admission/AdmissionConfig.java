@@ -30,7 +30,7 @@ public record AdmissionConfig(
   public static final int DEFAULT_EVALUATION_PERIOD = 100;
   public static final int DEFAULT_WINDOW = 100;
   public static final double DEFAULT_PROPORTIONAL_GAIN = 0.4;
-  public static final double DEFAULT_INTEGRAL_GAIN = 0.2;
+  public static final double DEFAULT_INTEGRAL_GAIN = 0.5;
 
   /** The high-priority signal the admission of low-priority queries is steered by. */
   public enum Signal
