@@ -5,7 +5,7 @@ package org.getafix.core.quality.split;
  * p = max(B / qLen, B − (qLen − 1)·w̄). Under heavy load equi-partitioning (B / qLen) wins and every waiting query
  * keeps a fair share of the budget; under light load reservation wins, which lets a long query finish when the
  * queries behind it can still get their mean demand w̄. The mean demand is measured online from completed queries
- * (an EWMA). Thread-safe: one volatile double.
+ * (an EWMA). Thread-safe: demand updates serialise on the instance, shares read one volatile double.
  */
 public final class EqResv
 {

@@ -3,6 +3,7 @@ package org.getafix.core.quality.split;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The budget paper's split for clairvoyant scheduling (§3.2.1, Figure 3): maximise Σ fᵢ(pᵢ / wᵢ) subject to
@@ -88,11 +89,11 @@ public final class MaxQuality
   /** The budget paper's MinMRT: job indexes in ascending order of assigned time (shortest first). */
   public static int[] shortestFirst(double[] assigned)
   {
-    return java.util.stream.IntStream.range(0, assigned.length)
-                                     .boxed()
-                                     .sorted(Comparator.comparingDouble(j -> assigned[j]))
-                                     .mapToInt(Integer::intValue)
-                                     .toArray();
+    return IntStream.range(0, assigned.length)
+                    .boxed()
+                    .sorted(Comparator.comparingDouble(j -> assigned[j]))
+                    .mapToInt(Integer::intValue)
+                    .toArray();
   }
 
   private record Segment(int job, double length, double rate)
