@@ -1,0 +1,73 @@
+package org.getafix.core.quality.admission;
+
+/**
+ * Settings of a {@link PidAdmissionController}, validated on construction. Defaults follow Ubora §8: evaluate every
+ * 100 requests, target 0.9, proportional weight 0.4.
+ *
+ * @param signal           what the controller watches on high-priority queries
+ * @param target           the setpoint of the signal (answer quality, or the fraction of queries that did not time
+ *                         out), in (0, 1]
+ * @param evaluationPeriod requests (of any priority) between two controller evaluations, ≥ 1
+ * @param window           most recent high-priority samples the signal averages over, ≥ 1 (Ubora averages over a
+ *                         sliding 10-minute window to smooth spikes)
+ * @param proportionalGain K_P, ≥ 0
+ * @param integralGain     K_I, ≥ 0
+ * @param derivativeGain   K_D, ≥ 0
+ * @param minAdmitFraction floor of the low-priority admit fraction, in [0, 1]
+ */
+public record AdmissionConfig(
+    Signal signal,
+    double target,
+    int evaluationPeriod,
+    int window,
+    double proportionalGain,
+    double integralGain,
+    double derivativeGain,
+    double minAdmitFraction
+)
+{
+  public static final double DEFAULT_TARGET = 0.9;
+  public static final int DEFAULT_EVALUATION_PERIOD = 100;
+  public static final int DEFAULT_WINDOW = 100;
+  public static final double DEFAULT_PROPORTIONAL_GAIN = 0.4;
+  public static final double DEFAULT_INTEGRAL_GAIN = 0.5;
+
+  /** The high-priority signal the admission of low-priority queries is steered by. */
+  public enum Signal
+  {
+    /** Measured answer quality of sampled high-priority queries (Ubora's controller). */
+    ANSWER_QUALITY,
+    /** 1 − the timeout rate of high-priority queries: the cheap proxy Ubora compares against. */
+    TIMEOUT_RATE
+  }
+
+  public AdmissionConfig
+  {
+    if (signal == null) {
+      throw new IllegalArgumentException("admission signal must be set");
+    }
+    if (!(target > 0 && target <= 1)) {
+      throw new IllegalArgumentException("admission target must be in (0, 1], got [" + target + "]");
+    }
+    if (evaluationPeriod < 1 || window < 1) {
+      throw new IllegalArgumentException(
+          "evaluationPeriod and window must be >= 1, got [" + evaluationPeriod + ", " + window + "]"
+      );
+    }
+    for (double gain : new double[]{proportionalGain, integralGain, derivativeGain}) {
+      if (!(Double.isFinite(gain) && gain >= 0)) {
+        throw new IllegalArgumentException("PID gains must be finite numbers >= 0, got [" + gain + "]");
+      }
+    }
+    if (!(minAdmitFraction >= 0 && minAdmitFraction <= 1)) {
+      throw new IllegalArgumentException("minAdmitFraction must be in [0, 1], got [" + minAdmitFraction + "]");
+    }
+  }
+
+  /** Ubora's defaults for {@code signal}. */
+  public static AdmissionConfig defaults(Signal signal)
+  {
+    return new AdmissionConfig(signal, DEFAULT_TARGET, DEFAULT_EVALUATION_PERIOD, DEFAULT_WINDOW,
+                               DEFAULT_PROPORTIONAL_GAIN, DEFAULT_INTEGRAL_GAIN, 0, 0);
+  }
+}

@@ -1,0 +1,153 @@
+package org.getafix.core.quality.control;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The controllers on a simulated plant: RT = a·budget + b + noise (Gaussian, σ = 10% of the target), the budget
+ * paper's 35 ms target, budget bounds [1, 200] starting at 50, and a 2× load step (a: 1 → 2 and b: 10 → 20 ms, so
+ * the budget that meets the target falls from 25 to 7.5) after {@code before} queries. A control interval is the
+ * adaptive period, 10 queries. Settling time: intervals after the step until the controlled statistic (the
+ * controller's own estimate, read at each interval end) stays within ±5% of the target for good. Steady-state
+ * error: of the second half of the run after the step, |mean RT − target| / target for the mean estimator and
+ * |P90 of those responses − target| / target for the P90 estimator.
+ */
+class BudgetControlSimulationTest
+{
+  static final double TARGET = 35;
+  static final int INTERVAL = 10;
+
+  record Run(int settlingIntervals, double steadyStateError, double budgetMean, double budgetCv)
+  {
+  }
+
+  static Run simulate(BudgetControlConfig config, int before, int after, long seed)
+  {
+    final BudgetController controller = new FeedbackBudgetController(config);
+    final Random random = new Random(seed);
+    final WindowPercentileResponseTime steadyP90 = new WindowPercentileResponseTime(after / 2, 90);
+    double a = 1;
+    double b = 10;
+    int lastOutside = 0;
+    double steadySum = 0;
+    double budgetSum = 0;
+    double budgetSquares = 0;
+    int steadyCount = 0;
+    for (int q = 0; q < before + after; q++) {
+      if (q == before) {
+        a = 2;
+        b = 20;
+      }
+      final double rt = Math.max(0, a * controller.budget() + b + random.nextGaussian() * 0.1 * TARGET);
+      controller.onResponse(rt);
+      if (q < before) {
+        continue;
+      }
+      final int sinceStep = q - before + 1;
+      if (sinceStep % INTERVAL == 0 && Math.abs(controller.responseTimeEstimate() - TARGET) > 0.05 * TARGET) {
+        lastOutside = sinceStep / INTERVAL;
+      }
+      if (sinceStep > after / 2) {
+        steadySum += rt;
+        steadyP90.record(rt);
+        budgetSum += controller.budget();
+        budgetSquares += controller.budget() * controller.budget();
+        steadyCount++;
+      }
+    }
+    final double steady = config.estimator() == ResponseTimeEstimator.Kind.MEAN
+                          ? steadySum / steadyCount
+                          : steadyP90.estimate();
+    final double budgetMean = budgetSum / steadyCount;
+    final double budgetSd = Math.sqrt(Math.max(0, budgetSquares / steadyCount - budgetMean * budgetMean));
+    return new Run(lastOutside, Math.abs(steady - TARGET) / TARGET, budgetMean, budgetSd / budgetMean);
+  }
+
+  static BudgetControlConfig config(BudgetControlConfig.Mode mode, ResponseTimeEstimator.Kind kind)
+  {
+    return BudgetControlConfig.of(mode, kind, TARGET, 1, 200, 50);
+  }
+
+  @Test
+  void hybridAndAdaptiveSettleWithinTenIntervalsAfterADoubledLoad()
+  {
+    for (BudgetControlConfig.Mode mode : new BudgetControlConfig.Mode[]{BudgetControlConfig.Mode.ADAPTIVE,
+                                                                         BudgetControlConfig.Mode.HYBRID}) {
+      for (long seed = 1; seed <= 5; seed++) {
+        final Run run = simulate(config(mode, ResponseTimeEstimator.Kind.MEAN), 1000, 1000, seed);
+        assertTrue(run.settlingIntervals() <= 10, mode + " seed " + seed + ": " + run);
+        assertTrue(run.steadyStateError() < 0.05, mode + " seed " + seed + ": " + run);
+        // Converged to the budget that meets the target on the new plant, not just to a good-looking average.
+        assertTrue(Math.abs(run.budgetMean() - 7.5) < 0.75, mode + " seed " + seed + ": " + run);
+      }
+    }
+  }
+
+  @Test
+  void integralAloneConvergesButSettlesSlowerThanHybrid()
+  {
+    int integralTotal = 0;
+    int hybridTotal = 0;
+    for (long seed = 1; seed <= 5; seed++) {
+      final Run integral = simulate(config(BudgetControlConfig.Mode.INTEGRAL, ResponseTimeEstimator.Kind.MEAN),
+                                    1000, 1000, seed);
+      final Run hybrid = simulate(config(BudgetControlConfig.Mode.HYBRID, ResponseTimeEstimator.Kind.MEAN),
+                                  1000, 1000, seed);
+      assertTrue(integral.steadyStateError() < 0.05, "seed " + seed + ": " + integral);
+      assertTrue(Math.abs(integral.budgetMean() - 7.5) < 0.75, "seed " + seed + ": " + integral);
+      integralTotal += integral.settlingIntervals();
+      hybridTotal += hybrid.settlingIntervals();
+    }
+    assertTrue(hybridTotal < integralTotal, "hybrid " + hybridTotal + " vs integral " + integralTotal);
+  }
+
+  @Test
+  void p90HybridTracksThePercentileTargetAfterADoubledLoad()
+  {
+    for (BudgetControlConfig.Mode mode : new BudgetControlConfig.Mode[]{BudgetControlConfig.Mode.ADAPTIVE,
+                                                                         BudgetControlConfig.Mode.HYBRID}) {
+      final Run run = simulate(config(mode, ResponseTimeEstimator.Kind.P90), 3000, 3000, 7);
+      assertTrue(run.steadyStateError() < 0.05, mode + ": " + run);
+      // The 1000-response window itself needs ~100 intervals to forget the old load.
+      assertTrue(run.settlingIntervals() <= 110, mode + ": " + run);
+    }
+  }
+
+  @Test
+  void aFastIntegratorBehindTheP90WindowOscillatesWhichIsWhyItsDefaultGainIsSmall()
+  {
+    final Run fast = simulate(config(BudgetControlConfig.Mode.INTEGRAL, ResponseTimeEstimator.Kind.P90)
+                                  .withIntegralGain(0.01), 3000, 3000, 7);
+    final Run slow = simulate(config(BudgetControlConfig.Mode.INTEGRAL, ResponseTimeEstimator.Kind.P90), 3000, 3000, 7);
+    assertTrue(fast.budgetCv() > 3 * slow.budgetCv(), fast + " vs " + slow);
+  }
+
+  /** Prints the figures quoted in docs/quality.md (one run, seed 42). */
+  @Test
+  void report()
+  {
+    for (BudgetControlConfig.Mode mode : BudgetControlConfig.Mode.values()) {
+      final StringBuilder line = new StringBuilder("MEAN " + mode + " settling intervals, seeds 1-20:");
+      for (long seed = 1; seed <= 20; seed++) {
+        line.append(' ').append(simulate(config(mode, ResponseTimeEstimator.Kind.MEAN), 1000, 1000, seed)
+                                    .settlingIntervals());
+      }
+      System.out.println(line);
+    }
+    for (ResponseTimeEstimator.Kind kind : ResponseTimeEstimator.Kind.values()) {
+      final int length = kind == ResponseTimeEstimator.Kind.MEAN ? 1000 : 3000;
+      for (BudgetControlConfig.Mode mode : BudgetControlConfig.Mode.values()) {
+        final BudgetControlConfig config = config(mode, kind);
+        final Run run = simulate(config, length, length, 42);
+        System.out.printf(
+            "%-4s %-9s K_I=%.3f settling=%d intervals, steady-state error=%.2f%%, budget mean=%.2f cv=%.1f%%%n",
+            kind, mode, config.integralGain(), run.settlingIntervals(), 100 * run.steadyStateError(),
+            run.budgetMean(), 100 * run.budgetCv()
+        );
+      }
+    }
+  }
+}
