@@ -1,0 +1,154 @@
+package org.getafix.distribution;
+
+import org.apache.druid.client.selector.ServerSelectorStrategy;
+import org.getafix.druid.coordinator.GetafixDynamicConfig;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * docs/configuration.md names everything an operator can set or must type: every {@code druid.getafix.*} runtime
+ * property the modules bind or the sources spell out, every dynamic-config field, every Broker selector strategy
+ * property, and every type and emitter name. Fails when code adds one the docs lack.
+ */
+class DocumentedPropertiesTest
+{
+  /** A {@code druid.getafix.*} key as it appears in code or docs. */
+  static final Pattern GETAFIX_KEY = Pattern.compile("druid\\.getafix(?:\\.[A-Za-z][A-Za-z0-9]*)+");
+  private static final Pattern STRING_LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
+
+  private static GetafixBindings bindings;
+  private static String docs;
+  private static Set<String> documentedKeys;
+
+  @BeforeAll
+  static void load()
+  {
+    bindings = GetafixBindings.load();
+    docs = ProjectLayout.read("docs/configuration.md");
+    documentedKeys = documentedKeys();
+  }
+
+  @Test
+  void everyBoundPropertyIsDocumented()
+  {
+    // Our three extension-side config classes at least; an empty result would mean the scan found nothing.
+    assertFalse(bindings.properties.isEmpty(), "no JsonConfigProvider binding found in " + bindings.modules);
+    final Map<String, String> missing = new TreeMap<>();
+    bindings.properties.forEach((key, type) -> {
+      if (!isDocumented(key, documentedKeys)) {
+        missing.put(key, type.getName());
+      }
+    });
+    assertEquals(Map.of(), missing, "runtime properties (→ config class) missing from docs/configuration.md");
+  }
+
+  @Test
+  void everyKeyInTheSourcesIsDocumented() throws IOException
+  {
+    final Map<String, Path> missing = new TreeMap<>();
+    int scanned = 0;
+    for (Path source : ProjectLayout.mainSources()) {
+      scanned++;
+      for (String literal : matches(STRING_LITERAL, Files.readString(source), 1)) {
+        for (String key : matches(GETAFIX_KEY, literal)) {
+          if (!isDocumented(key, documentedKeys)) {
+            missing.put(key, ProjectLayout.root().relativize(source));
+          }
+        }
+      }
+    }
+    assertTrue(scanned > 0, "no main sources under " + ProjectLayout.root());
+    assertEquals(Map.of(), missing, "druid.getafix.* keys in string literals (→ file) missing from docs/configuration.md");
+  }
+
+  @Test
+  void everyDynamicConfigFieldIsDocumented()
+  {
+    final Set<String> missing = GetafixBindings.jsonProperties(GetafixDynamicConfig.class)
+                                               .stream()
+                                               .map(p -> p.name)
+                                               .filter(name -> !docs.contains("`" + name + "`"))
+                                               .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(Set.of(), missing, "dynamic config fields missing from docs/configuration.md");
+  }
+
+  @Test
+  void everyBrokerStrategyAndItsPropertiesAreDocumented()
+  {
+    final Set<String> missing = new TreeSet<>();
+    int strategies = 0;
+    for (Map.Entry<String, Class<?>> type : bindings.jsonTypes.entrySet()) {
+      if (ServerSelectorStrategy.class.isAssignableFrom(type.getValue())) {
+        strategies++;
+        for (GetafixBindings.Property property : GetafixBindings.jsonProperties(type.getValue())) {
+          if (!docs.contains("`druid.broker.balancer." + property.name + "`")) {
+            missing.add("druid.broker.balancer." + property.name + " (" + type.getKey() + ")");
+          }
+        }
+      }
+    }
+    assertTrue(strategies > 0, "no ServerSelectorStrategy registered by " + bindings.modules);
+    assertEquals(Set.of(), missing, "Broker strategy properties missing from docs/configuration.md");
+  }
+
+  @Test
+  void everyTypeAndEmitterNameIsDocumented()
+  {
+    assertFalse(bindings.jsonTypes.isEmpty(), "no Jackson subtypes registered by " + bindings.modules);
+    assertFalse(bindings.emitters.isEmpty(), "no named emitters bound by " + bindings.modules);
+    final Set<String> missing = new TreeSet<>();
+    for (String name : bindings.jsonTypes.keySet()) {
+      if (!docs.contains("`" + name + "`") && !docs.contains("\"" + name + "\"")) {
+        missing.add("type " + name);
+      }
+    }
+    for (String name : bindings.emitters) {
+      if (!docs.contains("`" + name + "`") && !docs.contains("\"" + name + "\"")) {
+        missing.add("emitter " + name);
+      }
+    }
+    assertEquals(Set.of(), missing, "names missing from docs/configuration.md");
+  }
+
+  /** Documented as a key, or as the prefix of documented keys (a literal like {@code "druid.getafix.stats"}). */
+  static boolean isDocumented(String key, Set<String> documented)
+  {
+    return documented.contains(key) || documented.stream().anyMatch(k -> k.startsWith(key + "."));
+  }
+
+  /** The {@code druid.getafix.*} keys docs/configuration.md mentions. */
+  static Set<String> documentedKeys()
+  {
+    return matches(GETAFIX_KEY, ProjectLayout.read("docs/configuration.md"));
+  }
+
+  private static Set<String> matches(Pattern pattern, String text)
+  {
+    return matches(pattern, text, 0);
+  }
+
+  private static Set<String> matches(Pattern pattern, String text, int group)
+  {
+    final Set<String> found = new TreeSet<>();
+    final Matcher matcher = pattern.matcher(text);
+    while (matcher.find()) {
+      found.add(matcher.group(group));
+    }
+    return found;
+  }
+}
