@@ -1,6 +1,7 @@
 package org.getafix.distribution;
 
 import org.apache.druid.client.selector.ServerSelectorStrategy;
+import org.apache.druid.server.coordinator.balancer.BalancerStrategyFactory;
 import org.getafix.druid.coordinator.GetafixDynamicConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -22,14 +23,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * docs/configuration.md names everything an operator can set or must type: every {@code druid.getafix.*} runtime
- * property the modules bind or the sources spell out, every dynamic-config field, every Broker selector strategy
- * property, and every type and emitter name. Fails when code adds one the docs lack.
+ * property the modules bind or the sources spell out, every dynamic-config field, every property of our Broker
+ * and Coordinator strategies, and every type and emitter name. Fails when code adds one the docs lack.
  */
 class DocumentedPropertiesTest
 {
   /** A {@code druid.getafix.*} key as it appears in code or docs. */
   static final Pattern GETAFIX_KEY = Pattern.compile("druid\\.getafix(?:\\.[A-Za-z][A-Za-z0-9]*)+");
   private static final Pattern STRING_LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
+
+  /**
+   * Druid's own typed configs that our strategies plug into: Druid binds them at these prefixes, so a
+   * {@code @JsonProperty} of our strategy is the runtime property {@code prefix.name}.
+   */
+  static final Map<Class<?>, String> DRUID_TYPED_CONFIGS = Map.of(
+      ServerSelectorStrategy.class, "druid.broker.balancer",
+      BalancerStrategyFactory.class, "druid.coordinator.balancer"
+  );
 
   private static GetafixBindings bindings;
   private static String docs;
@@ -88,22 +98,25 @@ class DocumentedPropertiesTest
   }
 
   @Test
-  void everyBrokerStrategyAndItsPropertiesAreDocumented()
+  void everyStrategyPropertyIsDocumented()
   {
     final Set<String> missing = new TreeSet<>();
     int strategies = 0;
-    for (Map.Entry<String, Class<?>> type : bindings.jsonTypes.entrySet()) {
-      if (ServerSelectorStrategy.class.isAssignableFrom(type.getValue())) {
-        strategies++;
-        for (GetafixBindings.Property property : GetafixBindings.jsonProperties(type.getValue())) {
-          if (!docs.contains("`druid.broker.balancer." + property.name + "`")) {
-            missing.add("druid.broker.balancer." + property.name + " (" + type.getKey() + ")");
+    for (Map.Entry<Class<?>, String> type : bindings.jsonTypes.entrySet()) {
+      for (Map.Entry<Class<?>, String> druidConfig : DRUID_TYPED_CONFIGS.entrySet()) {
+        if (druidConfig.getKey().isAssignableFrom(type.getKey())) {
+          strategies++;
+          for (GetafixBindings.Property property : GetafixBindings.jsonProperties(type.getKey())) {
+            final String key = druidConfig.getValue() + "." + property.name;
+            if (!docs.contains("`" + key + "`")) {
+              missing.add(key + " (" + type.getValue() + ")");
+            }
           }
         }
       }
     }
-    assertTrue(strategies > 0, "no ServerSelectorStrategy registered by " + bindings.modules);
-    assertEquals(Set.of(), missing, "Broker strategy properties missing from docs/configuration.md");
+    assertTrue(strategies > 0, "no strategy registered by " + bindings.modules);
+    assertEquals(Set.of(), missing, "strategy properties missing from docs/configuration.md");
   }
 
   @Test
@@ -112,7 +125,7 @@ class DocumentedPropertiesTest
     assertFalse(bindings.jsonTypes.isEmpty(), "no Jackson subtypes registered by " + bindings.modules);
     assertFalse(bindings.emitters.isEmpty(), "no named emitters bound by " + bindings.modules);
     final Set<String> missing = new TreeSet<>();
-    for (String name : bindings.jsonTypes.keySet()) {
+    for (String name : new TreeSet<>(bindings.jsonTypes.values())) {
       if (!docs.contains("`" + name + "`") && !docs.contains("\"" + name + "\"")) {
         missing.add("type " + name);
       }

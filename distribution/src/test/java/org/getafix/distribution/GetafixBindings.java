@@ -19,7 +19,9 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
@@ -37,12 +39,25 @@ final class GetafixBindings
 
   /** Module class names in the order ServiceLoader found them. */
   final List<String> modules = new ArrayList<>();
+  /** Bound property prefix → the config class Druid's JsonConfigurator reads from it. */
+  final TreeMap<String, Class<?>> configs = new TreeMap<>();
   /** Runtime property → the config class that reads it. */
   final TreeMap<String, Class<?>> properties = new TreeMap<>();
-  /** Jackson type name → class, for every subtype our modules register. */
-  final TreeMap<String, Class<?>> jsonTypes = new TreeMap<>();
+  /** Class → Jackson type name, for every subtype our modules register (a name may serve several base types). */
+  final Map<Class<?>, String> jsonTypes = new LinkedHashMap<>();
   /** {@code @Named} emitters, as {@code druid.emitter.composing.emitters} names them. */
   final Set<String> emitters = new TreeSet<>();
+
+  /** Our class registered under {@code name} as a subtype of {@code base}, or null. */
+  Class<?> jsonType(Class<?> base, String name)
+  {
+    return jsonTypes.entrySet()
+                    .stream()
+                    .filter(t -> t.getValue().equals(name) && base.isAssignableFrom(t.getKey()))
+                    .map(Map.Entry::getKey)
+                    .findFirst()
+                    .orElse(null);
+  }
 
   static GetafixBindings load()
   {
@@ -63,7 +78,10 @@ final class GetafixBindings
           && ((ProviderInstanceBinding<?>) element).getUserSuppliedProvider() instanceof JsonConfigProvider) {
         final JsonConfigProvider<?> provider =
             (JsonConfigProvider<?>) ((ProviderInstanceBinding<?>) element).getUserSuppliedProvider();
-        addProperties((String) field(provider, "propertyBase"), (Class<?>) field(provider, "classToProvide"));
+        final String prefix = (String) field(provider, "propertyBase");
+        final Class<?> config = (Class<?>) field(provider, "classToProvide");
+        configs.put(prefix, config);
+        addProperties(prefix, config);
       }
       if (element instanceof Binding
           && ((Binding<?>) element).getKey().getTypeLiteral().getRawType() == Emitter.class
@@ -85,7 +103,7 @@ final class GetafixBindings
         (proxy, method, args) -> {
           if ("registerSubtypes".equals(method.getName()) && args[0] instanceof NamedType[]) {
             for (NamedType type : (NamedType[]) args[0]) {
-              jsonTypes.put(type.getName(), type.getType());
+              jsonTypes.put(type.getType(), type.getName());
             }
           }
           return method.getReturnType() == boolean.class ? false : null;
