@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,6 +83,7 @@ class DistributionTarballTest
   {
     final String version = ProjectLayout.version();
     final List<String> ours = ProjectLayout.artifactIds();
+    final List<String> problems = new ArrayList<>();
     for (Map.Entry<String, String> extension : ProjectLayout.extensions().entrySet()) {
       final String dir = "extensions/" + extension.getKey() + "/";
       final Set<String> jars = FILES.keySet()
@@ -90,18 +92,24 @@ class DistributionTarballTest
                                     .map(path -> path.substring(dir.length()))
                                     .collect(Collectors.toCollection(TreeSet::new));
       final String moduleJar = extension.getValue() + "-" + version + ".jar";
-      assertTrue(jars.contains(moduleJar), dir + " lacks " + moduleJar + ": " + jars);
-      assertTrue(jars.contains("getafix-core-" + version + ".jar"), dir + " lacks getafix-core: " + jars);
-      assertFalse(
-          FILES.get(dir + moduleJar).isBlank(),
-          dir + moduleJar + " registers no DruidModule, so Druid would load nothing from it"
-      );
+      if (!jars.contains(moduleJar)) {
+        problems.add(dir + " lacks " + moduleJar);
+      } else if (FILES.get(dir + moduleJar).isBlank()) {
+        problems.add(dir + moduleJar + " registers no DruidModule, so Druid would load nothing from it");
+      }
+      if (!jars.contains("getafix-core-" + version + ".jar")) {
+        problems.add(dir + " lacks getafix-core");
+      }
       for (String jar : jars) {
-        assertTrue(jar.endsWith(".jar") && !jar.contains("/"), dir + " holds " + jar + ", not a jar");
         final boolean isOurs = ours.stream().anyMatch(id -> jar.equals(id + "-" + version + ".jar"));
-        assertFalse(!isOurs && DRUID_PROVIDED.matcher(jar).matches(), dir + jar + " is provided by Druid");
+        if (!jar.endsWith(".jar") || jar.contains("/")) {
+          problems.add(dir + jar + " is not a jar");
+        } else if (!isOurs && DRUID_PROVIDED.matcher(jar).matches()) {
+          problems.add(dir + jar + " is provided by Druid");
+        }
       }
     }
+    assertEquals(List.of(), problems);
   }
 
   @Test

@@ -30,6 +30,11 @@ class DocumentedPropertiesTest
 {
   /** A {@code druid.getafix.*} key as it appears in code or docs. */
   static final Pattern GETAFIX_KEY = Pattern.compile("druid\\.getafix(?:\\.[A-Za-z][A-Za-z0-9]*)+");
+  /** Our strategy and emitter names: getafixAbr, getafixRouting, ... */
+  private static final Pattern OUR_CAMEL_CASE_NAME = Pattern.compile("\\bgetafix[A-Z][A-Za-z0-9]*\\b");
+  private static final Pattern DRUID_STRATEGY_KEY =
+      Pattern.compile("druid\\.(?:broker|coordinator)\\.balancer\\.[A-Za-z][A-Za-z0-9]*");
+  private static final String[] GUIDES = {"docs/install.md", "docker/README.md", "README.md"};
   private static final Pattern STRING_LITERAL = Pattern.compile("\"((?:[^\"\\\\\\n]|\\\\.)*)\"");
 
   /**
@@ -136,6 +141,43 @@ class DocumentedPropertiesTest
       }
     }
     assertEquals(Set.of(), missing, "names missing from docs/configuration.md");
+  }
+
+  /**
+   * The install guide and docker/README.md quote names rather than define them; each must still exist, so that a
+   * rename in the code fails here instead of leaving a guide that no longer works.
+   */
+  @Test
+  void theGuidesNameOnlyWhatTheCodeAndReferenceHave()
+  {
+    final Set<String> ourNames = new TreeSet<>(bindings.jsonTypes.values());
+    ourNames.addAll(bindings.emitters);
+    final Set<String> missing = new TreeSet<>();
+    for (String guide : GUIDES) {
+      final String text = ProjectLayout.read(guide);
+      for (String key : matches(GETAFIX_KEY, text)) {
+        if (!isDocumented(key, documentedKeys)) {
+          missing.add(guide + ": " + key + " is not in docs/configuration.md");
+        }
+      }
+      for (String key : matches(DRUID_STRATEGY_KEY, text)) {
+        if (!docs.contains(key)) {
+          missing.add(guide + ": " + key + " is not in docs/configuration.md");
+        }
+      }
+      for (String name : matches(OUR_CAMEL_CASE_NAME, text)) {
+        if (!ourNames.contains(name)) {
+          missing.add(guide + ": " + name + " is no type or emitter of ours " + ourNames);
+        }
+      }
+    }
+    final String install = ProjectLayout.read("docs/install.md");
+    for (String extension : ProjectLayout.extensions().keySet()) {
+      if (!install.contains("`" + extension + "`")) {
+        missing.add("docs/install.md does not say where to load extension " + extension);
+      }
+    }
+    assertEquals(Set.of(), missing);
   }
 
   /** Documented as a key, or as the prefix of documented keys (a literal like {@code "druid.getafix.stats"}). */
