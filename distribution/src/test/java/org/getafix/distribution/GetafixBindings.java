@@ -2,6 +2,7 @@ package org.getafix.distribution;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonTypeName;
 import com.fasterxml.jackson.databind.Module;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.google.inject.Binding;
@@ -106,6 +107,12 @@ final class GetafixBindings
               jsonTypes.put(type.getType(), type.getName());
             }
           }
+          if ("registerSubtypes".equals(method.getName()) && args[0] instanceof Class[]) {
+            for (Class<?> type : (Class<?>[]) args[0]) {
+              final JsonTypeName name = type.getAnnotation(JsonTypeName.class);
+              jsonTypes.put(type, name == null ? type.getSimpleName() : name.value());
+            }
+          }
           return method.getReturnType() == boolean.class ? false : null;
         }
     );
@@ -140,12 +147,23 @@ final class GetafixBindings
       }
     }
     for (Constructor<?> constructor : type.getDeclaredConstructors()) {
-      if (constructor.isAnnotationPresent(JsonCreator.class)) {
-        for (Parameter parameter : constructor.getParameters()) {
-          final JsonProperty annotation = parameter.getAnnotation(JsonProperty.class);
-          if (annotation != null && !annotation.value().isEmpty()) {
-            found.add(new Property(annotation.value(), parameter.getType()));
-          }
+      final JsonCreator creator = constructor.getAnnotation(JsonCreator.class);
+      if (creator == null) {
+        continue;
+      }
+      final Parameter[] parameters = constructor.getParameters();
+      if (creator.mode() == JsonCreator.Mode.DELEGATING
+          || (parameters.length == 1 && !parameters[0].isAnnotationPresent(JsonProperty.class))) {
+        // The whole JSON object binds to the one parameter, so its properties are this type's.
+        if (parameters[0].getType().getName().startsWith(OUR_PACKAGE)) {
+          found.addAll(jsonProperties(parameters[0].getType()));
+        }
+        continue;
+      }
+      for (Parameter parameter : parameters) {
+        final JsonProperty annotation = parameter.getAnnotation(JsonProperty.class);
+        if (annotation != null && !annotation.value().isEmpty()) {
+          found.add(new Property(annotation.value(), parameter.getType()));
         }
       }
     }
