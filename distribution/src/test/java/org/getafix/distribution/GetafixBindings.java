@@ -1,5 +1,6 @@
 package org.getafix.distribution;
 
+import com.fasterxml.jackson.annotation.JacksonInject;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
@@ -151,16 +152,21 @@ final class GetafixBindings
       if (creator == null) {
         continue;
       }
-      final Parameter[] parameters = constructor.getParameters();
-      if (creator.mode() == JsonCreator.Mode.DELEGATING
-          || (parameters.length == 1 && !parameters[0].isAnnotationPresent(JsonProperty.class))) {
-        // The whole JSON object binds to the one parameter, so its properties are this type's.
-        if (parameters[0].getType().getName().startsWith(OUR_PACKAGE)) {
-          found.addAll(jsonProperties(parameters[0].getType()));
+      final List<Parameter> unannotated = new ArrayList<>();
+      for (Parameter parameter : constructor.getParameters()) {
+        if (!parameter.isAnnotationPresent(JsonProperty.class) && !parameter.isAnnotationPresent(JacksonInject.class)) {
+          unannotated.add(parameter);
+        }
+      }
+      if (unannotated.size() == 1
+          && (creator.mode() == JsonCreator.Mode.DELEGATING || constructor.getParameterCount() == 1)) {
+        // A delegating creator: the whole JSON object binds to that one parameter, so its properties are this type's.
+        if (unannotated.get(0).getType().getName().startsWith(OUR_PACKAGE)) {
+          found.addAll(jsonProperties(unannotated.get(0).getType()));
         }
         continue;
       }
-      for (Parameter parameter : parameters) {
+      for (Parameter parameter : constructor.getParameters()) {
         final JsonProperty annotation = parameter.getAnnotation(JsonProperty.class);
         if (annotation != null && !annotation.value().isEmpty()) {
           found.add(new Property(annotation.value(), parameter.getType()));
