@@ -82,14 +82,17 @@ class DockerComposeTest
         dockerfile.contains("ARG DRUID_IMAGE=apache/druid:" + druidVersion + "\n"),
         "docker/Dockerfile must build on apache/druid:" + druidVersion
     );
+    assertTrue(dockerfile.contains("\nFROM ${DRUID_IMAGE}\n"), "docker/Dockerfile must build on ${DRUID_IMAGE}");
     final Path tarballDir = Path.of(System.getProperty("getafix.tarball")).getParent().normalize();
+    final Set<String> images = new TreeSet<>();
     for (String name : DRUID_SERVICES.keySet()) {
       final JsonNode build = services.get(name).get("build");
       final Path context = DOCKER.resolve(build.get("context").asText()).normalize();
       assertEquals(tarballDir, context, name + ": build context must be where the tarball is built");
       assertEquals(DOCKER.resolve("Dockerfile"), context.resolve(build.get("dockerfile").asText()).normalize(), name);
-      assertEquals(services.get(DRUID_SERVICES.keySet().iterator().next()).get("image"), services.get(name).get("image"));
+      images.add(services.get(name).path("image").asText());
     }
+    assertEquals(1, images.size(), "one image for every Druid service: " + images);
   }
 
   @Test
