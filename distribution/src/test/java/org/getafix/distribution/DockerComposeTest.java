@@ -63,7 +63,8 @@ class DockerComposeTest
   void servicesAreTheOnesTheReadmeDescribes() throws IOException
   {
     final Set<String> documented = new TreeSet<>();
-    final Matcher row = Pattern.compile("(?m)^\\| `([a-z0-9-]+)` \\|").matcher(Files.readString(DOCKER.resolve("README.md")));
+    final Matcher row = Pattern.compile("(?m)^\\| `([a-z0-9-]+)` \\|")
+                               .matcher(Files.readString(DOCKER.resolve("README.md")));
     while (row.find()) {
       documented.add(row.group(1));
     }
@@ -125,7 +126,10 @@ class DockerComposeTest
         if (key.startsWith("druid.getafix.")) {
           checked++;
           assertTrue(bindings.properties.containsKey(key), service.getKey() + ": no code reads " + key);
-          assertTrue(DocumentedPropertiesTest.isDocumented(key, documented), service.getKey() + ": " + key + " undocumented");
+          assertTrue(
+              DocumentedPropertiesTest.isDocumented(key, documented),
+              service.getKey() + ": " + key + " undocumented"
+          );
         }
       }
       // Druid's JsonConfigurator, as on a real start: a value that does not parse fails here instead.
@@ -169,7 +173,7 @@ class DockerComposeTest
     final Set<String> historicals = new TreeSet<>();
     final Set<Double> cpus = new TreeSet<>();
     for (Map.Entry<String, Properties> service : DRUID_SERVICES.entrySet()) {
-      assertEquals(service.getKey(), service.getValue().getProperty("druid.host"), "druid_host must be the service name");
+      assertEquals(service.getKey(), service.getValue().getProperty("druid.host"), "druid_host must be the name");
       if ("historical".equals(services.get(service.getKey()).get("command").get(0).asText())) {
         historicals.add(service.getKey() + ":8083");
         cpus.add(services.get(service.getKey()).get("cpus").asDouble());
@@ -203,7 +207,7 @@ class DockerComposeTest
       paths.add(path);
       if (path.endsWith("/getafix/config")) {
         body.fieldNames().forEachRemaining(
-            field -> assertTrue(dynamicConfigFields.contains(field), path + ": not a Getafix dynamic config field: " + field)
+            field -> assertTrue(dynamicConfigFields.contains(field), path + ": no dynamic config field " + field)
         );
       } else if (path.startsWith("/druid/coordinator/v1/rules/")) {
         for (JsonNode rule : body) {
@@ -214,7 +218,7 @@ class DockerComposeTest
                                                     .map(p -> p.name)
                                                     .collect(Collectors.toSet());
           rule.fieldNames().forEachRemaining(
-              field -> assertTrue("type".equals(field) || fields.contains(field), path + ": unknown rule field " + field)
+              field -> assertTrue("type".equals(field) || fields.contains(field), path + ": unknown field " + field)
           );
         }
       } else {

@@ -88,7 +88,7 @@ class DocumentedPropertiesTest
       }
     }
     assertTrue(scanned > 0, "no main sources under " + ProjectLayout.root());
-    assertEquals(Map.of(), missing, "druid.getafix.* keys in string literals (→ file) missing from docs/configuration.md");
+    assertEquals(Map.of(), missing, "druid.getafix.* keys in literals (→ file) missing from docs/configuration.md");
   }
 
   @Test

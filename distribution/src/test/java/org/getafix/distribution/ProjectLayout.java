@@ -38,7 +38,8 @@ final class ProjectLayout
 
   static String version()
   {
-    return System.getProperty("getafix.version", text(parse(root().resolve("pom.xml")).getDocumentElement(), "version"));
+    final String fromPom = text(parse(root().resolve("pom.xml")).getDocumentElement(), "version");
+    return System.getProperty("getafix.version", fromPom);
   }
 
   /** Module directories in the root pom's order. */
