@@ -14,6 +14,9 @@ import org.junit.jupiter.api.Test;
 
 import javax.validation.Validation;
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -132,10 +135,26 @@ class DockerComposeTest
           );
         }
       }
-      // Druid's JsonConfigurator, as on a real start: a value that does not parse fails here instead.
+      // Druid's JsonConfigurator, as on a real start: a value that does not parse fails here instead. The config
+      // classes check names (e.g. the split) in their getters and validate(), so those are called too.
       final JsonConfigurator configurator =
           new JsonConfigurator(JSON, Validation.buildDefaultValidatorFactory().getValidator());
-      bindings.configs.forEach((prefix, config) -> configurator.configurate(service.getValue(), prefix, config));
+      for (Map.Entry<String, Class<?>> config : bindings.configs.entrySet()) {
+        final Object read = configurator.configurate(service.getValue(), config.getKey(), config.getValue());
+        for (Method method : config.getValue().getMethods()) {
+          final boolean accessor = method.getName().startsWith("get") || method.getName().startsWith("is")
+                                   || "validate".equals(method.getName());
+          if (accessor && method.getParameterCount() == 0 && !Modifier.isStatic(method.getModifiers())
+              && method.getDeclaringClass() != Object.class) {
+            try {
+              method.invoke(read);
+            }
+            catch (InvocationTargetException | IllegalAccessException e) {
+              throw new AssertionError(service.getKey() + ": " + config.getKey() + "." + method.getName(), e.getCause());
+            }
+          }
+        }
+      }
     }
     assertTrue(checked > 0, "no druid_getafix_* variable in docker/");
   }
