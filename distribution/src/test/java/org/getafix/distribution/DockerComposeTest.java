@@ -150,7 +150,7 @@ class DockerComposeTest
               method.invoke(read);
             }
             catch (InvocationTargetException | IllegalAccessException e) {
-              throw new AssertionError(service.getKey() + ": " + config.getKey() + "." + method.getName(), e.getCause());
+              throw new AssertionError(service.getKey() + ": " + method, e.getCause());
             }
           }
         }
