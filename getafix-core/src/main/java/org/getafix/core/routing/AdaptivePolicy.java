@@ -22,7 +22,6 @@ import java.util.random.RandomGenerator;
  */
 public final class AdaptivePolicy implements RoutingPolicy
 {
-  public static final String NAME = "adaptive";
   static final double LATENCY_FLOOR_MILLIS = 1.0;
 
   private final NodeFeedback feedback;
@@ -53,12 +52,6 @@ public final class AdaptivePolicy implements RoutingPolicy
   }
 
   @Override
-  public String name()
-  {
-    return NAME;
-  }
-
-  @Override
   public int pick(CandidateView candidates)
   {
     final int size = candidates.size();
@@ -66,54 +59,21 @@ public final class AdaptivePolicy implements RoutingPolicy
       return size - 1;
     }
     final long now = nanoClock.getAsLong();
-
+    final Scratch s = scratch.get();
     // Usually every holder has fresh statistics: then no value is pulled toward a mean and one pass over the raw
-    // values decides. Any unknown or aging value sends the pick to the full computation.
-    int latencyCount = 0;
-    int queueCount = 0;
-    int best = -1;
-    double bestRank = Double.POSITIVE_INFINITY;
-    int ties = 0;
-    for (int i = 0; i < size; i++) {
-      final NodeFeedback.NodeStats stats = feedback.get(candidates.nodeId(i));
-      if (stats == null) {
-        return pickWithDecay(candidates, size, now);
-      }
-      double latency = stats.latencyMillis();
-      if (Double.isNaN(latency)) {
-        latency = LATENCY_FLOOR_MILLIS;
-      } else if (weight(now - stats.latencyNanos()) < 1) {
-        return pickWithDecay(candidates, size, now);
-      } else {
-        latencyCount++;
-      }
-      double queue = stats.queue();
-      if (Double.isNaN(queue)) {
-        queue = 0;
-      } else if (weight(now - stats.queueNanos()) < 1) {
-        return pickWithDecay(candidates, size, now);
-      } else {
-        queueCount++;
-      }
-      final double rank = rank(candidates.inFlight(i), latency, queue);
-      if (rank < bestRank) {
-        best = i;
-        bestRank = rank;
-        ties = 1;
-      } else if (rank == bestRank && random.nextInt(++ties) == 0) {
-        best = i;
-      }
-    }
-    if ((latencyCount == 0 || latencyCount == size) && (queueCount == 0 || queueCount == size)) {
+    // values decides. Any unknown or aging value, or a statistic only some holders have, sends the pick to the full
+    // computation.
+    s.fresh.reset();
+    final int best = LeastScore.pick(candidates, s.fresh, now, random);
+    if (best != LeastScore.UNDECIDED && s.fresh.allOrNone(size)) {
       return best;
     }
-    return pickWithDecay(candidates, size, now);
+    return pickWithDecay(candidates, size, now, s.ensure(size));
   }
 
   /** The full ranking: stale values decayed toward the others' means, unknown ones replaced by the mean. */
-  private int pickWithDecay(CandidateView candidates, int size, long now)
+  private int pickWithDecay(CandidateView candidates, int size, long now, Scratch s)
   {
-    final Scratch s = scratch.get().ensure(size);
     for (int i = 0; i < size; i++) {
       final NodeFeedback.NodeStats stats = feedback.get(candidates.nodeId(i));
       if (stats == null) {
@@ -124,24 +84,7 @@ public final class AdaptivePolicy implements RoutingPolicy
         s.queue.set(i, stats.queue(), stats.queueNanos(), now);
       }
     }
-    int best = -1;
-    double bestRank = Double.POSITIVE_INFINITY;
-    int ties = 0;
-    for (int i = 0; i < size; i++) {
-      final double rank = rank(
-          candidates.inFlight(i),
-          s.latency.effective(i, LATENCY_FLOOR_MILLIS),
-          s.queue.effective(i, 0)
-      );
-      if (rank < bestRank) {
-        best = i;
-        bestRank = rank;
-        ties = 1;
-      } else if (rank == bestRank && random.nextInt(++ties) == 0) {
-        best = i;
-      }
-    }
-    return best;
+    return LeastScore.pick(candidates, s.decayed, now, random);
   }
 
   private static double rank(int inFlight, double latency, double queue)
@@ -160,11 +103,65 @@ public final class AdaptivePolicy implements RoutingPolicy
     return pastFresh >= decayNanos ? 0 : 1 - (double) pastFresh / decayNanos;
   }
 
-  /** Per-thread arrays for one pick, grown on demand. */
+  /**
+   * The rank from raw values, for the pass that assumes every statistic is fresh: NaN (undecided) as soon as a holder
+   * has no stats or an aging one. Counts who has each statistic, since a statistic only some holders have needs the
+   * mean of the others.
+   */
+  private final class FreshRank implements LeastScore.NodeScore
+  {
+    private int latencyCount;
+    private int queueCount;
+
+    private void reset()
+    {
+      latencyCount = 0;
+      queueCount = 0;
+    }
+
+    private boolean allOrNone(int size)
+    {
+      return (latencyCount == 0 || latencyCount == size) && (queueCount == 0 || queueCount == size);
+    }
+
+    @Override
+    public double score(CandidateView candidates, int index, long now)
+    {
+      final NodeFeedback.NodeStats stats = feedback.get(candidates.nodeId(index));
+      if (stats == null) {
+        return Double.NaN;
+      }
+      double latency = stats.latencyMillis();
+      if (Double.isNaN(latency)) {
+        latency = LATENCY_FLOOR_MILLIS;
+      } else if (weight(now - stats.latencyNanos()) < 1) {
+        return Double.NaN;
+      } else {
+        latencyCount++;
+      }
+      double queue = stats.queue();
+      if (Double.isNaN(queue)) {
+        queue = 0;
+      } else if (weight(now - stats.queueNanos()) < 1) {
+        return Double.NaN;
+      } else {
+        queueCount++;
+      }
+      return rank(candidates.inFlight(index), latency, queue);
+    }
+  }
+
+  /** Per-thread state of one pick, arrays grown on demand. */
   private final class Scratch
   {
     private final Statistic latency = new Statistic();
     private final Statistic queue = new Statistic();
+    private final FreshRank fresh = new FreshRank();
+    private final LeastScore.NodeScore decayed = (candidates, i, now) -> rank(
+        candidates.inFlight(i),
+        latency.effective(i, LATENCY_FLOOR_MILLIS),
+        queue.effective(i, 0)
+    );
 
     private Scratch ensure(int size)
     {

@@ -18,8 +18,6 @@ import java.util.random.RandomGenerator;
  */
 public final class AllocationBasedPolicy implements RoutingPolicy
 {
-  public static final String NAME = "abr";
-
   /** Cached marker for "the table has no row for this segment". */
   private static final Object NO_ROW = new Object();
 
@@ -49,12 +47,6 @@ public final class AllocationBasedPolicy implements RoutingPolicy
     this.nanoClock = nanoClock;
     this.random = random;
     this.counters = counters;
-  }
-
-  @Override
-  public String name()
-  {
-    return NAME;
   }
 
   @Override

@@ -7,12 +7,10 @@ import java.util.random.RandomGenerator;
  * LBR-CC+ML (thesis §4.5): the holder with the least outstanding requests from this router plus the work queued at
  * the node as it last reported (which also covers other routers' requests). A report older than
  * {@code maxQueueAgeNanos} is ignored, so a node that stopped reporting is judged by its connections alone rather
- * than by a stale queue. Ties are broken uniformly at random.
+ * than by a stale queue. Ties at random (see {@link LeastScore}).
  */
-public final class LeastLoadPolicy implements RoutingPolicy
+public final class LeastLoadPolicy implements RoutingPolicy, LeastScore.NodeScore
 {
-  public static final String NAME = "lbrMl";
-
   private final NodeFeedback feedback;
   private final long maxQueueAgeNanos;
   private final LongSupplier nanoClock;
@@ -30,33 +28,19 @@ public final class LeastLoadPolicy implements RoutingPolicy
   }
 
   @Override
-  public String name()
-  {
-    return NAME;
-  }
-
-  @Override
   public int pick(CandidateView candidates)
   {
     final int size = candidates.size();
     if (size <= 1) {
       return size - 1;
     }
-    final long now = nanoClock.getAsLong();
-    int best = -1;
-    double bestLoad = Double.POSITIVE_INFINITY;
-    int ties = 0;
-    for (int i = 0; i < size; i++) {
-      final double load = candidates.inFlight(i) + queued(candidates.nodeId(i), now);
-      if (load < bestLoad) {
-        best = i;
-        bestLoad = load;
-        ties = 1;
-      } else if (load == bestLoad && random.nextInt(++ties) == 0) {
-        best = i;
-      }
-    }
-    return best;
+    return LeastScore.pick(candidates, this, nanoClock.getAsLong(), random);
+  }
+
+  @Override
+  public double score(CandidateView candidates, int index, long nowNanos)
+  {
+    return candidates.inFlight(index) + queued(candidates.nodeId(index), nowNanos);
   }
 
   private double queued(String nodeId, long now)

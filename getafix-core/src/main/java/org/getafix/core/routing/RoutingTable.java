@@ -49,12 +49,13 @@ public final class RoutingTable
   }
 
   /**
-   * @param shares segment id → node id → share of the segment's queries; garbage is dropped as described above
+   * @param shares segment id → node id → share of the segment's queries; garbage (including a share that is not a
+   *               {@link Number}) is dropped as described above
    */
   public static RoutingTable of(
       long version,
       long generatedAtMillis,
-      Map<String, ? extends Map<String, ? extends Number>> shares
+      Map<String, ? extends Map<String, ?>> shares
   )
   {
     final Map<String, Row> rows = new HashMap<>();
@@ -62,18 +63,18 @@ public final class RoutingTable
     if (shares != null) {
       final List<String> nodes = new ArrayList<>();
       final List<Double> weights = new ArrayList<>();
-      for (Map.Entry<String, ? extends Map<String, ? extends Number>> segment : shares.entrySet()) {
+      for (Map.Entry<String, ? extends Map<String, ?>> segment : shares.entrySet()) {
         final String segmentId = segment.getKey();
-        final Map<String, ? extends Number> row = segment.getValue();
+        final Map<String, ?> row = segment.getValue();
         if (segmentId == null || segmentId.isBlank() || row == null) {
           dropped++;
           continue;
         }
         nodes.clear();
         weights.clear();
-        for (Map.Entry<String, ? extends Number> entry : row.entrySet()) {
+        for (Map.Entry<String, ?> entry : row.entrySet()) {
           final String node = entry.getKey();
-          final double share = entry.getValue() == null ? Double.NaN : entry.getValue().doubleValue();
+          final double share = entry.getValue() instanceof Number n ? n.doubleValue() : Double.NaN;
           if (node == null || node.isBlank() || !Double.isFinite(share) || share < 0) {
             dropped++;
           } else if (share > 0) {

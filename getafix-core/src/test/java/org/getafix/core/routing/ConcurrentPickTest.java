@@ -79,7 +79,7 @@ class ConcurrentPickTest
             view.reset("s" + (i & 1)).add("a", local.nextInt(3)).add("c", 10).add("b", local.nextInt(3));
             final RoutingPolicy policy = policies.get(i % policies.size());
             final int pick = policy.pick(view);
-            assertTrue(pick >= 0 && pick < 3, policy.name() + " picked " + pick);
+            assertTrue(pick >= 0 && pick < 3, policy.getClass().getSimpleName() + " picked " + pick);
             picksPerNode.incrementAndGet(pick);
           }
           return null;
