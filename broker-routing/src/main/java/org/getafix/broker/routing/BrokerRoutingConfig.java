@@ -1,6 +1,8 @@
 package org.getafix.broker.routing;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.getafix.core.routing.NodeFeedback;
+import org.getafix.core.wire.HistoricalStatsReport;
 import org.joda.time.Period;
 
 /**
@@ -20,14 +22,14 @@ public class BrokerRoutingConfig
   private Period statsTimeout = Period.seconds(2);
 
   @JsonProperty
-  private String statsPath = "/druid/historical/v1/getafix/stats";
+  private String statsPath = HistoricalStatsReport.PATH;
 
   /** Broker metric whose values, per {@code server} dimension, feed the latency EWMA. */
   @JsonProperty
   private String latencyMetric = "query/node/time";
 
   @JsonProperty
-  private double latencyAlpha = 0.3;
+  private double latencyAlpha = NodeFeedback.DEFAULT_ALPHA;
 
   @JsonProperty
   private Period forgetNodesAfter = Period.minutes(10);
@@ -70,9 +72,9 @@ public class BrokerRoutingConfig
   /** Fails on the first bad property, naming it and its value. */
   public BrokerRoutingConfig validate()
   {
-    Periods.positiveNanos(PREFIX + ".period", period, period);
-    Periods.positiveNanos(PREFIX + ".statsTimeout", statsTimeout, statsTimeout);
-    Periods.positiveNanos(PREFIX + ".forgetNodesAfter", forgetNodesAfter, forgetNodesAfter);
+    Periods.positive(PREFIX + ".period", period, null);
+    Periods.positive(PREFIX + ".statsTimeout", statsTimeout, null);
+    Periods.positive(PREFIX + ".forgetNodesAfter", forgetNodesAfter, null);
     if (!(latencyAlpha > 0 && latencyAlpha <= 1)) {
       throw new IllegalArgumentException(PREFIX + ".latencyAlpha must be in (0, 1], got [" + latencyAlpha + "]");
     }

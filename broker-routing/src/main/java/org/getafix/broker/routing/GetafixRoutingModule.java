@@ -11,8 +11,10 @@ import org.apache.druid.guice.LazySingleton;
 import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.initialization.DruidModule;
 import org.apache.druid.java.util.emitter.core.Emitter;
+import org.getafix.core.routing.RoutingPolicies;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Registers the Getafix Broker selector strategies (for {@code druid.broker.balancer.type}), the routing state they
@@ -22,17 +24,31 @@ import java.util.List;
  */
 public class GetafixRoutingModule implements DruidModule
 {
+  /**
+   * The Broker strategy class of each Getafix policy in {@link RoutingPolicies}, registered under the policy's name.
+   * Policies that Druid ships itself ({@code random}) have none.
+   */
+  static final Map<String, Class<? extends GetafixServerSelectorStrategy>> STRATEGIES = Map.of(
+      RoutingPolicies.LBR, GetafixServerSelectorStrategy.Lbr.class,
+      RoutingPolicies.ABR, GetafixServerSelectorStrategy.Abr.class,
+      RoutingPolicies.LBR_ML, GetafixServerSelectorStrategy.LbrMl.class,
+      RoutingPolicies.ADAPTIVE, GetafixServerSelectorStrategy.Adaptive.class
+  );
+
   @Override
   public List<? extends Module> getJacksonModules()
   {
-    return List.of(
-        new SimpleModule("GetafixBrokerRouting").registerSubtypes(
-            new NamedType(GetafixAbrServerSelectorStrategy.class, GetafixAbrServerSelectorStrategy.TYPE),
-            new NamedType(GetafixLbrServerSelectorStrategy.class, GetafixLbrServerSelectorStrategy.TYPE),
-            new NamedType(GetafixLbrMlServerSelectorStrategy.class, GetafixLbrMlServerSelectorStrategy.TYPE),
-            new NamedType(GetafixAdaptiveServerSelectorStrategy.class, GetafixAdaptiveServerSelectorStrategy.TYPE)
-        )
-    );
+    final SimpleModule module = new SimpleModule("GetafixBrokerRouting");
+    for (RoutingPolicies.Entry entry : RoutingPolicies.REGISTRY.entries()) {
+      if (!entry.traits().druidBuiltIn()) {
+        final Class<? extends GetafixServerSelectorStrategy> strategy = STRATEGIES.get(entry.name());
+        if (strategy == null) {
+          throw new IllegalStateException("routing policy [" + entry.name() + "] has no Broker strategy class");
+        }
+        module.registerSubtypes(new NamedType(strategy, entry.name()));
+      }
+    }
+    return List.of(module);
   }
 
   @Override

@@ -1,6 +1,5 @@
 package org.getafix.broker.routing;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.util.concurrent.ListenableFuture;
 import org.apache.druid.discovery.DiscoveryDruidNode;
@@ -13,6 +12,7 @@ import org.apache.druid.java.util.http.client.response.BytesFullResponseHandler;
 import org.apache.druid.java.util.http.client.response.BytesFullResponseHolder;
 import org.apache.druid.server.DruidNode;
 import org.getafix.core.routing.NodeFeedback;
+import org.getafix.core.wire.HistoricalStatsReport;
 import org.jboss.netty.handler.codec.http.HttpMethod;
 import org.joda.time.Duration;
 
@@ -87,7 +87,12 @@ public class HistoricalQueueClient
           log.debug("Historical [%s] answered [%d] for its stats.", nodeId, response.getStatus().getCode());
           continue;
         }
-        final JsonNode report = jsonMapper.readTree(response.getContent());
+        final HistoricalStatsReport report = jsonMapper.readValue(response.getContent(), HistoricalStatsReport.class);
+        final String problem = report == null ? "no report" : report.problem();
+        if (problem != null) {
+          log.debug("Unusable stats from Historical [%s]: %s.", nodeId, problem);
+          continue;
+        }
         final double queue = estimator.estimate(nodeId, report);
         if (!Double.isNaN(queue)) {
           feedback.reportQueue(nodeId, queue, nanoClock.getAsLong());

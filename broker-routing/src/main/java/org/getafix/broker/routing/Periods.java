@@ -3,7 +3,7 @@ package org.getafix.broker.routing;
 import org.joda.time.Period;
 
 import javax.annotation.Nullable;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /** Validation of duration properties, naming the property and the value on failure. */
 final class Periods
@@ -12,28 +12,34 @@ final class Periods
   {
   }
 
-  static long positiveNanos(String property, @Nullable Period value, Period defaultValue)
+  static Duration positive(String property, @Nullable Period value, @Nullable Duration defaultValue)
   {
-    final long nanos = nanos(property, value, defaultValue);
-    if (nanos <= 0) {
+    final Duration duration = duration(property, value, defaultValue);
+    if (duration.isNegative() || duration.isZero()) {
       throw new IllegalArgumentException(property + " must be a positive duration, got [" + value + "]");
     }
-    return nanos;
+    return duration;
   }
 
-  static long nonNegativeNanos(String property, @Nullable Period value, Period defaultValue)
+  static Duration nonNegative(String property, @Nullable Period value, Duration defaultValue)
   {
-    final long nanos = nanos(property, value, defaultValue);
-    if (nanos < 0) {
+    final Duration duration = duration(property, value, defaultValue);
+    if (duration.isNegative()) {
       throw new IllegalArgumentException(property + " must not be negative, got [" + value + "]");
     }
-    return nanos;
+    return duration;
   }
 
-  private static long nanos(String property, @Nullable Period value, Period defaultValue)
+  private static Duration duration(String property, @Nullable Period value, @Nullable Duration defaultValue)
   {
+    if (value == null) {
+      if (defaultValue == null) {
+        throw new IllegalArgumentException(property + " must be set");
+      }
+      return defaultValue;
+    }
     try {
-      return TimeUnit.MILLISECONDS.toNanos((value == null ? defaultValue : value).toStandardDuration().getMillis());
+      return Duration.ofMillis(value.toStandardDuration().getMillis());
     }
     catch (UnsupportedOperationException e) {
       // Months and years have no fixed length.

@@ -8,6 +8,7 @@ import org.apache.druid.java.util.http.client.response.BytesFullResponseHandler;
 import org.apache.druid.java.util.http.client.response.BytesFullResponseHolder;
 import org.getafix.core.routing.RoutingTable;
 import org.getafix.core.routing.RoutingTableHolder;
+import org.getafix.core.wire.RoutingTableMessage;
 import org.jboss.netty.handler.codec.http.HttpHeaders;
 import org.jboss.netty.handler.codec.http.HttpMethod;
 
@@ -20,8 +21,6 @@ import java.util.function.LongSupplier;
  */
 public class RoutingTableClient
 {
-  public static final String PATH = "/druid/coordinator/v1/getafix/routing";
-
   private static final Logger log = new Logger(RoutingTableClient.class);
 
   private final DruidLeaderClient coordinator;
@@ -59,7 +58,7 @@ public class RoutingTableClient
   private Outcome fetch()
   {
     try {
-      final Request request = coordinator.makeRequest(HttpMethod.GET, PATH);
+      final Request request = coordinator.makeRequest(HttpMethod.GET, RoutingTableMessage.PATH);
       if (etag != null) {
         request.setHeader(HttpHeaders.Names.IF_NONE_MATCH, etag);
       }
@@ -73,7 +72,12 @@ public class RoutingTableClient
         warnOnChange("Coordinator answered [%d] for the routing table; keeping table version [%d].", status, version());
         return Outcome.FAILED;
       }
-      final RoutingTable table = RoutingTableJson.parse(jsonMapper, response.getContent());
+      final RoutingTableMessage message = jsonMapper.readValue(response.getContent(), RoutingTableMessage.class);
+      if (message == null) {
+        warnOnChange("Coordinator sent an empty routing table; keeping table version [%d].", version());
+        return Outcome.FAILED;
+      }
+      final RoutingTable table = message.toTable();
       tables.install(table, nanoClock.getAsLong());
       etag = response.getResponse().headers().get(HttpHeaders.Names.ETAG);
       if (table.droppedEntries() > 0) {

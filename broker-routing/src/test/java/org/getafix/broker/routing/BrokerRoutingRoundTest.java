@@ -5,6 +5,7 @@ import org.apache.druid.java.util.emitter.core.Event;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.getafix.core.routing.FallbackReason;
+import org.getafix.core.routing.RoutingPolicies;
 import org.getafix.core.routing.RoutingTable;
 import org.joda.time.Period;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,7 @@ class BrokerRoutingRoundTest
       }
     });
     final BrokerRoutingRound round = new BrokerRoutingRound(
-        new GetafixAbrServerSelectorStrategy(state, Period.seconds(30)),
+        new GetafixServerSelectorStrategy(RoutingPolicies.ABR, state, null, System::nanoTime, new java.util.Random(1)),
         state,
         BrokerRoutingConfig.defaults(),
         serviceEmitter,
@@ -65,7 +66,7 @@ class BrokerRoutingRoundTest
     assertEquals(3, events.size());
     assertEquals(BrokerRoutingRound.PICKS, events.get(0).getMetric());
     assertEquals(2L, events.get(0).getValue());
-    assertEquals("abr", events.get(0).getUserDims().get("policy"));
+    assertEquals("getafixAbr", events.get(0).getUserDims().get("policy"));
     assertEquals(BrokerRoutingRound.FALLBACKS, events.get(1).getMetric());
     assertEquals("notHeld", events.get(1).getUserDims().get("reason"));
     assertEquals(1L, events.get(1).getValue());

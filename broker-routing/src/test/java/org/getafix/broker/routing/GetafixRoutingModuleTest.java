@@ -1,5 +1,7 @@
 package org.getafix.broker.routing;
 
+import com.fasterxml.jackson.databind.InjectableValues;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Injector;
 import com.google.inject.Key;
 import com.google.inject.name.Names;
@@ -10,11 +12,14 @@ import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.DruidGuiceExtensions;
 import org.apache.druid.guice.StartupInjectorBuilder;
 import org.apache.druid.initialization.CoreInjectorBuilder;
+import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.emitter.core.Emitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
+import org.getafix.core.routing.RoutingPolicies;
 import org.joda.time.Period;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Properties;
 import java.util.Set;
 
@@ -45,8 +50,8 @@ class GetafixRoutingModuleTest
         .build();
 
     final ServerSelectorStrategy strategy = injector.getInstance(ServerSelectorStrategy.class);
-    assertInstanceOf(GetafixAbrServerSelectorStrategy.class, strategy);
-    assertEquals(Period.seconds(12), ((GetafixAbrServerSelectorStrategy) strategy).getMaxTableAge());
+    assertInstanceOf(GetafixServerSelectorStrategy.Abr.class, strategy);
+    assertEquals(Duration.ofSeconds(12), ((GetafixServerSelectorStrategy) strategy).settings().maxTableAge());
     assertEquals(Period.seconds(2), injector.getInstance(BrokerRoutingConfig.class).getPeriod());
 
     final BrokerRoutingState state = injector.getInstance(BrokerRoutingState.class);
@@ -57,6 +62,27 @@ class GetafixRoutingModuleTest
                                            .setMetric("query/node/ttfb", 7)
                                            .build("druid/broker", "localhost"));
     assertEquals(7.0, state.feedback().get("h1:8083").latencyMillis(), 1e-9, "the emitter feeds the shared state");
+  }
+
+  @Test
+  void everyGetafixPolicyIsABrokerTypeOfTheSameName() throws Exception
+  {
+    final ObjectMapper mapper = new DefaultObjectMapper();
+    new GetafixRoutingModule().getJacksonModules().forEach(mapper::registerModule);
+    mapper.setInjectableValues(
+        new InjectableValues.Std().addValue(BrokerRoutingState.class, new BrokerRoutingState(BrokerRoutingConfig.defaults()))
+    );
+    for (RoutingPolicies.Entry entry : RoutingPolicies.REGISTRY.entries()) {
+      final ServerSelectorStrategy strategy =
+          mapper.readValue("{\"type\": \"" + entry.name() + "\"}", ServerSelectorStrategy.class);
+      if (entry.traits().druidBuiltIn()) {
+        assertFalse(strategy instanceof GetafixServerSelectorStrategy, entry.name() + " stays Druid's own");
+      } else {
+        assertEquals(entry.name(), ((GetafixServerSelectorStrategy) strategy).policyName());
+        assertEquals(entry.traits().routingTable(), ((GetafixServerSelectorStrategy) strategy).usesRoutingTable());
+        assertEquals(entry.traits().queueReports(), ((GetafixServerSelectorStrategy) strategy).usesQueueReports());
+      }
+    }
   }
 
   @Test

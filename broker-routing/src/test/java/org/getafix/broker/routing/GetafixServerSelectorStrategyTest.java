@@ -14,10 +14,13 @@ import org.apache.druid.server.coordination.ServerType;
 import org.apache.druid.timeline.DataSegment;
 import org.apache.druid.timeline.partition.NumberedShardSpec;
 import org.getafix.core.routing.FallbackReason;
+import org.getafix.core.routing.RoutingPolicies;
+import org.getafix.core.routing.RoutingSettings;
 import org.getafix.core.routing.RoutingTable;
 import org.joda.time.Period;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -56,23 +59,22 @@ class GetafixServerSelectorStrategyTest
 
     final ServerSelectorStrategy abr =
         mapper.readValue("{\"type\": \"getafixAbr\", \"maxTableAge\": \"PT10S\"}", ServerSelectorStrategy.class);
-    assertInstanceOf(GetafixAbrServerSelectorStrategy.class, abr);
-    assertEquals(Period.seconds(10), ((GetafixAbrServerSelectorStrategy) abr).getMaxTableAge());
+    assertInstanceOf(GetafixServerSelectorStrategy.Abr.class, abr);
+    assertEquals(Duration.ofSeconds(10), ((GetafixServerSelectorStrategy) abr).settings().maxTableAge());
     assertInstanceOf(
-        GetafixLbrServerSelectorStrategy.class,
+        GetafixServerSelectorStrategy.Lbr.class,
         mapper.readValue("{\"type\": \"getafixLbr\"}", ServerSelectorStrategy.class)
     );
     final ServerSelectorStrategy ml = mapper.readValue("{\"type\": \"getafixLbrMl\"}", ServerSelectorStrategy.class);
-    assertEquals(
-        GetafixLbrMlServerSelectorStrategy.DEFAULT_MAX_QUEUE_AGE,
-        ((GetafixLbrMlServerSelectorStrategy) ml).getMaxQueueAge()
-    );
+    assertEquals(RoutingSettings.DEFAULTS, ((GetafixServerSelectorStrategy) ml).settings());
+    assertEquals(RoutingPolicies.LBR_ML, ((GetafixServerSelectorStrategy) ml).policyName());
     final ServerSelectorStrategy adaptive = mapper.readValue(
         "{\"type\": \"getafixAdaptive\", \"statsFresh\": \"PT3S\", \"statsDecay\": \"PT7S\"}",
         ServerSelectorStrategy.class
     );
-    assertEquals(Period.seconds(7), ((GetafixAdaptiveServerSelectorStrategy) adaptive).getStatsDecay());
-    assertEquals("adaptive", ((GetafixServerSelectorStrategy) adaptive).policyName());
+    assertEquals(Duration.ofSeconds(7), ((GetafixServerSelectorStrategy) adaptive).settings().statsDecay());
+    assertEquals(Duration.ofSeconds(3), ((GetafixServerSelectorStrategy) adaptive).settings().statsFresh());
+    assertEquals("getafixAdaptive", ((GetafixServerSelectorStrategy) adaptive).policyName());
 
     final Exception bad = org.junit.jupiter.api.Assertions.assertThrows(
         Exception.class,
@@ -84,7 +86,7 @@ class GetafixServerSelectorStrategyTest
   @Test
   void everyPickMethodAgreesAndNoneRecurses()
   {
-    final GetafixLbrServerSelectorStrategy lbr = new GetafixLbrServerSelectorStrategy(state, new Random(1));
+    final GetafixServerSelectorStrategy lbr = strategy(RoutingPolicies.LBR, null, new Random(1));
     final QueryableDruidServer busy = server("h1:8083", 5);
     final QueryableDruidServer idle = server("h2:8083", 1);
     final Set<QueryableDruidServer> holders = new HashSet<>(List.of(busy, idle));
@@ -104,7 +106,7 @@ class GetafixServerSelectorStrategyTest
   @Test
   void severalPicksAreDistinctAndInPreferenceOrder()
   {
-    final GetafixLbrServerSelectorStrategy lbr = new GetafixLbrServerSelectorStrategy(state, new Random(2));
+    final GetafixServerSelectorStrategy lbr = strategy(RoutingPolicies.LBR, null, new Random(2));
     final QueryableDruidServer a = server("a:1", 3);
     final QueryableDruidServer b = server("b:1", 0);
     final QueryableDruidServer c = server("c:1", 7);
@@ -117,8 +119,7 @@ class GetafixServerSelectorStrategyTest
   @Test
   void abrFollowsTheTableThroughDruidsServerSelector()
   {
-    final GetafixAbrServerSelectorStrategy abr =
-        new GetafixAbrServerSelectorStrategy(state, Period.seconds(30), clock::get, new Random(3));
+    final GetafixServerSelectorStrategy abr = strategy(RoutingPolicies.ABR, null, new Random(3));
     final QueryableDruidServer h1 = server("h1:8083", 0);
     final QueryableDruidServer h2 = server("h2:8083", 0);
     final QueryableDruidServer h3 = server("h3:8083", 0);
@@ -150,8 +151,7 @@ class GetafixServerSelectorStrategyTest
   @Test
   void abrFallsBackToLeastConnectionsWhenTheDrawnNodeIsGone()
   {
-    final GetafixAbrServerSelectorStrategy abr =
-        new GetafixAbrServerSelectorStrategy(state, Period.seconds(30), clock::get, new Random(4));
+    final GetafixServerSelectorStrategy abr = strategy(RoutingPolicies.ABR, null, new Random(4));
     final QueryableDruidServer busy = server("h1:8083", 9);
     final QueryableDruidServer idle = server("h2:8083", 0);
     state.tables().install(
@@ -169,8 +169,11 @@ class GetafixServerSelectorStrategyTest
   @Test
   void adaptiveAvoidsTheNodeWithSlowResponsesFedThroughTheEmitter()
   {
-    final GetafixAdaptiveServerSelectorStrategy adaptive =
-        new GetafixAdaptiveServerSelectorStrategy(state, Period.seconds(10), Period.seconds(20), clock::get, new Random(5));
+    final GetafixServerSelectorStrategy adaptive = strategy(
+        RoutingPolicies.ADAPTIVE,
+        new BalancerProperties(null, null, Period.seconds(10), Period.seconds(20)),
+        new Random(5)
+    );
     final QueryableDruidServer slow = server("slow:8083", 0);
     final QueryableDruidServer fast = server("fast:8083", 0);
     final RoutingFeedbackEmitter emitter = new RoutingFeedbackEmitter(state.feedback(), "query/node/time");
@@ -189,6 +192,11 @@ class GetafixServerSelectorStrategyTest
       picked.add(adaptive.pick(null, Set.of(slow, fast), SEGMENT));
     }
     assertTrue(picked.stream().allMatch(fast::equals));
+  }
+
+  private GetafixServerSelectorStrategy strategy(String name, BalancerProperties properties, Random random)
+  {
+    return new GetafixServerSelectorStrategy(name, state, properties, clock::get, random);
   }
 
   private static QueryableDruidServer server(String name, int openConnections)

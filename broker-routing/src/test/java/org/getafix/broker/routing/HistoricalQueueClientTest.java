@@ -8,6 +8,7 @@ import org.apache.druid.java.util.http.client.HttpClient;
 import org.apache.druid.java.util.http.client.HttpClientConfig;
 import org.apache.druid.java.util.http.client.HttpClientInit;
 import org.getafix.core.routing.NodeFeedback;
+import org.getafix.core.wire.HistoricalStatsReport;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Queue reports from real HTTP endpoints in the stats format of druid-getafix-extension. */
 class HistoricalQueueClientTest
 {
-  private static final String PATH = "/druid/historical/v1/getafix/stats";
+  private static final String PATH = HistoricalStatsReport.PATH;
 
   private final ObjectMapper jsonMapper = new DefaultObjectMapper();
   private final NodeFeedback feedback = new NodeFeedback();
@@ -79,19 +80,16 @@ class HistoricalQueueClientTest
   }
 
   @Test
-  void prefersAPendingScansGauge()
-  {
-    statsA.set("{\"epoch\": \"e1\", \"uptimeMillis\": 1, \"numProcessingThreads\": 2, \"waitTimeMillis\": 0,"
-               + " \"pendingSegmentScans\": 5}");
-    assertEquals(1, client.refresh());
-    assertEquals(2.5, feedback.get("localhost:" + historicalA.port()).queue(), 1e-9);
-  }
-
-  @Test
   void garbageReportsAreSkipped()
   {
-    statsA.set("{\"pendingSegmentScans\": -3}");
+    statsA.set(stats("e1", 10_000, 4, 1_000));
     assertEquals(0, client.refresh());
+    statsA.set(stats("e1", 12_000, 0, 25_000));
+    assertEquals(0, client.refresh(), "a report with no processing threads is rejected, not divided by");
+    statsA.set(stats("e1", 14_000, 4, -1));
+    assertEquals(0, client.refresh(), "a negative wait counter is rejected");
+    statsA.set("{\"uptimeMillis\": 16000, \"numProcessingThreads\": 4, \"waitTimeMillis\": 30000}");
+    assertEquals(0, client.refresh(), "a report without epoch is rejected");
     statsA.set("not json");
     assertEquals(0, client.refresh());
     statsA.set("{\"epoch\": \"e1\", \"uptimeMillis\": \"soon\", \"waitTimeMillis\": 3}");
