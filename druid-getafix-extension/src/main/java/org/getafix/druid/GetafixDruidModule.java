@@ -37,7 +37,8 @@ public class GetafixDruidModule implements DruidModule
         new SimpleModule("GetafixModule").registerSubtypes(
             new NamedType(GetafixLoadRule.class, GetafixLoadRule.TYPE),
             new NamedType(GetafixBalancerStrategyFactory.class, GetafixBalancerStrategyFactory.TYPE)
-        )
+        ),
+        new WireFormatModule()
     );
   }
 

@@ -6,6 +6,7 @@ import com.google.inject.Inject;
 import com.sun.jersey.spi.container.ResourceFilters;
 import org.apache.druid.guice.annotations.Json;
 import org.apache.druid.server.http.security.StateResourceFilter;
+import org.getafix.core.wire.RoutingTableMessage;
 
 import javax.ws.rs.GET;
 import javax.ws.rs.HeaderParam;
@@ -105,7 +106,7 @@ public class GetafixStatusResource
   }
 
   /**
-   * The routing table Brokers poll: {@code {"version", "generatedAt", "segments": {segment: {host:port: share}}}}.
+   * The routing table Brokers poll, in the format of {@link RoutingTableMessage}.
    * Only an ACTIVE plan is served (otherwise the segments are empty and Brokers route as Druid does), because in
    * dry run or warm-up the Historicals do not hold what the plan says. The ETag is the version, which changes only
    * when the plan does, so a Broker polling with If-None-Match gets 304 and no body while nothing changed.
@@ -155,10 +156,11 @@ public class GetafixStatusResource
     if (current.version == version) {
       return current;
     }
-    final Map<String, Object> table = new LinkedHashMap<>();
-    table.put("version", version);
-    table.put("generatedAt", snapshot.generatedAt().toString());
-    table.put("segments", version == 0 ? Map.of() : snapshot.shares());
+    final RoutingTableMessage table = new RoutingTableMessage(
+        version,
+        snapshot.generatedAt().toString(),
+        version == 0 ? Map.of() : snapshot.shares()
+    );
     final RenderedRouting next = new RenderedRouting(
         version,
         jsonMapper.writeValueAsBytes(table),

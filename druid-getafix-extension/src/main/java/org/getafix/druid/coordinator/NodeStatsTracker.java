@@ -1,6 +1,6 @@
 package org.getafix.druid.coordinator;
 
-import org.getafix.druid.historical.HistoricalStatsReport;
+import org.getafix.core.wire.HistoricalStatsReport;
 
 import javax.annotation.Nullable;
 import java.util.HashMap;
@@ -65,7 +65,7 @@ public final class NodeStatsTracker
     if (report == null) {
       return Outcome.rejected("no stats");
     }
-    final String problem = problemOf(report);
+    final String problem = report.problem();
     if (problem != null) {
       return Outcome.rejected(problem);
     }
@@ -96,49 +96,6 @@ public final class NodeStatsTracker
   public void clear()
   {
     lastGood.clear();
-  }
-
-  @Nullable
-  static String problemOf(HistoricalStatsReport r)
-  {
-    if (r.epoch() == null || r.epoch().isBlank()) {
-      return "epoch is missing";
-    }
-    if (r.uptimeMillis() < 0) {
-      return "uptimeMillis [" + r.uptimeMillis() + "] is negative";
-    }
-    if (r.numProcessingThreads() < 1) {
-      return "numProcessingThreads [" + r.numProcessingThreads() + "] is not >= 1";
-    }
-    if (r.cpuTimeMicros() < 0) {
-      return "cpuTimeMicros [" + r.cpuTimeMicros() + "] is negative";
-    }
-    if (r.queries() < 0) {
-      return "queries [" + r.queries() + "] is negative";
-    }
-    if (r.segmentTimeMillis() < 0) {
-      return "segmentTimeMillis [" + r.segmentTimeMillis() + "] is negative";
-    }
-    if (r.segmentScans() < 0) {
-      return "segmentScans [" + r.segmentScans() + "] is negative";
-    }
-    if (r.queryTimeMillis() < 0 || r.queryTimes() < 0) {
-      return "query time counters [" + r.queryTimeMillis() + " ms, " + r.queryTimes() + " queries] are negative";
-    }
-    for (Map.Entry<String, HistoricalStatsReport.SegmentStats> e : r.segments().entrySet()) {
-      if (e.getKey() == null || e.getKey().isBlank()) {
-        return "a segment id is empty";
-      }
-      final HistoricalStatsReport.SegmentStats s = e.getValue();
-      if (s == null) {
-        return "segment [" + e.getKey() + "] has no counters";
-      }
-      if (s.timeMillis() < 0 || s.scans() < 0) {
-        return "segment [" + e.getKey() + "] has negative counters [timeMillis=" + s.timeMillis()
-               + ", scans=" + s.scans() + "]";
-      }
-    }
-    return null;
   }
 
   @Nullable

@@ -1,7 +1,7 @@
 package org.getafix.druid.coordinator;
 
 import org.getafix.core.placement.NodeRoundStats;
-import org.getafix.druid.historical.HistoricalStatsReport;
+import org.getafix.core.wire.HistoricalStatsReport;
 
 import java.util.HashMap;
 import java.util.Map;

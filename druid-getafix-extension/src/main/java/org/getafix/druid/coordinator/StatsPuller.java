@@ -6,7 +6,7 @@ import org.apache.druid.java.util.http.client.HttpClient;
 import org.apache.druid.java.util.http.client.Request;
 import org.apache.druid.java.util.http.client.response.StringFullResponseHandler;
 import org.apache.druid.java.util.http.client.response.StringFullResponseHolder;
-import org.getafix.druid.historical.HistoricalStatsReport;
+import org.getafix.core.wire.HistoricalStatsReport;
 import org.jboss.netty.handler.codec.http.HttpMethod;
 import org.joda.time.Duration;
 
@@ -19,14 +19,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Pulls {@code /druid/historical/v1/getafix/stats} from every Historical at once with the Coordinator's escalated
+ * Pulls {@value HistoricalStatsReport#PATH} from every Historical at once with the Coordinator's escalated
  * HTTP client (so it passes the Historicals' authorization as the internal system identity), and waits for all of
  * them within one deadline: a slow node costs one timeout per round, not one per node.
  */
 public class StatsPuller implements StatsSource
 {
-  static final String STATS_PATH = "/druid/historical/v1/getafix/stats";
-
   private final HttpClient httpClient;
   private final ObjectMapper jsonMapper;
 
@@ -63,7 +61,7 @@ public class StatsPuller implements StatsSource
     baseUrls.forEach((node, base) -> {
       try {
         futures.put(node, httpClient.go(
-            new Request(HttpMethod.GET, new URL(base + STATS_PATH)),
+            new Request(HttpMethod.GET, new URL(base + HistoricalStatsReport.PATH)),
             new StringFullResponseHandler(StandardCharsets.UTF_8),
             Duration.millis(timeoutMillis)
         ));
@@ -109,7 +107,7 @@ public class StatsPuller implements StatsSource
       if (report == null) {
         return Pulled.bad("stats body is JSON null");
       }
-      final String problem = NodeStatsTracker.problemOf(report);
+      final String problem = report.problem();
       return problem == null ? new Pulled(report, null, false) : Pulled.bad(problem);
     }
     catch (Exception e) {

@@ -1,5 +1,6 @@
 package org.getafix.druid.historical;
 
+import org.getafix.core.wire.HistoricalStatsReport;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;

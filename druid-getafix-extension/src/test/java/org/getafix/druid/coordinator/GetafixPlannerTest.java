@@ -20,8 +20,8 @@ import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.timeline.DataSegment;
 import org.easymock.EasyMock;
 import org.getafix.core.placement.Tier;
-import org.getafix.druid.historical.HistoricalStatsReport;
-import org.getafix.druid.historical.HistoricalStatsReport.SegmentStats;
+import org.getafix.core.wire.HistoricalStatsReport;
+import org.getafix.core.wire.HistoricalStatsReport.SegmentStats;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,8 +1,12 @@
 package org.getafix.druid.coordinator;
 
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.DateTimes;
+import org.getafix.core.routing.RoutingTable;
+import org.getafix.core.wire.RoutingTableMessage;
+import org.getafix.druid.WireFormatModule;
 import org.junit.jupiter.api.Test;
 
 import javax.ws.rs.core.Response;
@@ -15,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GetafixStatusResourceTest
 {
-  private final DefaultObjectMapper mapper = new DefaultObjectMapper();
+  private final ObjectMapper mapper = new DefaultObjectMapper().registerModule(new WireFormatModule());
   private final GetafixPlanHolder holder = new GetafixPlanHolder();
   private final GetafixStatusResource resource = new GetafixStatusResource(holder, new GetafixRunHandoff(), mapper);
 
@@ -29,6 +33,12 @@ class GetafixStatusResourceTest
     assertEquals(2, ((Number) table.get("version")).intValue());
     assertEquals(Map.of("seg1", Map.of("h1:8083", 0.75, "h2:8083", 0.25)), table.get("segments"));
     assertTrue(table.containsKey("generatedAt"));
+    // What a Broker reads: its mapper has no Getafix modules; records are read through their constructor.
+    final RoutingTable routed =
+        new DefaultObjectMapper().readValue((byte[]) first.getEntity(), RoutingTableMessage.class).toTable();
+    assertEquals(2, routed.version());
+    assertEquals(0.75, routed.row("seg1").share("h1:8083"), 1e-12);
+    assertTrue(routed.generatedAtMillis() > 0);
     final Object tag = first.getMetadata().getFirst("ETag");
     assertEquals("2", ((javax.ws.rs.core.EntityTag) tag).getValue());
     final String etag = "\"2\"";

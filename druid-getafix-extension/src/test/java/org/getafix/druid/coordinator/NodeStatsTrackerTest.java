@@ -1,8 +1,8 @@
 package org.getafix.druid.coordinator;
 
 import org.apache.druid.jackson.DefaultObjectMapper;
-import org.getafix.druid.historical.HistoricalStatsReport;
-import org.getafix.druid.historical.HistoricalStatsReport.SegmentStats;
+import org.getafix.core.wire.HistoricalStatsReport;
+import org.getafix.core.wire.HistoricalStatsReport.SegmentStats;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

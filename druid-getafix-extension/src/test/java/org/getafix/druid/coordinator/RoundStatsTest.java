@@ -1,7 +1,7 @@
 package org.getafix.druid.coordinator;
 
 import org.getafix.core.placement.NodeRoundStats;
-import org.getafix.druid.historical.HistoricalStatsReport.SegmentStats;
+import org.getafix.core.wire.HistoricalStatsReport.SegmentStats;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;

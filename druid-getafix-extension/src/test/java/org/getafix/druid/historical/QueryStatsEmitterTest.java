@@ -1,6 +1,9 @@
 package org.getafix.druid.historical;
 
+import org.getafix.core.wire.HistoricalStatsReport;
+import org.getafix.druid.WireFormatModule;
 import com.google.common.collect.ImmutableMap;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.emitter.service.AlertBuilder;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
@@ -98,7 +101,7 @@ class QueryStatsEmitterTest
   void reportSerialisesToTheWireFormatTheCoordinatorParses() throws Exception
   {
     collector.recordSegmentTime("s1", 7);
-    final DefaultObjectMapper mapper = new DefaultObjectMapper();
+    final ObjectMapper mapper = new DefaultObjectMapper().registerModule(new WireFormatModule());
     final String json = mapper.writeValueAsString(collector.report(2));
     assertTrue(json.contains("\"segments\":{\"s1\":{\"timeMillis\":7,\"scans\":1}}"), json);
     assertEquals(collector.epoch(), mapper.readValue(json, HistoricalStatsReport.class).epoch());
