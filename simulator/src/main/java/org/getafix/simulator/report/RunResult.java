@@ -10,7 +10,7 @@ import java.util.Map;
  * over the measured window (after warm-up); latency covers queries that arrived in it.
  *
  * @param strategy                   getafix-core strategy name
- * @param routing                    lbr-cc, abr, lbr-ml, adaptive or random
+ * @param routing                    the routing policy's name (RoutingPolicies)
  * @param capacityEstimator          estimator behind capacity-aware strategies (null for uniform ones)
  * @param gamma                      balancer bound used
  * @param totalReplicas              time-averaged number of replicas held (loaded or loading)

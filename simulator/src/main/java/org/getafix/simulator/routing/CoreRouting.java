@@ -2,36 +2,30 @@ package org.getafix.simulator.routing;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import org.getafix.core.placement.PlacementPlan;
-import org.getafix.core.routing.AdaptivePolicy;
-import org.getafix.core.routing.AllocationBasedPolicy;
 import org.getafix.core.routing.ArrayCandidateView;
-import org.getafix.core.routing.LeastConnectionsPolicy;
-import org.getafix.core.routing.LeastLoadPolicy;
 import org.getafix.core.routing.NodeFeedback;
 import org.getafix.core.routing.RoutingCounters;
+import org.getafix.core.routing.RoutingPolicies;
+import org.getafix.core.routing.RoutingSettings;
 import org.getafix.core.routing.RoutingTable;
 import org.getafix.core.routing.RoutingTableHolder;
 import org.getafix.simulator.cluster.RoutingPolicy;
 import org.getafix.simulator.cluster.Segment;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
 /**
- * Routes with getafix-core's replica-choice policies, the ones the Broker extension runs: the simulator only
- * shows them the loaded holders of a segment with the routing broker's open requests to each, and, for the
- * feedback policies, feeds each broker's {@link NodeFeedback} as the extension does: every Historical's queue once
- * per round, and the response time of every task the broker sent.
+ * Routes with getafix-core's replica-choice policies ({@link RoutingPolicies}), the ones the Broker extension runs
+ * under the same names and defaults: the simulator only shows them the loaded holders of a segment with the routing
+ * broker's open requests to each, and, for the feedback policies, feeds each broker's {@link NodeFeedback} as the
+ * extension does: every Historical's queue once per round, and the response time of every task the broker sent.
  */
 public final class CoreRouting implements RoutingPolicy
 {
-  /** Broker extension defaults (druid.broker.balancer.*): a queue report is trusted for 15 s. */
-  private static final double MAX_QUEUE_AGE_SECONDS = 15;
-  /** Adaptive statistics keep full weight for 10 s, then decay toward the peers' over 20 s. */
-  private static final double STATS_FRESH_SECONDS = 10;
-  private static final double STATS_DECAY_SECONDS = 20;
-
   private final String name;
   /** One policy per broker (the same instance for all when the policy keeps no per-broker state). */
   private final org.getafix.core.routing.RoutingPolicy[] policies;
@@ -61,7 +55,7 @@ public final class CoreRouting implements RoutingPolicy
   }
 
   /**
-   * The routing called {@code name} in scenarios: lbr-cc, abr, lbr-ml, adaptive, or random.
+   * The routing called {@code name} in {@link RoutingPolicies}, with the Broker's defaults except the table age.
    *
    * @param maxTableAgeSeconds how long ABR trusts a routing table without news from the Coordinator
    */
@@ -74,34 +68,32 @@ public final class CoreRouting implements RoutingPolicy
       double maxTableAgeSeconds
   )
   {
-    return switch (name) {
-      case "lbr-cc" -> leastConnections(nodeIds, brokers, random);
-      case "abr" -> allocationBased(nodeIds, brokers, random, nowSeconds, maxTableAgeSeconds);
-      case "lbr-ml" -> withFeedback(
-          name, nodeIds, brokers, nowSeconds,
-          f -> new LeastLoadPolicy(f, nanos(MAX_QUEUE_AGE_SECONDS), () -> nanos(nowSeconds.getAsDouble()), random)
+    final RoutingPolicies.Entry entry = RoutingPolicies.REGISTRY.get(name);
+    final RoutingSettings settings =
+        RoutingSettings.DEFAULTS.withMaxTableAge(Duration.ofNanos(nanos(maxTableAgeSeconds)));
+    final LongSupplier nanoClock = () -> nanos(nowSeconds.getAsDouble());
+    final RoutingTableHolder tables = entry.traits().routingTable() ? new RoutingTableHolder() : null;
+    final RoutingCounters counters = new RoutingCounters();
+    final org.getafix.core.routing.RoutingPolicy[] policies = new org.getafix.core.routing.RoutingPolicy[brokers];
+    if (!entry.traits().perRouterState()) {
+      java.util.Arrays.fill(
+          policies,
+          entry.create(new RoutingPolicies.Inputs(settings, tables, null, counters, nanoClock, random))
       );
-      case "adaptive" -> withFeedback(
-          name, nodeIds, brokers, nowSeconds,
-          f -> new AdaptivePolicy(
-              f,
-              nanos(STATS_FRESH_SECONDS),
-              nanos(STATS_DECAY_SECONDS),
-              () -> nanos(nowSeconds.getAsDouble()),
-              random
-          )
-      );
-      case "random" -> new CoreRouting(
-          name, shared(brokers, new UniformRandomPolicy(random)), null, nodeIds, null, nowSeconds
-      );
-      default -> throw new IllegalArgumentException("unknown routing [" + name + "]");
-    };
+      return new CoreRouting(name, policies, null, nodeIds, tables, nowSeconds);
+    }
+    final NodeFeedback[] feedback = new NodeFeedback[brokers];
+    for (int b = 0; b < brokers; b++) {
+      feedback[b] = new NodeFeedback();
+      policies[b] = entry.create(new RoutingPolicies.Inputs(settings, tables, feedback[b], counters, nanoClock, random));
+    }
+    return new CoreRouting(name, policies, feedback, nodeIds, tables, nowSeconds);
   }
 
   /** LBR-CC: the holder with the fewest requests open from this broker, random tie-break. */
   public static CoreRouting leastConnections(List<String> nodeIds, int brokers, RandomGenerator random)
   {
-    return new CoreRouting("lbr-cc", shared(brokers, new LeastConnectionsPolicy(random)), null, nodeIds, null, null);
+    return named(RoutingPolicies.LBR, nodeIds, brokers, random, () -> 0, 1);
   }
 
   /**
@@ -116,43 +108,7 @@ public final class CoreRouting implements RoutingPolicy
       double maxTableAgeSeconds
   )
   {
-    final RoutingTableHolder tables = new RoutingTableHolder();
-    final AllocationBasedPolicy abr = new AllocationBasedPolicy(
-        tables,
-        new LeastConnectionsPolicy(random),
-        nanos(maxTableAgeSeconds),
-        () -> nanos(nowSeconds.getAsDouble()),
-        random,
-        new RoutingCounters()
-    );
-    return new CoreRouting("abr", shared(brokers, abr), null, nodeIds, tables, nowSeconds);
-  }
-
-  private static CoreRouting withFeedback(
-      String name,
-      List<String> nodeIds,
-      int brokers,
-      DoubleSupplier nowSeconds,
-      java.util.function.Function<NodeFeedback, org.getafix.core.routing.RoutingPolicy> policyOf
-  )
-  {
-    final NodeFeedback[] feedback = new NodeFeedback[brokers];
-    final org.getafix.core.routing.RoutingPolicy[] policies = new org.getafix.core.routing.RoutingPolicy[brokers];
-    for (int b = 0; b < brokers; b++) {
-      feedback[b] = new NodeFeedback();
-      policies[b] = policyOf.apply(feedback[b]);
-    }
-    return new CoreRouting(name, policies, feedback, nodeIds, null, nowSeconds);
-  }
-
-  private static org.getafix.core.routing.RoutingPolicy[] shared(
-      int brokers,
-      org.getafix.core.routing.RoutingPolicy policy
-  )
-  {
-    final org.getafix.core.routing.RoutingPolicy[] policies = new org.getafix.core.routing.RoutingPolicy[brokers];
-    java.util.Arrays.fill(policies, policy);
-    return policies;
+    return named(RoutingPolicies.ABR, nodeIds, brokers, random, nowSeconds, maxTableAgeSeconds);
   }
 
   private static long nanos(double seconds)
@@ -204,24 +160,5 @@ public final class CoreRouting implements RoutingPolicy
       view.add(nodeIds.get(node), brokerView.openRequests(broker, node));
     }
     return holders.getInt(policies[broker].pick(view));
-  }
-
-  /**
-   * Druid's {@code random} server selector strategy: any holder, uniformly. getafix-core has no such policy (the
-   * Broker keeps Druid's own), so the simulator carries this one-liner to compare against it.
-   */
-  private record UniformRandomPolicy(RandomGenerator random) implements org.getafix.core.routing.RoutingPolicy
-  {
-    @Override
-    public String name()
-    {
-      return "random";
-    }
-
-    @Override
-    public int pick(org.getafix.core.routing.CandidateView candidates)
-    {
-      return candidates.size() == 0 ? -1 : random.nextInt(candidates.size());
-    }
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.core.placement.CapacityEstimators;
 import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.routing.RoutingPolicies;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -246,7 +247,7 @@ public final class ScenarioParser
   {
     if (p == null) {
       return new ScenarioSettings.Planning(
-          0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, "lbr-cc", ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND
+          0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, RoutingPolicies.LBR, ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND
       );
     }
     p.rejectUnknown(Set.of(
@@ -262,7 +263,7 @@ public final class ScenarioParser
         p.number("gamma", 0.2, 0, 1),
         oneOf(p, "capacityEstimator", "cpu-time", CapacityEstimators.REGISTRY.names()),
         (int) p.integer("druidDefaultReplicas", 2L, 1, nodeCount),
-        oneOf(p, "routing", "lbr-cc", ScenarioSettings.ROUTINGS),
+        oneOf(p, "routing", RoutingPolicies.LBR, ScenarioSettings.ROUTINGS),
         (int) p.integer("maxLoadsPerRound", (long) ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND, 0, 1_000_000)
     );
   }

@@ -1,5 +1,7 @@
 package org.getafix.simulator.settings;
 
+import org.getafix.core.routing.RoutingPolicies;
+
 import java.util.List;
 
 /**
@@ -37,7 +39,8 @@ public record ScenarioSettings(
     List<Run> runs
 )
 {
-  public static final List<String> ROUTINGS = List.of("lbr-cc", "abr", "lbr-ml", "adaptive", "random");
+  /** The routing policies by their one name, as the Broker's {@code druid.broker.balancer.type} spells them. */
+  public static final List<String> ROUTINGS = RoutingPolicies.REGISTRY.names();
   /** The extension's default {@code maxLoadsPerRound} (GetafixDynamicConfig): plan-driven loads per Coordinator run. */
   public static final int DEFAULT_MAX_LOADS_PER_ROUND = 50;
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
@@ -103,7 +106,7 @@ public record ScenarioSettings(
    * @param gamma                balancer imbalance bound (thesis default 0.2)
    * @param capacityEstimator    a name in getafix-core's {@code CapacityEstimators.REGISTRY}
    * @param druidDefaultReplicas replication factor of the druid-default baseline
-   * @param routing              lbr-cc, abr, lbr-ml, adaptive or random
+   * @param routing              a name of {@link #ROUTINGS}
    * @param maxLoadsPerRound     loads a round may issue beyond those that restore the floor: the extension's
    *                             {@code maxLoadsPerRound} churn budget per Coordinator run
    */

@@ -1,6 +1,7 @@
 package org.getafix.simulator.routing;
 
 import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.routing.RoutingPolicies;
 import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.RoutingPolicy;
 import org.getafix.simulator.cluster.Segment;
@@ -108,7 +109,7 @@ class RoutingTest
   @Test
   void leastLoadAddsTheReportedQueueToThisBrokersOpenRequests()
   {
-    final CoreRouting lbrMl = CoreRouting.named("lbr-ml", NODES, 2, new SplittableRandom(6), loop::now, 15);
+    final CoreRouting lbrMl = CoreRouting.named(RoutingPolicies.LBR_ML, NODES, 2, new SplittableRandom(6), loop::now, 15);
     final Segment s = segmentOnAllThree(lbrMl);
     final int[] open = {0, 1, 1};
     // Without queue reports it is least connections.
@@ -127,7 +128,7 @@ class RoutingTest
   @Test
   void adaptiveAvoidsTheNodeThisBrokerSawAnswerSlowly()
   {
-    final CoreRouting adaptive = CoreRouting.named("adaptive", NODES, 2, new SplittableRandom(7), loop::now, 15);
+    final CoreRouting adaptive = CoreRouting.named(RoutingPolicies.ADAPTIVE, NODES, 2, new SplittableRandom(7), loop::now, 15);
     final Segment s = segmentOnAllThree(adaptive);
     for (int i = 0; i < 5; i++) {
       adaptive.onResponse(0, 0, 0.200);
@@ -150,7 +151,7 @@ class RoutingTest
   @Test
   void randomIgnoresOpenRequests()
   {
-    final CoreRouting random = CoreRouting.named("random", NODES, 2, new SplittableRandom(8), loop::now, 15);
+    final CoreRouting random = CoreRouting.named(RoutingPolicies.RANDOM, NODES, 2, new SplittableRandom(8), loop::now, 15);
     final Segment s = segmentOnAllThree(random);
     final int[] counts = new int[3];
     final int[] open = {100, 0, 0};

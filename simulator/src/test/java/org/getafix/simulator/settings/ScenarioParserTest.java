@@ -1,6 +1,7 @@
 package org.getafix.simulator.settings;
 
 import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.routing.RoutingPolicies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,7 +43,7 @@ class ScenarioParserTest
     assertEquals(2, s20.stragglers().size());
     assertEquals(15, s20.clients().count());
     assertEquals(6, ScenarioParser.load("gamma-sweep").runs().size());
-    assertTrue(ScenarioParser.load("routing-15").runs().stream().anyMatch(r -> "abr".equals(r.routing())));
+    assertTrue(ScenarioParser.load("routing-15").runs().stream().anyMatch(r -> RoutingPolicies.ABR.equals(r.routing())));
     final ScenarioSettings r15s = ScenarioParser.load("routing-15-stragglers");
     assertEquals(15, r15s.totalNodes());
     assertEquals(2, r15s.stragglers().size());
