@@ -1,9 +1,10 @@
 package org.getafix.benchmarks.routing;
 
+import com.fasterxml.jackson.databind.InjectableValues;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.druid.client.DirectDruidClient;
 import org.apache.druid.client.DruidServer;
 import org.apache.druid.client.QueryableDruidServer;
-import org.apache.druid.client.selector.ConnectionCountServerSelectorStrategy;
 import org.apache.druid.client.selector.ServerSelectorStrategy;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.Intervals;
@@ -12,12 +13,8 @@ import org.apache.druid.timeline.DataSegment;
 import org.apache.druid.timeline.partition.NumberedShardSpec;
 import org.getafix.broker.routing.BrokerRoutingConfig;
 import org.getafix.broker.routing.BrokerRoutingState;
-import org.getafix.broker.routing.GetafixAbrServerSelectorStrategy;
-import org.getafix.broker.routing.GetafixAdaptiveServerSelectorStrategy;
-import org.getafix.broker.routing.GetafixLbrMlServerSelectorStrategy;
-import org.getafix.broker.routing.GetafixLbrServerSelectorStrategy;
+import org.getafix.broker.routing.GetafixRoutingModule;
 import org.getafix.core.routing.RoutingTable;
-import org.joda.time.Period;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -108,16 +105,21 @@ public class RoutingPickBenchmark
       state.feedback().recordLatency(name, 5 + random.nextInt(50), now);
       state.feedback().reportQueue(name, random.nextInt(3), now);
     }
-    // Periods long enough that the table and the statistics stay fresh for the whole trial.
-    final Period hour = Period.hours(1);
-    selector = switch (strategy) {
-      case "connectionCount" -> new ConnectionCountServerSelectorStrategy();
-      case "getafixLbr" -> new GetafixLbrServerSelectorStrategy(state);
-      case "getafixLbrMl" -> new GetafixLbrMlServerSelectorStrategy(state, hour);
-      case "getafixAdaptive" -> new GetafixAdaptiveServerSelectorStrategy(state, hour, hour);
-      case "getafixAbr" -> new GetafixAbrServerSelectorStrategy(state, hour);
-      default -> throw new IllegalArgumentException("unknown strategy [" + strategy + "]");
-    };
+    // Built as a Broker builds it, from druid.broker.balancer.* properties, with periods long enough that the table
+    // and the statistics stay fresh for the whole trial. Druid's own connectionCount comes through the same path.
+    final ObjectMapper mapper = new DefaultObjectMapper();
+    new GetafixRoutingModule().getJacksonModules().forEach(mapper::registerModule);
+    mapper.setInjectableValues(new InjectableValues.Std().addValue(BrokerRoutingState.class, state));
+    selector = mapper.convertValue(
+        Map.of(
+            "type", strategy,
+            "maxTableAge", "PT1H",
+            "maxQueueAge", "PT1H",
+            "statsFresh", "PT1H",
+            "statsDecay", "PT1H"
+        ),
+        ServerSelectorStrategy.class
+    );
   }
 
   @Benchmark

@@ -68,13 +68,16 @@ class BrokerRoutingIT
   private static final String FALLBACKS = "getafix/route/fallbacks";
   private static final String TABLE_AGE = "getafix/route/table/age";
 
-  /** Broker strategy type → the {@code policy} its picks metric must carry ("" for Druid's own strategy: none). */
+  /**
+   * Broker strategy type → the {@code policy} its picks metric must carry: a Getafix policy reports its own type
+   * (one name everywhere); "" for Druid's own strategy, which reports none.
+   */
   private static final Map<String, String> POLICIES = Map.of(
       CONNECTION_COUNT, "",
-      ABR, "abr",
-      "getafixLbr", "lbr",
-      "getafixLbrMl", "lbrMl",
-      ADAPTIVE, "adaptive"
+      ABR, ABR,
+      "getafixLbr", "getafixLbr",
+      "getafixLbrMl", "getafixLbrMl",
+      ADAPTIVE, ADAPTIVE
   );
   /**
    * The phases in order. {@code connectionCount} runs first and again after the other load-based strategies, so that
@@ -250,7 +253,7 @@ class BrokerRoutingIT
     assertTrue(abr.tableAgeReports() > 0, "ABR never reported an installed routing table");
     final double abrFallbacks = abr.fallbacksPerReason().values().stream().mapToDouble(Double::doubleValue).sum();
     assertTrue(
-        abrFallbacks < 0.1 * abr.picksPerPolicy().get("abr"),
+        abrFallbacks < 0.1 * abr.picksPerPolicy().get(ABR),
         "ABR should follow the table for nearly every pick, but fell back " + abr.fallbacksPerReason()
         + " of " + abr.picksPerPolicy() + " picks"
     );
