@@ -8,28 +8,43 @@ import java.util.random.RandomGenerator;
  * ABR (thesis §3.3.1): sends each request for a segment to a holder drawn with the probabilities of the
  * Coordinator's routing table, so that nodes receive the query load the placement allocated to them.
  *
- * <p>The table is a round old at best, so ABR hands the pick to a load-based fallback (LBR) whenever the table cannot
- * be trusted for this pick: no table yet, a table not confirmed within {@code maxTableAgeNanos}, a segment without
- * a row, or a drawn node that is not among the current holders (the segment moved since the round). Each fallback is
- * counted by {@link FallbackReason}. With a single holder there is nothing to decide and nothing is counted.
+ * <p>The table is a round old at best, so this draw declines (see {@link WithFallback}, which hands the pick to a
+ * load-based fallback) whenever the table cannot be trusted for this pick: no table yet, a table not confirmed
+ * within {@code maxTableAgeNanos}, a segment without a row, or a drawn node that is not among the current holders
+ * (the segment moved since the round). {@link RoutingPolicies} composes it with LBR behind it.
  *
  * <p>Rows are looked up by the view's {@link CandidateView#segmentKey()} in a cache that lives as long as the table,
  * so the segment id string is built once per segment per table, not once per pick.
  */
-public final class AllocationBasedPolicy implements RoutingPolicy
+public final class AllocationBasedPolicy implements WithFallback.Preferred
 {
   /** Cached marker for "the table has no row for this segment". */
   private static final Object NO_ROW = new Object();
 
   private final RoutingTableHolder tables;
-  private final RoutingPolicy fallback;
   private final long maxTableAgeNanos;
   private final LongSupplier nanoClock;
   private final RandomGenerator random;
-  private final RoutingCounters counters;
   private volatile RowCache rowCache = new RowCache(RoutingTable.empty());
 
   public AllocationBasedPolicy(
+      RoutingTableHolder tables,
+      long maxTableAgeNanos,
+      LongSupplier nanoClock,
+      RandomGenerator random
+  )
+  {
+    if (maxTableAgeNanos <= 0) {
+      throw new IllegalArgumentException("maxTableAge must be positive, got [" + maxTableAgeNanos + "] ns");
+    }
+    this.tables = tables;
+    this.maxTableAgeNanos = maxTableAgeNanos;
+    this.nanoClock = nanoClock;
+    this.random = random;
+  }
+
+  /** ABR as routers run it: this draw, with {@code fallback} taking the picks it declines. */
+  public static RoutingPolicy withFallback(
       RoutingTableHolder tables,
       RoutingPolicy fallback,
       long maxTableAgeNanos,
@@ -38,37 +53,26 @@ public final class AllocationBasedPolicy implements RoutingPolicy
       RoutingCounters counters
   )
   {
-    if (maxTableAgeNanos <= 0) {
-      throw new IllegalArgumentException("maxTableAge must be positive, got [" + maxTableAgeNanos + "] ns");
-    }
-    this.tables = tables;
-    this.fallback = fallback;
-    this.maxTableAgeNanos = maxTableAgeNanos;
-    this.nanoClock = nanoClock;
-    this.random = random;
-    this.counters = counters;
+    return new WithFallback(new AllocationBasedPolicy(tables, maxTableAgeNanos, nanoClock, random), fallback, counters);
   }
 
   @Override
   public int pick(CandidateView candidates)
   {
-    final int size = candidates.size();
-    if (size <= 1) {
-      return size - 1;
-    }
     final RoutingTableHolder.Snapshot snapshot = tables.snapshot();
     if (!snapshot.installed()) {
-      return fallBack(FallbackReason.NO_TABLE, candidates);
+      return WithFallback.declined(FallbackReason.NO_TABLE);
     }
     if (snapshot.ageNanos(nanoClock.getAsLong()) > maxTableAgeNanos) {
-      return fallBack(FallbackReason.STALE_TABLE, candidates);
+      return WithFallback.declined(FallbackReason.STALE_TABLE);
     }
     final RoutingTable.Row row = row(snapshot.table(), candidates);
     if (row == null) {
-      return fallBack(FallbackReason.NOT_IN_TABLE, candidates);
+      return WithFallback.declined(FallbackReason.NOT_IN_TABLE);
     }
     final String chosen = row.node(row.draw(random.nextDouble()));
     final int chosenHash = chosen.hashCode();
+    final int size = candidates.size();
     for (int i = 0; i < size; i++) {
       final String nodeId = candidates.nodeId(i);
       // String hashes are cached, so comparing them first skips most character comparisons.
@@ -76,13 +80,7 @@ public final class AllocationBasedPolicy implements RoutingPolicy
         return i;
       }
     }
-    return fallBack(FallbackReason.NOT_HELD, candidates);
-  }
-
-  private int fallBack(FallbackReason reason, CandidateView candidates)
-  {
-    counters.recordFallback(reason);
-    return fallback.pick(candidates);
+    return WithFallback.declined(FallbackReason.NOT_HELD);
   }
 
   private RoutingTable.Row row(RoutingTable table, CandidateView candidates)

@@ -29,8 +29,8 @@ public final class RoutingPolicies
           new Entry(
               ABR,
               new Traits(true, false, false, false),
-              // Falls back to LBR whenever the table cannot be trusted for a pick (see FallbackReason).
-              in -> new AllocationBasedPolicy(
+              // The table draw, with LBR taking every pick the table cannot be trusted for (see FallbackReason).
+              in -> AllocationBasedPolicy.withFallback(
                   in.tables(),
                   new LeastConnectionsPolicy(in.random()),
                   in.settings().maxTableAge().toNanos(),

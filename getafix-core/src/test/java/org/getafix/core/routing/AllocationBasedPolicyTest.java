@@ -18,12 +18,12 @@ class AllocationBasedPolicyTest
   private final FakeClock clock = new FakeClock();
   private final RoutingTableHolder tables = new RoutingTableHolder();
   private final RoutingCounters counters = new RoutingCounters();
-  private AllocationBasedPolicy abr;
+  private RoutingPolicy abr;
 
   @BeforeEach
   void setUp()
   {
-    abr = new AllocationBasedPolicy(
+    abr = AllocationBasedPolicy.withFallback(
         tables,
         new LeastConnectionsPolicy(new Random(1)),
         MAX_AGE.toNanos(),

@@ -36,7 +36,7 @@ class ConcurrentPickTest
     final RoutingTable t2 = RoutingTable.of(2, 0, Map.of("s0", Map.of("a", 0.2, "b", 0.8), "s1", Map.of("a", 1.0)));
     tables.install(t1, System.nanoTime());
     final List<RoutingPolicy> policies = List.of(
-        new AllocationBasedPolicy(
+        AllocationBasedPolicy.withFallback(
             tables,
             new LeastConnectionsPolicy(RoutingRandom.threadLocal()),
             TimeUnit.MINUTES.toNanos(1),

@@ -68,7 +68,7 @@ class RoutingPoliciesTest
         RoutingSettings.DEFAULTS.withMaxTableAge(Duration.ofSeconds(5)), tables, null, counters, clock, new Random(2)
     );
     final RoutingPolicy abr = RoutingPolicies.REGISTRY.get(RoutingPolicies.ABR).create(shortTrust);
-    assertInstanceOf(AllocationBasedPolicy.class, abr);
+    assertInstanceOf(WithFallback.class, abr);
     tables.install(RoutingTable.of(1, 0, Map.of("s", Map.of("a", 1.0))), clock.getAsLong());
     final ArrayCandidateView view = new ArrayCandidateView().reset("s").add("a", 3).add("b", 0);
     assertEquals(0, abr.pick(view), "a fresh table routes to its node even though it is busier");
