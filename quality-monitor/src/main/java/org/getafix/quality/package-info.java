@@ -1,5 +1,6 @@
 /**
- * Budgeted partial answers, mature re-execution and measured answer quality on the Druid Broker. The module is
- * part of the build so that its packaging and dependencies are settled; its issue fills it.
+ * Budgeted partial answers on the Druid Broker: a query that sets {@code getafixBudgetMs} gets, at its deadline, the
+ * results of the Historicals that answered in time, merged by the query's toolchest, and a coverage entry in its
+ * response context ({@link org.getafix.quality.Coverage}). See docs/configuration.md, "Budgeted queries".
  */
 package org.getafix.quality;

@@ -20,8 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The one cluster all Getafix ITs share (through {@link SharedDruidCluster}, so it starts once per {@code verify}):
  * 3 Historicals capped at 1.0 / 0.5 / 0.25 cores, the Coordinator/Historical extension, the Broker routing extension
- * (ABR: it follows the plan's routing table, and falls back to connection counting when Getafix publishes none), and
- * the test-only authorization extension. Requests without the test user header are {@code admin}, so the launcher's
+ * (ABR: it follows the plan's routing table, and falls back to connection counting when Getafix publishes none), the
+ * quality monitor (budgeted queries; queries without a budget run as in stock Druid), and the test-only authorization
+ * extension. Requests without the test user header are {@code admin}, so the launcher's
  * own clients keep working; {@link GetafixAuthIT} checks the other users.
  */
 public final class GetafixItCluster
@@ -79,7 +80,8 @@ public final class GetafixItCluster
     final Path getafix = root.resolve("druid-getafix-extension/target/extension/druid-getafix-extension");
     final Path auth = root.resolve("druid-getafix-extension/target/extension/getafix-test-auth");
     final Path routing = root.resolve("broker-routing/target/extension/getafix-broker-routing");
-    for (Path extension : new Path[]{getafix, auth, routing}) {
+    final Path quality = root.resolve("quality-monitor/target/extension/getafix-quality-monitor");
+    for (Path extension : new Path[]{getafix, auth, routing, quality}) {
       assertTrue(Files.isDirectory(extension), "build the extensions first (./mvnw -B install -DskipTests): " + extension);
     }
     return ClusterConfig.builder()
@@ -87,6 +89,7 @@ public final class GetafixItCluster
                         .cpuQuotas(1.0, 0.5, 0.25)
                         .extension(getafix)
                         .extension(routing)
+                        .extension(quality)
                         .extension(auth)
                         .commonProperty("druid.emitter", "composing")
                         .commonProperty("druid.emitter.composing.emitters", "[\"getafix\",\"getafixRouting\"]")

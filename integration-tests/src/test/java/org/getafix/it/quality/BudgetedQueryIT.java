@@ -1,0 +1,315 @@
+package org.getafix.it.quality;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.getafix.it.cluster.DruidClusterExtension;
+import org.getafix.it.cluster.LocalDruidCluster;
+import org.getafix.it.cluster.SharedDruidCluster;
+import org.getafix.it.getafix.GetafixItCluster;
+import org.getafix.it.workload.SyntheticDataset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Budgeted queries ({@code getafixBudgetMs}) on the shared live cluster ({@link GetafixItCluster}, whose Broker loads
+ * the quality-monitor extension), native and SQL:
+ * <ul>
+ *   <li>with a budget they meet, timeseries, topN, groupBy and scan answer exactly what the same query without a
+ *   budget answers, and their coverage says every segment answered;</li>
+ *   <li>with a budget they cannot meet (1 ms) they still answer (HTTP 200), with {@code timedOut} and the late
+ *   segments in the coverage;</li>
+ *   <li>with one Historical throttled to a straggler, the answer comes about when the budget ends, covers the segments
+ *   of the Historicals that answered in time, and is exactly the stock answer over those segments: the row count of
+ *   the partial answer equals the stock count minus the stock count over the missing intervals;</li>
+ *   <li>bad budgets get HTTP 400.</li>
+ * </ul>
+ * Writes the straggler figures to {@code integration-tests/target/budgeted-queries.json}.
+ */
+@ExtendWith(DruidClusterExtension.class)
+class BudgetedQueryIT
+{
+  private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
+  private static final String COVERAGE = "getafixCoverage";
+  private static final String BUDGET = "getafixBudgetMs";
+  private static final int STRAGGLER = GetafixItCluster.STRONG;
+  private static final double STRAGGLER_CORES = 0.02;
+  private static final long STRAGGLER_BUDGET_MS = 1500;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newBuilder()
+                                                   .version(HttpClient.Version.HTTP_1_1)
+                                                   .connectTimeout(Duration.ofSeconds(5))
+                                                   .build();
+  private static final Map<String, Object> FIGURES = new LinkedHashMap<>();
+
+  private static LocalDruidCluster cluster;
+
+  /** One Broker answer: status, body and the response context header. */
+  private record Answer(int status, JsonNode body, JsonNode context, long millis)
+  {
+    JsonNode coverage()
+    {
+      return context.path(COVERAGE);
+    }
+  }
+
+  @BeforeAll
+  static void cluster() throws Exception
+  {
+    cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
+    SharedDruidCluster.ensureIngested(DATASET);
+  }
+
+  @AfterAll
+  static void writeFigures() throws IOException
+  {
+    if (cluster != null && !cluster.isClosed()) {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+    }
+    if (!FIGURES.isEmpty()) {
+      GetafixItCluster.writeFigures("budgeted-queries.json", "budgeted queries", FIGURES);
+    }
+  }
+
+  private static Map<String, Object> timeseries(String interval)
+  {
+    return query(Map.of(
+        "queryType", "timeseries",
+        "granularity", "hour",
+        "intervals", List.of(interval),
+        "aggregations", aggregations()
+    ));
+  }
+
+  private static Map<String, Object> topN()
+  {
+    return query(Map.of(
+        "queryType", "topN",
+        "granularity", "all",
+        "intervals", List.of(DATASET.interval()),
+        "dimension", "page",
+        "metric", "rows",
+        "threshold", 10,
+        "aggregations", aggregations()
+    ));
+  }
+
+  private static Map<String, Object> groupBy()
+  {
+    return query(Map.of(
+        "queryType", "groupBy",
+        "granularity", "all",
+        "intervals", List.of(DATASET.interval()),
+        "dimensions", List.of("country"),
+        "aggregations", aggregations()
+    ));
+  }
+
+  private static Map<String, Object> scan()
+  {
+    return query(Map.of(
+        "queryType", "scan",
+        "intervals", List.of(DATASET.interval(0, 3)),
+        "columns", List.of("__time", "page", "country", "added"),
+        "filter", Map.of("type", "selector", "dimension", "country", "value", "c29"),
+        "resultFormat", "compactedList"
+    ));
+  }
+
+  private static List<Map<String, Object>> aggregations()
+  {
+    return List.of(
+        Map.of("type", "count", "name", "rows"),
+        Map.of("type", "longSum", "name", "added", "fieldName", "added")
+    );
+  }
+
+  private static Map<String, Object> query(Map<String, Object> fields)
+  {
+    final Map<String, Object> query = new HashMap<>(fields);
+    query.put("dataSource", DATASET.dataSource());
+    return query;
+  }
+
+  private static Map<String, Object> withBudget(Map<String, Object> query, Object budget)
+  {
+    final Map<String, Object> budgeted = new HashMap<>(query);
+    budgeted.put("context", Map.of(BUDGET, budget));
+    return budgeted;
+  }
+
+  private static Answer post(String path, Object body) throws IOException, InterruptedException
+  {
+    final HttpRequest request = HttpRequest.newBuilder(cluster.broker().uri().resolve(path))
+                                           .timeout(Duration.ofMinutes(2))
+                                           .header("Content-Type", "application/json")
+                                           .POST(HttpRequest.BodyPublishers.ofString(MAPPER.writeValueAsString(body)))
+                                           .build();
+    final long t0 = System.nanoTime();
+    final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    final long millis = Duration.ofNanos(System.nanoTime() - t0).toMillis();
+    final String context = response.headers().firstValue("X-Druid-Response-Context").orElse("{}");
+    return new Answer(response.statusCode(), MAPPER.readTree(response.body()), MAPPER.readTree(context), millis);
+  }
+
+  private static Answer nativeQuery(Object query) throws IOException, InterruptedException
+  {
+    final Answer answer = post("/druid/v2/", query);
+    assertEquals(200, answer.status(), "native query failed: " + answer.body());
+    return answer;
+  }
+
+  private static int segmentsIn(Map<String, Object> query)
+  {
+    // Hourly segments: one per hour of the query's interval.
+    final String[] bounds = ((List<?>) query.get("intervals")).get(0).toString().split("/");
+    return (int) Duration.between(java.time.Instant.parse(bounds[0]), java.time.Instant.parse(bounds[1])).toHours();
+  }
+
+  private static List<Map<String, Object>> everyQueryType()
+  {
+    return List.of(timeseries(DATASET.interval()), topN(), groupBy(), scan());
+  }
+
+  @Test
+  void aBudgetThatIsMetAnswersExactlyWhatStockDruidAnswers() throws Exception
+  {
+    for (Map<String, Object> query : everyQueryType()) {
+      final Answer stock = nativeQuery(query);
+      final Answer budgeted = nativeQuery(withBudget(query, 60_000));
+      final String type = query.get("queryType").toString();
+      assertTrue(stock.context().path(COVERAGE).isMissingNode(), type + ": a query without a budget states no coverage");
+      assertEquals(canonical(type, stock.body()), canonical(type, budgeted.body()), type + ": budgeted answer differs");
+      final JsonNode coverage = budgeted.coverage();
+      assertFalse(coverage.path("timedOut").asBoolean(true), type + ": " + coverage);
+      assertEquals(segmentsIn(query), coverage.path("total").asInt(), type + ": " + coverage);
+      assertEquals(segmentsIn(query), coverage.path("answered").asInt(), type + ": " + coverage);
+      assertEquals(0, coverage.path("missingIntervals").size(), type + ": " + coverage);
+    }
+  }
+
+  /** Scan batches come in whichever order the Historicals answer: compare their rows as a sorted list. */
+  private static JsonNode canonical(String type, JsonNode body)
+  {
+    if (!"scan".equals(type)) {
+      return body;
+    }
+    final List<String> rows = new ArrayList<>();
+    body.forEach(batch -> batch.path("events").forEach(row -> rows.add(row.toString())));
+    rows.sort(String::compareTo);
+    return MAPPER.valueToTree(rows);
+  }
+
+  @Test
+  void aBudgetThatCannotBeMetStillAnswersAndSaysSo() throws Exception
+  {
+    for (Map<String, Object> query : everyQueryType()) {
+      final String type = query.get("queryType").toString();
+      final Answer answer = nativeQuery(withBudget(query, 1));
+      final JsonNode coverage = answer.coverage();
+      assertTrue(coverage.path("timedOut").asBoolean(false), type + ": " + coverage);
+      assertEquals(segmentsIn(query), coverage.path("total").asInt(), type + ": " + coverage);
+      assertTrue(coverage.path("late").asInt() > 0, type + ": " + coverage);
+      assertTrue(coverage.path("missingIntervals").size() > 0, type + ": " + coverage);
+    }
+  }
+
+  @Test
+  void aStragglerIsCutOffAtTheBudgetAndTheAnswerCoversTheRest() throws Exception
+  {
+    final Map<String, Object> query = timeseries(DATASET.interval());
+    final Answer unthrottled = nativeQuery(query);
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      final Answer stock = nativeQuery(query);
+      final Answer budgeted = nativeQuery(withBudget(query, STRAGGLER_BUDGET_MS));
+      final JsonNode coverage = budgeted.coverage();
+      FIGURES.put("stragglerCores", STRAGGLER_CORES);
+      FIGURES.put("budgetMs", STRAGGLER_BUDGET_MS);
+      FIGURES.put("unthrottledStockMs", unthrottled.millis());
+      FIGURES.put("stragglerStockMs", stock.millis());
+      FIGURES.put("stragglerBudgetedMs", budgeted.millis());
+      FIGURES.put("budgetedOverBudget", budgeted.millis() / (double) STRAGGLER_BUDGET_MS);
+      FIGURES.put("budgetedOverStock", budgeted.millis() / (double) stock.millis());
+      FIGURES.put("coverage", coverage);
+
+      assertTrue(stock.millis() > STRAGGLER_BUDGET_MS, "the straggler is not slow enough to test: " + stock.millis() + " ms");
+      assertTrue(coverage.path("timedOut").asBoolean(false), "the straggler was not cut off: " + coverage);
+      assertEquals(DATASET.hours(), coverage.path("total").asInt(), coverage.toString());
+      assertTrue(coverage.path("answered").asInt() > 0, "no Historical answered in time: " + coverage);
+      assertTrue(budgeted.millis() < STRAGGLER_BUDGET_MS + 2_000, "answered " + budgeted.millis() + " ms after a "
+                                                                 + STRAGGLER_BUDGET_MS + " ms budget");
+      assertFalse(coverage.path("missingIntervalsTruncated").asBoolean(true), coverage.toString());
+
+      // The partial answer is the stock answer without the missing intervals' hours, and has each answered hour whole.
+      final long rowsPerHour = DATASET.rowsPerHour();
+      long partialRows = 0;
+      for (JsonNode bucket : budgeted.body()) {
+        final long rows = bucket.path("result").path("rows").asLong();
+        if (rows > 0) {
+          assertEquals(rowsPerHour, rows, "a partly answered hour: " + bucket);
+        }
+        partialRows += rows;
+      }
+      assertEquals(rowsPerHour * coverage.path("answered").asInt(), partialRows, coverage.toString());
+      long missingRows = 0;
+      for (JsonNode interval : coverage.path("missingIntervals")) {
+        for (JsonNode bucket : nativeQuery(timeseries(interval.asText())).body()) {
+          missingRows += bucket.path("result").path("rows").asLong();
+        }
+      }
+      assertEquals(DATASET.totalRows() - missingRows, partialRows, "partial answer vs stock minus missing intervals");
+    }
+    finally {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+    }
+  }
+
+  @Test
+  void badBudgetsAreRejectedWith400() throws Exception
+  {
+    for (Object bad : List.of(-5, 0, "NaN", "Infinity", "abc", "", true, 1e12)) {
+      final Answer nativeAnswer = post("/druid/v2/", withBudget(timeseries(DATASET.interval()), bad));
+      assertEquals(400, nativeAnswer.status(), "native, budget " + bad + ": " + nativeAnswer.body());
+      assertTrue(nativeAnswer.body().toString().contains(BUDGET), nativeAnswer.body().toString());
+      final Answer sql = post("/druid/v2/sql/", Map.of(
+          "query", "SELECT COUNT(*) FROM " + DATASET.dataSource(),
+          "context", Map.of(BUDGET, bad)
+      ));
+      assertEquals(400, sql.status(), "SQL, budget " + bad + ": " + sql.body());
+    }
+  }
+
+  @Test
+  void sqlGetsTheSameBudgetsAndCoverage() throws Exception
+  {
+    final String sql = "SELECT country, COUNT(*) AS \"rows\" FROM " + DATASET.dataSource() + " GROUP BY country ORDER BY country";
+    final Answer stock = post("/druid/v2/sql/", Map.of("query", sql));
+    final Answer met = post("/druid/v2/sql/", Map.of("query", sql, "context", Map.of(BUDGET, 60_000)));
+    final Answer cut = post("/druid/v2/sql/", Map.of("query", sql, "context", Map.of(BUDGET, 1)));
+    assertEquals(200, met.status(), met.body().toString());
+    assertEquals(stock.body(), met.body());
+    assertEquals(DATASET.hours(), met.coverage().path("answered").asInt(), met.context().toString());
+    assertFalse(met.coverage().path("timedOut").asBoolean(true), met.context().toString());
+    assertEquals(200, cut.status(), cut.body().toString());
+    assertTrue(cut.coverage().path("timedOut").asBoolean(false), cut.context().toString());
+    assertEquals(DATASET.hours(), cut.coverage().path("total").asInt(), cut.context().toString());
+  }
+}

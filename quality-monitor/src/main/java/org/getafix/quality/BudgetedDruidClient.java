@@ -1,0 +1,169 @@
+package org.getafix.quality;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.common.base.Throwables;
+import com.google.common.collect.ImmutableMap;
+import org.apache.druid.client.DirectDruidClient;
+import org.apache.druid.java.util.common.guava.LazySequence;
+import org.apache.druid.java.util.common.guava.Sequence;
+import org.apache.druid.java.util.common.guava.Sequences;
+import org.apache.druid.java.util.emitter.service.ServiceEmitter;
+import org.apache.druid.java.util.http.client.HttpClient;
+import org.apache.druid.query.BaseQuery;
+import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryException;
+import org.apache.druid.query.QueryInterruptedException;
+import org.apache.druid.query.QueryPlus;
+import org.apache.druid.query.QueryRunnerFactoryConglomerate;
+import org.apache.druid.query.QueryTimeoutException;
+import org.apache.druid.query.QueryWatcher;
+import org.apache.druid.query.SegmentDescriptor;
+import org.apache.druid.query.context.ResponseContext;
+import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
+import org.apache.druid.query.spec.QuerySegmentSpec;
+import org.joda.time.Interval;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
+
+/**
+ * The Broker's client for one Historical, as Druid's {@link DirectDruidClient} (which it is, so that Druid's
+ * {@code connectionCount} strategy and Getafix routing, which count its open connections, keep working), plus budgets:
+ * a sub-query of a budgeted query must answer by the query's deadline. If it does, its results go on as they are, and
+ * its segments count as answered; if it does not, it yields no results, its segments count as late in the query's
+ * {@link Coverage}, and it counts as having responded, so that Druid's {@code RetryQueryRunner} does not fail the
+ * query for a missing response.
+ *
+ * <p>A server's answer is taken whole or not at all: the sub-query's results are read to the end (by a thread of the
+ * {@code reader} pool, as they arrive) before any is passed on, so that a server cut off halfway never contributes half
+ * of its segments. A Historical merges its segments' results before sending them, so a partly read answer could not
+ * say which segments it covers.
+ */
+public class BudgetedDruidClient<T> extends DirectDruidClient<T>
+{
+  private final ExecutorService reader;
+  private final LongSupplier clock;
+
+  public BudgetedDruidClient(
+      QueryRunnerFactoryConglomerate conglomerate,
+      QueryWatcher queryWatcher,
+      ObjectMapper objectMapper,
+      HttpClient httpClient,
+      String scheme,
+      String host,
+      ServiceEmitter emitter,
+      ScheduledExecutorService queryCancellationExecutor,
+      ExecutorService reader,
+      LongSupplier clock
+  )
+  {
+    super(conglomerate, queryWatcher, objectMapper, httpClient, scheme, host, emitter, queryCancellationExecutor);
+    this.reader = reader;
+    this.clock = clock;
+  }
+
+  @Override
+  public Sequence<T> run(QueryPlus<T> queryPlus, ResponseContext context)
+  {
+    final Query<T> query = queryPlus.getQuery();
+    final Long deadline = QueryBudget.deadlineOf(query);
+    if (deadline == null) {
+      return super.run(queryPlus, context);
+    }
+    final long failTime = query.context().getLong(QUERY_FAIL_TIME, Long.MAX_VALUE);
+    if (failTime < deadline) {
+      // The query's own timeout comes first: it fails the query, as in stock Druid.
+      return super.run(queryPlus, context);
+    }
+    final List<Interval> intervals = segmentIntervals(query);
+    if (clock.getAsLong() >= deadline) {
+      return late(query, context, intervals);
+    }
+    final Query<T> bounded = query.withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, deadline));
+    final Sequence<T> results;
+    try {
+      results = super.run(queryPlus.withQuery(bounded), context);
+    }
+    catch (RuntimeException e) {
+      if (isLate(e, deadline)) {
+        return late(query, context, intervals);
+      }
+      throw e;
+    }
+    // Read the answer as it arrives, not when the merge gets to this server: the merge may first wait for a
+    // straggler until the deadline, and Druid's client refuses to read anything after the sub-query's fail time.
+    final CompletableFuture<List<T>> answer = CompletableFuture.supplyAsync(results::toList, reader);
+    return new LazySequence<>(() -> {
+      final List<T> rows;
+      try {
+        rows = answer.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.MILLISECONDS);
+      }
+      catch (TimeoutException e) {
+        return late(query, context, intervals);
+      }
+      catch (ExecutionException e) {
+        final Throwable cause = e.getCause() == null ? e : e.getCause();
+        if (isLate(cause, deadline)) {
+          return late(query, context, intervals);
+        }
+        Throwables.throwIfUnchecked(cause);
+        throw new RuntimeException(cause);
+      }
+      catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new QueryInterruptedException(e);
+      }
+      CoverageKey.add(context, Coverage.answered(intervals.size()));
+      return Sequences.simple(rows);
+    });
+  }
+
+  /**
+   * Records the sub-query's segments as late and its response as received. The count of outstanding responses may
+   * go below zero if the Historical had already started answering: Druid checks only that none is outstanding.
+   */
+  private Sequence<T> late(Query<T> query, ResponseContext context, List<Interval> intervals)
+  {
+    context.addRemainingResponse(query.getMostSpecificId(), -1);
+    CoverageKey.add(context, Coverage.late(intervals));
+    return Sequences.empty();
+  }
+
+  /** Whether {@code e} is the budget running out: a timeout anywhere in its causes, or any failure after the deadline. */
+  private boolean isLate(Throwable e, long deadline)
+  {
+    if (clock.getAsLong() >= deadline) {
+      return true;
+    }
+    for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+      if (t instanceof QueryTimeoutException || t instanceof TimeoutException) {
+        return true;
+      }
+      if (t instanceof QueryException && QueryException.QUERY_TIMEOUT_ERROR_CODE.equals(((QueryException) t).getErrorCode())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The intervals of the segments a sub-query asks for, one per segment. */
+  static List<Interval> segmentIntervals(Query<?> query)
+  {
+    final QuerySegmentSpec spec = query instanceof BaseQuery ? ((BaseQuery<?>) query).getQuerySegmentSpec() : null;
+    if (spec instanceof MultipleSpecificSegmentSpec) {
+      return ((MultipleSpecificSegmentSpec) spec)
+          .getDescriptors()
+          .stream()
+          .map(SegmentDescriptor::getInterval)
+          .collect(Collectors.toList());
+    }
+    return query.getIntervals();
+  }
+}
