@@ -30,6 +30,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
@@ -49,6 +50,8 @@ import java.util.stream.Collectors;
 public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 {
   private final ExecutorService reader;
+  private final MatureRuns matureRuns;
+  private final String host;
   private final LongSupplier clock;
 
   public BudgetedDruidClient(
@@ -61,11 +64,14 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       ServiceEmitter emitter,
       ScheduledExecutorService queryCancellationExecutor,
       ExecutorService reader,
+      MatureRuns matureRuns,
       LongSupplier clock
   )
   {
     super(conglomerate, queryWatcher, objectMapper, httpClient, scheme, host, emitter, queryCancellationExecutor);
     this.reader = reader;
+    this.matureRuns = matureRuns;
+    this.host = host;
     this.clock = clock;
   }
 
@@ -86,6 +92,10 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     if (clock.getAsLong() >= deadline) {
       return late(query, context, intervals);
     }
+    final MatureRuns.Run mature = matureRuns.runOf(query);
+    if (mature != null) {
+      return runSampled(queryPlus, context, deadline, intervals, mature);
+    }
     final Query<T> bounded = query.withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, deadline));
     final Sequence<T> results;
     try {
@@ -100,17 +110,85 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     // Read the answer as it arrives, not when the merge gets to this server: the merge may first wait for a
     // straggler until the deadline, and Druid's client refuses to read anything after the sub-query's fail time.
     final CompletableFuture<List<T>> answer = CompletableFuture.supplyAsync(results::toList, reader);
+    return byDeadline(query, context, intervals, deadline, answer, () -> {}, rows -> {});
+  }
+
+  /**
+   * A sub-query of a sampled query: it runs under its mature run's own query id and timeout, with its own response
+   * context, read by the mature runs' own threads. If it answers by the deadline its answer is used online and
+   * memoised; if not, the online answer goes on without it and its answer goes to the mature run when it comes.
+   */
+  @SuppressWarnings("unchecked")
+  private Sequence<T> runSampled(
+      QueryPlus<T> queryPlus,
+      ResponseContext context,
+      long deadline,
+      List<Interval> intervals,
+      MatureRuns.Run mature
+  )
+  {
+    final Query<T> query = queryPlus.getQuery();
+    final Query<T> own = query.withId(mature.matureId)
+                              .withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, mature.failTime));
+    final ResponseContext ownContext = makeResponseContextForQuery();
+    final CompletableFuture<List<T>> answer;
+    try {
+      final Sequence<T> results = super.run(queryPlus.withQuery(own), ownContext);
+      answer = CompletableFuture.supplyAsync(results::toList, matureRuns.matureReader());
+    }
+    catch (RuntimeException e) {
+      if (!isLate(e, deadline)) {
+        throw e;
+      }
+      matureRuns.late(mature, CompletableFuture.failedFuture(e));
+      return late(query, context, intervals);
+    }
+    return byDeadline(
+        query,
+        context,
+        intervals,
+        deadline,
+        answer,
+        () -> matureRuns.late(mature, (CompletableFuture<List<?>>) (CompletableFuture<?>) answer),
+        rows -> {
+          matureRuns.memoise(mature, host, rows);
+          // The sub-query answered under its own id and context: account for it in the query's.
+          context.addRemainingResponse(query.getMostSpecificId(), -1);
+          final List<SegmentDescriptor> missing = ownContext.getMissingSegments();
+          if (missing != null && !missing.isEmpty()) {
+            context.addMissingSegments(missing);
+          }
+        }
+    );
+  }
+
+  /**
+   * The sub-answer if it is in by the deadline (then {@code inTime} sees it first and its segments count as answered),
+   * else nothing (then {@code whenLate} runs and its segments count as late). Waits when the merge asks for it.
+   */
+  private Sequence<T> byDeadline(
+      Query<T> query,
+      ResponseContext context,
+      List<Interval> intervals,
+      long deadline,
+      CompletableFuture<List<T>> answer,
+      Runnable whenLate,
+      Consumer<List<T>> inTime
+  )
+  {
     return new LazySequence<>(() -> {
       final List<T> rows;
       try {
         rows = answer.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.MILLISECONDS);
       }
       catch (TimeoutException e) {
+        whenLate.run();
         return late(query, context, intervals);
       }
       catch (ExecutionException e) {
         final Throwable cause = e.getCause() == null ? e : e.getCause();
         if (isLate(cause, deadline)) {
+          whenLate.run();
           return late(query, context, intervals);
         }
         Throwables.throwIfUnchecked(cause);
@@ -120,6 +198,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         Thread.currentThread().interrupt();
         throw new QueryInterruptedException(e);
       }
+      inTime.accept(rows);
       CoverageKey.add(context, Coverage.answered(intervals.size()));
       return Sequences.simple(rows);
     });

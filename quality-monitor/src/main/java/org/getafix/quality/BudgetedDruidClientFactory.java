@@ -30,6 +30,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
   private final HttpClient httpClient;
   private final ScheduledExecutorService queryCancellationExecutor;
   private final ExecutorService reader;
+  private final MatureRuns matureRuns;
 
   @Inject
   public BudgetedDruidClientFactory(
@@ -38,9 +39,11 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
       QueryWatcher queryWatcher,
       @Smile ObjectMapper smileMapper,
       @EscalatedClient HttpClient httpClient,
-      QualityConfig config
+      QualityConfig config,
+      MatureRuns matureRuns
   )
   {
+    this.matureRuns = matureRuns;
     this.emitter = emitter;
     this.conglomerate = conglomerate;
     this.queryWatcher = queryWatcher;
@@ -70,6 +73,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
             emitter,
             queryCancellationExecutor,
             reader,
+            matureRuns,
             System::currentTimeMillis
         )
     );

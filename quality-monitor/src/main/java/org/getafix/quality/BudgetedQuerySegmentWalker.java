@@ -29,18 +29,25 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
 {
   private final QuerySegmentWalker delegate;
   private final QualityConfig config;
+  private final MatureRuns matureRuns;
   private final LongSupplier clock;
 
   @Inject
-  public BudgetedQuerySegmentWalker(ClientQuerySegmentWalker delegate, QualityConfig config)
+  public BudgetedQuerySegmentWalker(ClientQuerySegmentWalker delegate, QualityConfig config, MatureRuns matureRuns)
   {
-    this(delegate, config, System::currentTimeMillis);
+    this(delegate, config, matureRuns, System::currentTimeMillis);
   }
 
-  BudgetedQuerySegmentWalker(QuerySegmentWalker delegate, QualityConfig config, LongSupplier clock)
+  BudgetedQuerySegmentWalker(
+      QuerySegmentWalker delegate,
+      QualityConfig config,
+      MatureRuns matureRuns,
+      LongSupplier clock
+  )
   {
     this.delegate = delegate;
     this.config = config;
+    this.matureRuns = matureRuns;
     this.clock = clock;
   }
 
@@ -62,14 +69,23 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
     if (budget == null) {
       return runnerFor.apply(query);
     }
-    final Query<T> stamped = budget.stamp(query, clock.getAsLong());
+    final long start = clock.getAsLong();
+    final Query<T> stamped = matureRuns.maybeSample(budget.stamp(query, start), start);
     final QueryRunner<T> inner = runnerFor.apply(stamped);
     return (queryPlus, responseContext) -> {
       final Sequence<T> results = inner.run(queryPlus.withQuery(stamped), responseContext);
       return new LazySequence<>(() -> {
-        final List<T> rows = results.toList();
+        final List<T> rows;
+        try {
+          rows = results.toList();
+        }
+        catch (RuntimeException e) {
+          matureRuns.abandoned(stamped);
+          throw e;
+        }
         // A query that reached no Historical still states its (empty, complete) coverage.
         CoverageKey.add(responseContext, Coverage.none());
+        matureRuns.answered(stamped, rows, CoverageKey.of(responseContext), budget.millis(), clock.getAsLong() - start);
         return Sequences.simple(rows);
       });
     };

@@ -1,6 +1,8 @@
 package org.getafix.quality;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.getafix.core.quality.sampling.MatureSampler;
+import org.joda.time.Period;
 
 /**
  * {@code druid.getafix.quality.*}: budgeted queries on the Broker. Field-annotated, as Druid's
@@ -21,6 +23,30 @@ public class QualityConfig
   @JsonProperty
   private int readerThreads = 32;
 
+  /** Share of budgeted queries whose late sub-queries keep running to form a mature answer, in [0, 1]. */
+  @JsonProperty
+  private double matureSampleRate = MatureSampler.DEFAULT_RATE;
+
+  /** Timeout of a mature run's sub-queries, from the query's start. */
+  @JsonProperty
+  private long matureTimeoutMs = 60_000;
+
+  /**
+   * Mature runs in flight at most; a sampled query beyond them runs without one (counted as skipped). Each holds at
+   * most one reader thread and HTTP connection per Historical it queries, until its sub-answers are in.
+   */
+  @JsonProperty
+  private int maxMatureRuns = 16;
+
+  @JsonProperty
+  private long memoMaxBytes = 64L * 1024 * 1024;
+
+  @JsonProperty
+  private int memoMaxEntries = 10_000;
+
+  @JsonProperty
+  private Period memoTtl = Period.minutes(5);
+
   public static QualityConfig defaults()
   {
     return new QualityConfig();
@@ -34,5 +60,35 @@ public class QualityConfig
   public int getReaderThreads()
   {
     return readerThreads;
+  }
+
+  public double getMatureSampleRate()
+  {
+    return matureSampleRate;
+  }
+
+  public long getMatureTimeoutMs()
+  {
+    return matureTimeoutMs;
+  }
+
+  public int getMaxMatureRuns()
+  {
+    return maxMatureRuns;
+  }
+
+  public long getMemoMaxBytes()
+  {
+    return memoMaxBytes;
+  }
+
+  public int getMemoMaxEntries()
+  {
+    return memoMaxEntries;
+  }
+
+  public Period getMemoTtl()
+  {
+    return memoTtl;
   }
 }

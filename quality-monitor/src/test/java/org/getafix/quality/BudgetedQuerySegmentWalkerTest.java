@@ -1,9 +1,12 @@
 package org.getafix.quality;
 
 import org.apache.druid.error.DruidException;
+import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.java.util.common.guava.Sequence;
 import org.apache.druid.java.util.common.guava.Sequences;
+import org.apache.druid.java.util.emitter.core.NoopEmitter;
+import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.query.Druids;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryContexts;
@@ -64,6 +67,17 @@ class BudgetedQuerySegmentWalkerTest
     }
   }
 
+  /** Queries without an id are never sampled, so no mature run needs a toolchest here. */
+  private static MatureRuns matureRuns()
+  {
+    return new MatureRuns(
+        QualityConfig.defaults(),
+        new ServiceEmitter("broker", "localhost", new NoopEmitter()),
+        null,
+        new DefaultObjectMapper()
+    );
+  }
+
   private static TimeseriesQuery query(Map<String, Object> context)
   {
     return Druids.newTimeseriesQueryBuilder()
@@ -86,7 +100,7 @@ class BudgetedQuerySegmentWalkerTest
   void aQueryWithoutBudgetRunsUntouched()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), () -> NOW);
+    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), matureRuns(), () -> NOW);
     final TimeseriesQuery query = query(Map.of());
     final ResponseContext context = ResponseContext.createEmpty();
     run(walker, query, context);
@@ -99,7 +113,7 @@ class BudgetedQuerySegmentWalkerTest
   void aBudgetedQueryCarriesItsDeadlineWithCachesOffAndStatesItsCoverage()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), () -> NOW);
+    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), matureRuns(), () -> NOW);
     final ResponseContext context = ResponseContext.createEmpty();
     run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 250)), context);
     final Query<?> stamped = inner.ran.get(0);
@@ -125,7 +139,7 @@ class BudgetedQuerySegmentWalkerTest
   void aBadBudgetIsRejectedBeforeAnythingRuns()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), () -> NOW);
+    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), matureRuns(), () -> NOW);
     final DruidException e = assertThrows(
         DruidException.class,
         () -> run(walker, query(Map.of(QueryBudget.BUDGET_KEY, "soon")), ResponseContext.createEmpty())

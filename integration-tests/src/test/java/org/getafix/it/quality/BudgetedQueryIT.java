@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
+import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixItCluster;
 import org.getafix.it.workload.SyntheticDataset;
 import org.junit.jupiter.api.AfterAll;
@@ -39,7 +40,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>with one Historical throttled to a straggler, the answer comes about when the budget ends, covers the segments
  *   of the Historicals that answered in time, and is exactly the stock answer over those segments: the row count of
  *   the partial answer equals the stock count minus the stock count over the missing intervals;</li>
- *   <li>bad budgets get HTTP 400.</li>
+ *   <li>bad budgets get HTTP 400;</li>
+ *   <li>a sampled query's late sub-queries keep running: its mature answer is formed off the query thread, and the
+ *   measured quality (on the Broker's quality endpoint) matches the coverage.</li>
  * </ul>
  * Writes the straggler figures to {@code integration-tests/target/budgeted-queries.json}.
  */
@@ -49,6 +52,7 @@ class BudgetedQueryIT
   private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
   private static final String COVERAGE = "getafixCoverage";
   private static final String BUDGET = "getafixBudgetMs";
+  private static final String MATURE = "getafixMature";
   private static final int STRAGGLER = GetafixItCluster.STRONG;
   private static final double STRAGGLER_CORES = 0.02;
   private static final long STRAGGLER_BUDGET_MS = 1500;
@@ -148,11 +152,17 @@ class BudgetedQueryIT
     return query;
   }
 
+  /** {@code query} with a budget, and without a mature run: the online path alone, whatever the sampling rate. */
   private static Map<String, Object> withBudget(Map<String, Object> query, Object budget)
   {
-    final Map<String, Object> budgeted = new HashMap<>(query);
-    budgeted.put("context", Map.of(BUDGET, budget));
-    return budgeted;
+    return withContext(query, Map.of(BUDGET, budget, MATURE, false));
+  }
+
+  private static Map<String, Object> withContext(Map<String, Object> query, Map<String, Object> context)
+  {
+    final Map<String, Object> withContext = new HashMap<>(query);
+    withContext.put("context", context);
+    return withContext;
   }
 
   private static Answer post(String path, Object body) throws IOException, InterruptedException
@@ -295,6 +305,8 @@ class BudgetedQueryIT
       ));
       assertEquals(400, sql.status(), "SQL, budget " + bad + ": " + sql.body());
     }
+    final Answer badMature = post("/druid/v2/", withContext(timeseries(DATASET.interval()), Map.of(BUDGET, 100, MATURE, 5)));
+    assertEquals(400, badMature.status(), "getafixMature 5: " + badMature.body());
   }
 
   @Test
@@ -311,5 +323,92 @@ class BudgetedQueryIT
     assertEquals(200, cut.status(), cut.body().toString());
     assertTrue(cut.coverage().path("timedOut").asBoolean(false), cut.context().toString());
     assertEquals(DATASET.hours(), cut.coverage().path("total").asInt(), cut.context().toString());
+  }
+
+  @Test
+  void aSampledQueryGetsItsMatureAnswerAndItsQualityMeasured() throws Exception
+  {
+    // Full coverage: the mature answer, merged by the Broker from the memoised sub-answers, is the online answer.
+    for (Map<String, Object> typed : everyQueryType()) {
+      final String id = "it-mature-whole-" + typed.get("queryType");
+      final Answer whole = nativeQuery(withContext(typed, Map.of(BUDGET, 60_000, MATURE, true, "queryId", id)));
+      assertFalse(whole.coverage().path("timedOut").asBoolean(true), whole.context().toString());
+      final JsonNode wholeRun = awaitMatureRun(id);
+      assertEquals(1.0, wholeRun.path("quality").path("quality").asDouble(), wholeRun.toString());
+    }
+
+    final Map<String, Object> query = timeseries(DATASET.interval());
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      final Answer cut = nativeQuery(withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-mature-cut")));
+      final JsonNode coverage = cut.coverage();
+      assertTrue(coverage.path("timedOut").asBoolean(false), "the straggler was not cut off: " + coverage);
+      final JsonNode run = awaitMatureRun("it-mature-cut");
+      final JsonNode quality = run.path("quality");
+      FIGURES.put("matureRun", run);
+      // The late sub-query kept running under its own id: the mature answer has every hour, the online one the
+      // answered hours, each of them exact. A missing hour counts as wrong values, so the timeseries quality, as its
+      // recall, is the answered share.
+      final double answeredShare = coverage.path("answered").asInt() / (double) DATASET.hours();
+      assertEquals(DATASET.hours(), quality.path("matureRows").asInt(), run.toString());
+      assertEquals(coverage.path("answered").asInt(), quality.path("onlineRows").asInt(), run.toString());
+      assertEquals(answeredShare, quality.path("rowRecall").asDouble(), 1e-9, run.toString());
+      assertEquals(answeredShare, quality.path("quality").asDouble(), 1e-9, run.toString());
+      assertTrue(answeredShare < 1.0, run.toString());
+    }
+    finally {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+    }
+    final JsonNode state = qualityState();
+    FIGURES.put("qualityState", state.deepCopy());
+    assertEquals(0, state.path("matureRunsFailed").asLong(), state.toString());
+    assertTrue(state.path("matureRunsCompleted").asLong() >= everyQueryType().size() + 1, state.toString());
+  }
+
+  @Test
+  void theQualityEndpointNeedsReadOnState() throws Exception
+  {
+    // Users of the test-only authorizer (see GetafixAuthIT): reader may READ, nobody nothing.
+    for (Map.Entry<String, Integer> user : Map.of("reader", 200, "nobody", 403).entrySet()) {
+      final HttpRequest request = HttpRequest.newBuilder(cluster.broker().uri().resolve("/druid/broker/v1/getafix/quality"))
+                                             .timeout(Duration.ofSeconds(30))
+                                             .header("X-Getafix-Test-User", user.getKey())
+                                             .GET()
+                                             .build();
+      assertEquals(user.getValue(), HTTP.send(request, HttpResponse.BodyHandlers.ofString()).statusCode(), user.getKey());
+    }
+  }
+
+  private static JsonNode qualityState() throws IOException, InterruptedException
+  {
+    final HttpRequest request = HttpRequest.newBuilder(cluster.broker().uri().resolve("/druid/broker/v1/getafix/quality"))
+                                           .timeout(Duration.ofSeconds(30))
+                                           .GET()
+                                           .build();
+    final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, response.statusCode(), response.body());
+    return MAPPER.readTree(response.body());
+  }
+
+  /** The Broker's record of the mature run of query {@code queryId}, once it has been measured (off the query thread). */
+  private static JsonNode awaitMatureRun(String queryId) throws Exception
+  {
+    final JsonNode[] found = new JsonNode[1];
+    Waits.await(
+        "the mature run of " + queryId,
+        Duration.ofMinutes(2),
+        Duration.ofMillis(500),
+        () -> {
+          for (JsonNode entry : qualityState().path("recent")) {
+            if (queryId.equals(entry.path("queryId").asText())) {
+              found[0] = entry;
+              return true;
+            }
+          }
+          return false;
+        },
+        () -> "no such entry yet"
+    );
+    return found[0];
   }
 }

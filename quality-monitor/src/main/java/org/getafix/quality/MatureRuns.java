@@ -1,0 +1,392 @@
+package org.getafix.quality;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.google.inject.Inject;
+import org.apache.druid.guice.annotations.Json;
+import org.apache.druid.java.util.common.concurrent.Execs;
+import org.apache.druid.java.util.common.guava.Sequence;
+import org.apache.druid.java.util.common.guava.Sequences;
+import org.apache.druid.java.util.common.lifecycle.LifecycleStop;
+import org.apache.druid.java.util.common.logger.Logger;
+import org.apache.druid.java.util.emitter.service.ServiceEmitter;
+import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
+import org.apache.druid.query.FluentQueryRunner;
+import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryPlus;
+import org.apache.druid.query.QueryRunner;
+import org.apache.druid.query.QueryRunnerFactoryConglomerate;
+import org.apache.druid.query.QueryToolChest;
+import org.apache.druid.query.context.ResponseContext;
+import org.apache.druid.server.ResourceIdPopulatingQueryRunner;
+import org.getafix.core.quality.AnswerQuality;
+import org.getafix.core.quality.QueryType;
+import org.getafix.core.quality.control.EwmaResponseTime;
+import org.getafix.core.quality.sampling.MatureSampler;
+
+import javax.annotation.Nullable;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Sampled mature re-execution (Ubora): for a sampled budgeted query, the sub-queries that miss the deadline keep
+ * running under their own query id and a longer timeout, the sub-answers that made the deadline are memoised, and once
+ * the late ones are in, the mature answer (memo plus late answers, merged with the query's toolchest) is compared with
+ * the online answer. All of that runs off the query thread, on this class's own threads.
+ *
+ * <p>The memo is bounded in entries and bytes and expires entries after a TTL; an evicted sub-answer makes its mature
+ * run fail (counted), as does a late sub-query that fails or a merge that throws. Also keeps the Broker's figures of
+ * budgeted queries (coverage, budget, mean response time) for the metrics and {@link QualityResource}.
+ */
+public class MatureRuns
+{
+  /** Query context key: {@code true} asks for a mature run (within the limit), {@code false} declines one. */
+  public static final String MATURE_KEY = "getafixMature";
+  static final String MATURE_ID_KEY = "getafixMatureId";
+  private static final Logger log = new Logger(MatureRuns.class);
+  private static final int RECENT = 50;
+
+  private final QualityConfig config;
+  private final ServiceEmitter emitter;
+  private final QueryRunnerFactoryConglomerate conglomerate;
+  private final ObjectMapper jsonMapper;
+  private final MatureSampler sampler;
+  /**
+   * Reads sampled queries' sub-answers, online and late, so that late ones never hold the online reader threads.
+   * Not bounded itself: {@code maxMatureRuns} bounds it, at one thread (and HTTP connection) per Historical per run.
+   */
+  private final ExecutorService matureReader;
+  /** Merges mature answers and measures quality, one at a time. */
+  private final ExecutorService measurer;
+  private final Cache<MemoKey, List<?>> memo;
+  private final Map<String, Run> runs = new ConcurrentHashMap<>();
+  private final EwmaResponseTime responseTime = new EwmaResponseTime(EwmaResponseTime.DEFAULT_ALPHA);
+  private final Deque<Map<String, Object>> recent = new ArrayDeque<>();
+  private final AtomicLong budgeted = new AtomicLong();
+  private final AtomicLong timedOut = new AtomicLong();
+  private final AtomicLong started = new AtomicLong();
+  private final AtomicLong completed = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong skipped = new AtomicLong();
+  private final AtomicLong evictions = new AtomicLong();
+
+  @Inject
+  public MatureRuns(
+      QualityConfig config,
+      ServiceEmitter emitter,
+      QueryRunnerFactoryConglomerate conglomerate,
+      @Json ObjectMapper jsonMapper
+  )
+  {
+    this.config = config;
+    this.emitter = emitter;
+    this.conglomerate = conglomerate;
+    this.jsonMapper = jsonMapper;
+    this.sampler = MatureSampler.byQueryId(config.getMatureSampleRate());
+    this.matureReader = Executors.newCachedThreadPool(Execs.makeThreadFactory("getafix-mature-reader-%d"));
+    this.measurer = Execs.singleThreaded("getafix-mature-measurer-%d");
+    this.memo = Caffeine.newBuilder()
+                        // Bounded in bytes and, as every entry weighs at least maxBytes / maxEntries, in entries.
+                        .maximumWeight(config.getMemoMaxBytes())
+                        .weigher((MemoKey key, List<?> rows) -> Math.max(key.bytes, minimumWeight(config)))
+                        .expireAfterWrite(config.getMemoTtl().toStandardDuration().getMillis(), TimeUnit.MILLISECONDS)
+                        .removalListener((MemoKey key, List<?> rows, RemovalCause cause) -> {
+                          if (cause.wasEvicted()) {
+                            evictions.incrementAndGet();
+                          }
+                        })
+                        .build();
+  }
+
+  private static int minimumWeight(QualityConfig config)
+  {
+    return (int) Math.min(Integer.MAX_VALUE, Math.max(1, config.getMemoMaxBytes() / config.getMemoMaxEntries()));
+  }
+
+  /** One sampled query: what the online answer was and which late sub-answers are still coming. */
+  static final class Run
+  {
+    final String matureId;
+    final Query<?> query;
+    final long startMillis;
+    final long failTime;
+    final List<MemoKey> memoised = Collections.synchronizedList(new ArrayList<>());
+    final List<CompletableFuture<List<?>>> late = Collections.synchronizedList(new ArrayList<>());
+
+    Run(String matureId, Query<?> query, long startMillis, long failTime)
+    {
+      this.matureId = matureId;
+      this.query = query;
+      this.startMillis = startMillis;
+      this.failTime = failTime;
+    }
+  }
+
+  /** A memoised sub-answer; its weight is the serialized size of its rows, measured once. */
+  static final class MemoKey
+  {
+    final String matureId;
+    final String server;
+    final int bytes;
+
+    MemoKey(String matureId, String server, int bytes)
+    {
+      this.matureId = matureId;
+      this.server = server;
+      this.bytes = bytes;
+    }
+
+    @Override
+    public boolean equals(Object o)
+    {
+      return o instanceof MemoKey && ((MemoKey) o).matureId.equals(matureId) && ((MemoKey) o).server.equals(server);
+    }
+
+    @Override
+    public int hashCode()
+    {
+      return 31 * matureId.hashCode() + server.hashCode();
+    }
+  }
+
+  /**
+   * {@code query} with its own mature query id if it is sampled (or asks for a mature run) and the number of mature
+   * runs in flight leaves room, else {@code query} itself.
+   */
+  <T> Query<T> maybeSample(Query<T> query, long startMillis)
+  {
+    final Boolean asked = query.context().getBoolean(MATURE_KEY);
+    if (query.getId() == null || !(asked == null ? sampler.sample(query.getId()) : asked)) {
+      return query;
+    }
+    if (runs.size() >= config.getMaxMatureRuns()) {
+      skipped.incrementAndGet();
+      emit(query, "getafix/mature/skipped", 1);
+      return query;
+    }
+    final String matureId = query.getId() + "-mature";
+    final Query<T> sampled = query.withOverriddenContext(Map.of(MATURE_ID_KEY, matureId));
+    runs.put(matureId, new Run(matureId, sampled, startMillis, startMillis + config.getMatureTimeoutMs()));
+    started.incrementAndGet();
+    emit(query, "getafix/mature/started", 1);
+    return sampled;
+  }
+
+  /** The mature run a sub-query belongs to, or null if its query was not sampled (or its run is over). */
+  @Nullable
+  Run runOf(Query<?> query)
+  {
+    final Object matureId = query.context().get(MATURE_ID_KEY);
+    return matureId == null ? null : runs.get(matureId.toString());
+  }
+
+  ExecutorService matureReader()
+  {
+    return matureReader;
+  }
+
+  /** Memoises a sub-answer that made the deadline; called off the query thread, by the reader that read it. */
+  void memoise(Run run, String server, List<?> rows)
+  {
+    int bytes;
+    try {
+      bytes = jsonMapper.writeValueAsBytes(rows).length;
+    }
+    catch (Exception e) {
+      // Unmeasurable: weigh it as the whole memo, so that it is evicted first (and its mature run fails, counted).
+      bytes = (int) Math.min(Integer.MAX_VALUE, config.getMemoMaxBytes());
+    }
+    final MemoKey key = new MemoKey(run.matureId, server, bytes);
+    run.memoised.add(key);
+    memo.put(key, rows);
+  }
+
+  void late(Run run, CompletableFuture<List<?>> answer)
+  {
+    run.late.add(answer);
+  }
+
+  /**
+   * A budgeted query answered: its figures, and, if it was sampled, its mature run once its late sub-answers are in.
+   * Returns when the figures are recorded; the returned future completes when the mature run has been measured.
+   */
+  <T> CompletableFuture<?> answered(Query<T> query, List<T> online, Coverage coverage, long budgetMillis, long elapsedMillis)
+  {
+    budgeted.incrementAndGet();
+    if (coverage.isTimedOut()) {
+      timedOut.incrementAndGet();
+    }
+    synchronized (responseTime) {
+      responseTime.record(elapsedMillis);
+    }
+    emit(query, "getafix/quality/coverage", coverage.fraction());
+    emit(query, "getafix/budget/ms", budgetMillis);
+    emit(query, "getafix/rt/mean", meanResponseTime());
+    final Run run = runOf(query);
+    if (run == null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    final CompletableFuture<?>[] late = run.late.toArray(new CompletableFuture[0]);
+    return CompletableFuture.allOf(late).handleAsync((ignored, lateFailure) -> {
+      measure(run, query, online, coverage, lateFailure);
+      return null;
+    }, measurer);
+  }
+
+  /** The query failed before its online answer: its mature run will not be measured. */
+  void abandoned(Query<?> query)
+  {
+    final Run run = runOf(query);
+    if (run != null && runs.remove(run.matureId) != null) {
+      failed.incrementAndGet();
+      emit(query, "getafix/mature/failed", 1);
+      run.memoised.forEach(memo::invalidate);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> void measure(Run run, Query<T> query, List<T> online, Coverage coverage, @Nullable Throwable lateFailure)
+  {
+    runs.remove(run.matureId);
+    try {
+      if (lateFailure != null) {
+        throw lateFailure;
+      }
+      final List<List<T>> subAnswers = new ArrayList<>();
+      for (MemoKey key : run.memoised) {
+        final List<?> rows = memo.getIfPresent(key);
+        if (rows == null) {
+          throw new IllegalStateException("memoised sub-answer of " + key.server + " evicted");
+        }
+        subAnswers.add((List<T>) rows);
+      }
+      for (CompletableFuture<List<?>> answer : run.late) {
+        subAnswers.add((List<T>) answer.join());
+      }
+      final List<T> mature = merge(query, subAnswers);
+      final Optional<QueryType> type = QueryType.find(query.getType());
+      final AnswerQuality quality = type.map(t -> t.measure(AnswerRows.of(query, online), AnswerRows.of(query, mature)))
+                                        .orElse(null);
+      completed.incrementAndGet();
+      emit(query, "getafix/mature/completed", 1);
+      if (quality != null) {
+        emit(query, "getafix/quality/answer", quality.quality());
+      }
+      remember(query, coverage, quality, System.currentTimeMillis() - run.startMillis);
+    }
+    catch (Throwable e) {
+      failed.incrementAndGet();
+      emit(query, "getafix/mature/failed", 1);
+      log.warn("Mature run [%s] failed: %s", run.matureId, e.toString());
+    }
+    finally {
+      run.memoised.forEach(memo::invalidate);
+    }
+  }
+
+  /** Druid's own merge of per-server answers: ordered merge as the Broker's scatter-gather, then the toolchest's. */
+  private <T> List<T> merge(Query<T> query, List<List<T>> subAnswers)
+  {
+    final QueryToolChest<T, Query<T>> toolChest = conglomerate.getToolChest(query);
+    final QueryRunner<T> scatterGather = (queryPlus, context) -> Sequences
+        .simple(subAnswers.stream().map(Sequences::simple).map(s -> (Sequence<T>) s).toList())
+        .flatMerge(s -> s, queryPlus.getQuery().getResultOrdering());
+    // A fresh resource id, as Druid's walker gives each query: groupBy reserves its merge buffers under it.
+    final Query<T> mergeQuery = ResourceIdPopulatingQueryRunner.populateResourceId(query);
+    return FluentQueryRunner.create(scatterGather, toolChest)
+                            .applyPreMergeDecoration()
+                            .mergeResults(false)
+                            .applyPostMergeDecoration()
+                            .run(QueryPlus.wrap(mergeQuery), ResponseContext.createEmpty())
+                            .toList();
+  }
+
+  private void remember(Query<?> query, Coverage coverage, @Nullable AnswerQuality quality, long matureMillis)
+  {
+    final Map<String, Object> entry = new LinkedHashMap<>();
+    entry.put("queryId", query.getId());
+    entry.put("queryType", query.getType());
+    entry.put("dataSource", String.join(",", query.getDataSource().getTableNames()));
+    entry.put("coverage", coverage);
+    entry.put("quality", quality == null ? null : qualityJson(quality));
+    entry.put("matureMillis", matureMillis);
+    synchronized (recent) {
+      recent.addFirst(entry);
+      while (recent.size() > RECENT) {
+        recent.removeLast();
+      }
+    }
+  }
+
+  /** Spelled out: Druid's Jackson (2.12) does not serialize records' accessors. */
+  private static Map<String, Object> qualityJson(AnswerQuality quality)
+  {
+    final Map<String, Object> json = new LinkedHashMap<>();
+    json.put("quality", quality.quality());
+    json.put("rowRecall", quality.rowRecall());
+    json.put("valueAccuracy", quality.valueAccuracy());
+    json.put("onlineRows", quality.onlineRows());
+    json.put("matureRows", quality.matureRows());
+    json.put("matchedRows", quality.matchedRows());
+    return json;
+  }
+
+  private double meanResponseTime()
+  {
+    synchronized (responseTime) {
+      return responseTime.estimate();
+    }
+  }
+
+  private void emit(Query<?> query, String metric, Number value)
+  {
+    emitter.emit(
+        ServiceMetricEvent.builder()
+                          .setDimension("dataSource", String.join(",", query.getDataSource().getTableNames()))
+                          .setDimension("type", query.getType())
+                          .setMetric(metric, value)
+    );
+  }
+
+  /** What {@link QualityResource} shows: configuration, counters, and the latest measured mature runs. */
+  Map<String, Object> state()
+  {
+    final Map<String, Object> state = new LinkedHashMap<>();
+    state.put("config", config);
+    state.put("budgetedQueries", budgeted.get());
+    state.put("timedOutQueries", timedOut.get());
+    state.put("meanResponseTimeMs", meanResponseTime());
+    state.put("matureRunsStarted", started.get());
+    state.put("matureRunsCompleted", completed.get());
+    state.put("matureRunsFailed", failed.get());
+    state.put("matureRunsSkipped", skipped.get());
+    state.put("matureRunsInFlight", runs.size());
+    state.put("memoEntries", memo.estimatedSize());
+    state.put("memoEvictions", evictions.get());
+    synchronized (recent) {
+      state.put("recent", new ArrayList<>(recent));
+    }
+    return state;
+  }
+
+  @LifecycleStop
+  public void stop()
+  {
+    matureReader.shutdownNow();
+    measurer.shutdownNow();
+  }
+}
