@@ -92,7 +92,7 @@ public class MatureRuns
       @Json ObjectMapper jsonMapper
   )
   {
-    this.config = config;
+    this.config = config.validate();
     this.emitter = emitter;
     this.conglomerate = conglomerate;
     this.jsonMapper = jsonMapper;

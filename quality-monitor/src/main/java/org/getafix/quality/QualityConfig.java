@@ -91,4 +91,29 @@ public class QualityConfig
   {
     return memoTtl;
   }
+
+  /** Fails on the first bad property, naming it and its value; the Broker does not start with it. */
+  public QualityConfig validate()
+  {
+    positive("maxBudgetMs", maxBudgetMs);
+    positive("readerThreads", readerThreads);
+    if (!(matureSampleRate >= 0 && matureSampleRate <= 1)) {
+      throw new IllegalArgumentException(PREFIX + ".matureSampleRate must be in [0, 1], got [" + matureSampleRate + "]");
+    }
+    positive("matureTimeoutMs", matureTimeoutMs);
+    positive("maxMatureRuns", maxMatureRuns);
+    positive("memoMaxBytes", memoMaxBytes);
+    positive("memoMaxEntries", memoMaxEntries);
+    if (memoTtl == null || memoTtl.toStandardDuration().getMillis() <= 0) {
+      throw new IllegalArgumentException(PREFIX + ".memoTtl must be a positive fixed-length period, got [" + memoTtl + "]");
+    }
+    return this;
+  }
+
+  private static void positive(String name, long value)
+  {
+    if (value <= 0) {
+      throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, got [" + value + "]");
+    }
+  }
 }
