@@ -46,7 +46,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Sampled mature re-execution (Ubora): for a sampled budgeted query, the sub-queries that miss the deadline keep
  * running under their own query id and a longer timeout, the sub-answers that made the deadline are memoised, and once
  * the late ones are in, the mature answer (memo plus late answers, merged with the query's toolchest) is compared with
- * the online answer. All of that runs off the query thread, on this class's own threads.
+ * the online answer. Reading the late sub-answers, merging and measuring run off the query thread, on this class's
+ * own threads; only memoising (which weighs a sub-answer by serializing it) runs in the query's merge.
  *
  * <p>The memo is bounded in entries and bytes and expires entries after a TTL; an evicted sub-answer makes its mature
  * run fail (counted), as does a late sub-query that fails or a merge that throws. Also keeps the Broker's figures of
@@ -199,7 +200,10 @@ public class MatureRuns
     return matureReader;
   }
 
-  /** Memoises a sub-answer that made the deadline; called off the query thread, by the reader that read it. */
+  /**
+   * Memoises a sub-answer that made the deadline, weighed by its serialized size. Called in the query's merge, for
+   * sampled queries only.
+   */
   void memoise(Run run, String server, List<?> rows)
   {
     int bytes;
