@@ -3,9 +3,12 @@ package org.getafix.quality;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.DateTimes;
+import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.java.util.common.granularity.Granularities;
-import org.apache.druid.java.util.emitter.core.NoopEmitter;
+import org.apache.druid.java.util.emitter.core.Emitter;
+import org.apache.druid.java.util.emitter.core.Event;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
+import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.query.Druids;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryLogic;
@@ -23,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -57,6 +62,36 @@ class MatureRunsTest
   };
 
   private MatureRuns runs;
+  /** Metric name → values emitted, in order. */
+  private final Map<String, List<Number>> metrics = new ConcurrentHashMap<>();
+  private final Emitter capturing = new Emitter()
+  {
+    @Override
+    public void start()
+    {
+    }
+
+    @Override
+    public void emit(Event event)
+    {
+      if (event instanceof ServiceMetricEvent) {
+        final ServiceMetricEvent metric = (ServiceMetricEvent) event;
+        assertEquals("ds", metric.getUserDims().get("dataSource"));
+        assertEquals("timeseries", metric.getUserDims().get("type"));
+        metrics.computeIfAbsent(metric.getMetric(), m -> new CopyOnWriteArrayList<>()).add(metric.getValue());
+      }
+    }
+
+    @Override
+    public void flush()
+    {
+    }
+
+    @Override
+    public void close()
+    {
+    }
+  };
 
   @AfterEach
   void stop()
@@ -70,7 +105,7 @@ class MatureRunsTest
   {
     runs = new MatureRuns(
         MAPPER.convertValue(config, QualityConfig.class),
-        new ServiceEmitter("broker", "localhost", new NoopEmitter()),
+        new ServiceEmitter("broker", "localhost", capturing),
         CONGLOMERATE,
         MAPPER
     );
@@ -111,7 +146,8 @@ class MatureRunsTest
     runs.memoise(run, "h2", List.of(hour(1, 3)));
     runs.late(run, CompletableFuture.completedFuture(List.of(hour(2, 7))));
     final List<Result<TimeseriesResultValue>> online = List.of(hour(0, 5), hour(1, 5));
-    runs.answered(sampled, online, Coverage.answered(2).plus(Coverage.late(List.of())), 100, 120).join();
+    final Coverage coverage = Coverage.answered(2).plus(Coverage.late(List.of(Intervals.utc(0, 3_600_000))));
+    runs.answered(sampled, online, coverage, 100, 120).join();
 
     final Map<String, Object> state = runs.state();
     assertEquals(1L, state.get("matureRunsCompleted"));
@@ -127,6 +163,13 @@ class MatureRunsTest
     final JsonNode json = MAPPER.valueToTree(state);
     assertEquals(2 / 3.0, json.path("recent").path(0).path("quality").path("quality").asDouble(), 1e-9, json.toString());
     assertEquals(60_000, json.path("config").path("matureTimeoutMs").asLong(), json.toString());
+
+    assertEquals(List.of(1), metrics.get("getafix/mature/started"));
+    assertEquals(List.of(1), metrics.get("getafix/mature/completed"));
+    assertEquals(2 / 3.0, metrics.get("getafix/quality/answer").get(0).doubleValue(), 1e-9);
+    assertEquals(2 / 3.0, metrics.get("getafix/quality/coverage").get(0).doubleValue(), 1e-9);
+    assertEquals(100L, metrics.get("getafix/budget/ms").get(0).longValue());
+    assertEquals(120.0, metrics.get("getafix/rt/mean").get(0).doubleValue(), 1e-9, "the first response is the mean");
   }
 
   @Test
@@ -145,6 +188,7 @@ class MatureRunsTest
 
     assertEquals(2L, runs.state().get("matureRunsFailed"));
     assertEquals(0L, runs.state().get("matureRunsCompleted"));
+    assertEquals(List.of(1, 1), metrics.get("getafix/mature/failed"));
   }
 
   @Test
@@ -159,6 +203,7 @@ class MatureRunsTest
     final TimeseriesQuery beyondLimit = query("q7", true);
     assertSame(beyondLimit, runs.maybeSample(beyondLimit, 0));
     assertEquals(1L, runs.state().get("matureRunsSkipped"));
+    assertEquals(List.of(1), metrics.get("getafix/mature/skipped"));
     assertNull(runs.runOf(beyondLimit));
   }
 }
