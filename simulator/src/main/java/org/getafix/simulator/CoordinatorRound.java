@@ -1,6 +1,6 @@
 package org.getafix.simulator;
 
-import org.getafix.core.placement.NodeRoundStats;
+import org.getafix.core.placement.MeasuredRound;
 import org.getafix.core.placement.PlacementPlan;
 import org.getafix.core.placement.PlanningRound;
 import org.getafix.simulator.cluster.Cluster;
@@ -11,6 +11,7 @@ import org.getafix.simulator.strategy.CorePlacementAdapter;
 import org.getafix.simulator.strategy.RoundObservation;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -64,18 +65,24 @@ final class CoordinatorRound
     final double wall = now - lastRound;
     lastRound = now;
     final Historical[] historicals = cluster.nodes();
-    final List<RoundObservation.NodeObservation> nodes = new ArrayList<>();
+    final Map<String, MeasuredRound.NodeCounters> counters = new HashMap<>();
     final double[] busyCoreSeconds = new double[historicals.length];
     for (int i = 0; i < historicals.length; i++) {
       final Historical h = historicals[i];
-      final Historical.RoundCounters c = h.takeRoundStats();
+      final Historical.RoundCounters c = h.takeRoundStats(wall);
       busyCoreSeconds[i] = c.busyCoreSeconds();
+      counters.put(h.id(), c.measured());
       // The Broker extension polls every Historical's queue once per round.
       routing.onQueueReport(h.index(), (double) h.queuedTasks() / h.cores());
+    }
+    // The Coordinator sees each node through Druid's metrics, converted as the extension converts them.
+    final MeasuredRound measured = MeasuredRound.of(counters);
+    final List<RoundObservation.NodeObservation> nodes = new ArrayList<>();
+    for (Historical h : historicals) {
       nodes.add(new RoundObservation.NodeObservation(
           h.id(),
           memoryLimits.get(h.id()),
-          new NodeRoundStats(c.cpuSeconds(), c.busyCoreSeconds() / h.cores(), wall, c.cpuSeconds())
+          measured.nodeStats().get(h.id())
       ));
     }
     final RoundObservation observation = new RoundObservation(

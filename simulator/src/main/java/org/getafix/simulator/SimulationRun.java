@@ -58,7 +58,14 @@ public final class SimulationRun
     for (ScenarioSettings.NodeGroup g : scenario.nodes()) {
       for (int i = 0; i < g.count(); i++) {
         final String id = g.name() + "-" + i;
-        specs.add(new Cluster.NodeSpec(id, g.cores(), g.speed(), g.tier()));
+        specs.add(new Cluster.NodeSpec(
+            id,
+            g.cores(),
+            g.speed(),
+            g.tier(),
+            g.processingThreads(),
+            g.queryOverheadMillis()
+        ));
         memoryLimits.put(id, g.memoryBytes());
       }
     }

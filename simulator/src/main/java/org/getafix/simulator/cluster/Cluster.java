@@ -47,6 +47,7 @@ public final class Cluster
       final NodeSpec spec = specs.get(i);
       nodes[i] = new Historical(loop, i, spec.id(), spec.cores(), spec.speed(), spec.hardwareTier(), dispatcher);
       nodes[i].setLoadingThreads(Math.max(1, spec.cores() / 6));
+      nodes[i].setMeasurement(spec.processingThreads(), spec.queryOverheadMillis());
       if (nodeIndex.put(spec.id(), i) != null) {
         throw new IllegalArgumentException("duplicate node id [" + spec.id() + "]");
       }
@@ -63,9 +64,24 @@ public final class Cluster
     this.roundStats = new RoundStats(nodes, segments);
   }
 
-  /** A node to build: id, cores, speed factor, hardware tier (null if none). */
-  public record NodeSpec(String id, int cores, double speed, String hardwareTier)
+  /**
+   * A node to build: id, cores, speed factor, hardware tier (null if none), and how its metrics are measured
+   * (see {@link Historical#setMeasurement}).
+   */
+  public record NodeSpec(
+      String id,
+      int cores,
+      double speed,
+      String hardwareTier,
+      int processingThreads,
+      double queryOverheadMillis
+  )
   {
+    /** A node that reports its cores as processing threads and has no per-query overhead. */
+    public NodeSpec(String id, int cores, double speed, String hardwareTier)
+    {
+      this(id, cores, speed, hardwareTier, cores, 0);
+    }
   }
 
   public void setQueryListener(QueryListener listener)

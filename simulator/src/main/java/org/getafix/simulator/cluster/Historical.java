@@ -1,5 +1,6 @@
 package org.getafix.simulator.cluster;
 
+import org.getafix.core.placement.MeasuredRound;
 import org.getafix.simulator.engine.EventLoop;
 
 import java.util.ArrayDeque;
@@ -34,9 +35,8 @@ public final class Historical
   private double lastBusyChange;
 
   // Per-round counters, reset by takeRoundStats().
-  private double roundCpuSeconds;
   private double roundBusyCoreSeconds;
-  private double roundServiceSeconds;
+  private HistoricalMeter meter;
 
   // Whole-run counters, for the queueing check.
   private long tasksStarted;
@@ -85,6 +85,22 @@ public final class Historical
     this.baseSpeed = speed;
     this.hardwareTier = hardwareTier;
     this.listener = listener;
+    this.meter = new HistoricalMeter(cores, 0);
+  }
+
+  /**
+   * How Druid's metrics on this node are measured: the processing threads it reports and the wall time a query
+   * spends on it outside segment processing (see {@link HistoricalMeter}).
+   */
+  public void setMeasurement(int processingThreads, double queryOverheadMillis)
+  {
+    if (processingThreads < 1 || !(queryOverheadMillis >= 0)) {
+      throw new IllegalArgumentException(
+          "node " + id + " needs processing threads >= 1 and a query overhead >= 0, got [" + processingThreads + ", "
+          + queryOverheadMillis + "]"
+      );
+    }
+    this.meter = new HistoricalMeter(processingThreads, queryOverheadMillis);
   }
 
   /** Makes this node a straggler: tasks that start at or after {@code fromTime} run at {@code speed}. */
@@ -101,6 +117,7 @@ public final class Historical
 
   public void submit(Task task)
   {
+    meter.onSubmit(task, loop.now());
     if (busyCores < cores) {
       start(task);
     } else {
@@ -124,9 +141,7 @@ public final class Historical
   {
     accountBusy(loop.now());
     busyCores--;
-    // CPU time is the task's own work: a straggler slowed by contention burns the same instructions, only later.
-    roundCpuSeconds += task.work;
-    roundServiceSeconds += service;
+    meter.onDone(task, service, loop.now());
     listener.onTaskDone(task, service);
     if (!queue.isEmpty()) {
       start(queue.pollFirst());
@@ -139,23 +154,20 @@ public final class Historical
     lastBusyChange = now;
   }
 
-  /** Counters of the round that ends now, then resets them. */
-  public RoundCounters takeRoundStats()
+  /** Counters of the round that ends now, {@code wallSeconds} long, then resets them. */
+  public RoundCounters takeRoundStats(double wallSeconds)
   {
     accountBusy(loop.now());
-    final RoundCounters counters = new RoundCounters(roundCpuSeconds, roundBusyCoreSeconds, roundServiceSeconds);
-    roundCpuSeconds = 0;
+    final RoundCounters counters = new RoundCounters(roundBusyCoreSeconds, meter.takeRound(wallSeconds));
     roundBusyCoreSeconds = 0;
-    roundServiceSeconds = 0;
     return counters;
   }
 
   /**
-   * @param cpuSeconds         CPU seconds of the tasks finished this round (their work at speed 1)
-   * @param busyCoreSeconds    core-seconds the cores were occupied
-   * @param serviceSeconds     wall seconds the finished tasks spent on a core
+   * @param busyCoreSeconds core-seconds the cores were occupied
+   * @param measured        the same round as Druid's metrics on the node report it
    */
-  public record RoundCounters(double cpuSeconds, double busyCoreSeconds, double serviceSeconds)
+  public record RoundCounters(double busyCoreSeconds, MeasuredRound.NodeCounters measured)
   {
   }
 

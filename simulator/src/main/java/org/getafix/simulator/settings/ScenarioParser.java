@@ -136,7 +136,9 @@ public final class ScenarioParser
     final Set<String> names = new HashSet<>();
     for (int i = 0; i < array.size(); i++) {
       final JsonFields g = new JsonFields(array.get(i), "nodes[" + i + "]");
-      g.rejectUnknown(Set.of("name", "count", "cores", "speed", "memoryBytes", "tier"));
+      g.rejectUnknown(Set.of(
+          "name", "count", "cores", "speed", "memoryBytes", "tier", "processingThreads", "queryOverheadMillis"
+      ));
       final String name = g.string("name", "hn" + (array.size() > 1 ? i : ""));
       if (!names.add(name)) {
         throw new ScenarioException("field '" + g.path("name") + "': duplicate node group name [" + name + "]");
@@ -157,7 +159,9 @@ public final class ScenarioParser
           cores,
           g.number("speed", 1.0, 1e-6, 1e6),
           g.integer("memoryBytes", cores * 4L * 1024 * 1024 * 1024, 0, Long.MAX_VALUE),
-          tier
+          tier,
+          (int) g.integer("processingThreads", (long) cores, 1, 4096),
+          g.number("queryOverheadMillis", ScenarioSettings.DEFAULT_QUERY_OVERHEAD_MILLIS, 0, 1e6)
       ));
     }
     return List.copyOf(groups);

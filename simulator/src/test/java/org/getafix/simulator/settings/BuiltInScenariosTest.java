@@ -29,7 +29,7 @@ class BuiltInScenariosTest
                                          .map(f -> f.substring(0, f.length() - ".json".length()))
                                          .sorted()
                                          .toList();
-      assertEquals(6, inFolder.size(), "the six thesis scenarios: " + inFolder);
+      assertEquals(7, inFolder.size(), "the six thesis scenarios and live-3: " + inFolder);
       assertEquals(inFolder, BuiltInScenarios.names());
     }
   }
