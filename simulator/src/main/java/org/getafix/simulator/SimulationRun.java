@@ -63,8 +63,7 @@ public final class SimulationRun
             g.cores(),
             g.speed(),
             g.tier(),
-            g.processingThreads(),
-            g.queryOverheadMillis()
+            g.processingThreads()
         ));
         memoryLimits.put(id, g.memoryBytes());
       }

@@ -46,6 +46,7 @@ public final class NodeStatsTracker
    * @param queryTimeMillis      wall time of the queries the node served
    * @param queryTimes           number of those queries
    * @param segments             segment id → its counters this round (only segments scanned in the round)
+   * @param cpuCores             CPU the node may use, in cores, as it reported last; 0 when it does not say
    */
   public record NodeDelta(
       long wallMillis,
@@ -55,7 +56,8 @@ public final class NodeStatsTracker
       long segmentScans,
       long queryTimeMillis,
       long queryTimes,
-      Map<String, HistoricalStatsReport.SegmentStats> segments
+      Map<String, HistoricalStatsReport.SegmentStats> segments,
+      double cpuCores
   )
   {
   }
@@ -146,7 +148,8 @@ public final class NodeStatsTracker
         current.segmentScans() - (previous == null ? 0 : previous.segmentScans()),
         current.queryTimeMillis() - (previous == null ? 0 : previous.queryTimeMillis()),
         current.queryTimes() - (previous == null ? 0 : previous.queryTimes()),
-        segments
+        segments,
+        current.cpuCores()
     );
   }
 }

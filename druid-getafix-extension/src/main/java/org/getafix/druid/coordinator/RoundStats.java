@@ -34,9 +34,8 @@ public record RoundStats(Map<String, Double> accessTime, Map<String, NodeRoundSt
     return new MeasuredRound.NodeCounters(
         delta.wallMillis(),
         delta.numProcessingThreads(),
+        delta.cpuCores(),
         delta.cpuTimeMicros(),
-        delta.queryTimeMillis(),
-        delta.queryTimes(),
         segments
     );
   }

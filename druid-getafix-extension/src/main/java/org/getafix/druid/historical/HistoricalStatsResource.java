@@ -20,6 +20,7 @@ public class HistoricalStatsResource
 {
   private final QueryStatsCollector collector;
   private final DruidProcessingConfig processingConfig;
+  private final CpuAllowance cpuAllowance = new CpuAllowance();
 
   @Inject
   public HistoricalStatsResource(QueryStatsCollector collector, DruidProcessingConfig processingConfig)
@@ -34,6 +35,6 @@ public class HistoricalStatsResource
   @ResourceFilters(StateResourceFilter.class)
   public Response getStats()
   {
-    return Response.ok(collector.report(processingConfig.getNumThreads())).build();
+    return Response.ok(collector.report(processingConfig.getNumThreads(), cpuAllowance.cores())).build();
   }
 }

@@ -90,7 +90,7 @@ public final class QueryStatsCollector
    * The counters now. Also forgets segments that were not scanned since {@code idleEvictionMillis}; called by the
    * stats endpoint only, a few times a minute, so the eviction scan costs nothing on query threads.
    */
-  public synchronized HistoricalStatsReport report(int numProcessingThreads)
+  public synchronized HistoricalStatsReport report(int numProcessingThreads, double cpuCores)
   {
     final long now = System.nanoTime();
     final Map<String, HistoricalStatsReport.SegmentStats> perSegment = new TreeMap<>();
@@ -116,7 +116,8 @@ public final class QueryStatsCollector
         waitTimeMillis.sum(),
         queryTimeMillis.sum(),
         queryTimes.sum(),
-        perSegment
+        perSegment,
+        cpuCores
     );
   }
 

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param queryTimeMillis      sum of {@code query/time}: wall time of the queries this node served
  * @param queryTimes           number of {@code query/time} events (one per query)
  * @param segments             segment id → its scan counters
+ * @param cpuCores             the CPU the node may use, in cores: its cgroup quota, or the machine's cores; 0 from
+ *                             a Historical that does not report it (readers then use numProcessingThreads)
  */
 public record HistoricalStatsReport(
     String epoch,
@@ -31,7 +33,8 @@ public record HistoricalStatsReport(
     long waitTimeMillis,
     long queryTimeMillis,
     long queryTimes,
-    Map<String, SegmentStats> segments
+    Map<String, SegmentStats> segments,
+    double cpuCores
 )
 {
   public static final String PATH = "/druid/historical/v1/getafix/stats";
@@ -39,6 +42,25 @@ public record HistoricalStatsReport(
   public HistoricalStatsReport
   {
     segments = segments == null ? Map.of() : segments;
+  }
+
+  /** A report without {@code cpuCores}, as older Historicals send it. */
+  public HistoricalStatsReport(
+      String epoch,
+      long uptimeMillis,
+      int numProcessingThreads,
+      long cpuTimeMicros,
+      long queries,
+      long segmentTimeMillis,
+      long segmentScans,
+      long waitTimeMillis,
+      long queryTimeMillis,
+      long queryTimes,
+      Map<String, SegmentStats> segments
+  )
+  {
+    this(epoch, uptimeMillis, numProcessingThreads, cpuTimeMicros, queries, segmentTimeMillis, segmentScans,
+         waitTimeMillis, queryTimeMillis, queryTimes, segments, 0);
   }
 
   /**

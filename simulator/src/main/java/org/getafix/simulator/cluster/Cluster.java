@@ -47,7 +47,7 @@ public final class Cluster
       final NodeSpec spec = specs.get(i);
       nodes[i] = new Historical(loop, i, spec.id(), spec.cores(), spec.speed(), spec.hardwareTier(), dispatcher);
       nodes[i].setLoadingThreads(Math.max(1, spec.cores() / 6));
-      nodes[i].setMeasurement(spec.processingThreads(), spec.queryOverheadMillis());
+      nodes[i].setProcessingThreads(spec.processingThreads());
       if (nodeIndex.put(spec.id(), i) != null) {
         throw new IllegalArgumentException("duplicate node id [" + spec.id() + "]");
       }
@@ -65,22 +65,15 @@ public final class Cluster
   }
 
   /**
-   * A node to build: id, cores, speed factor, hardware tier (null if none), and how its metrics are measured
-   * (see {@link Historical#setMeasurement}).
+   * A node to build: id, cores, speed factor, hardware tier (null if none), and the processing threads it reports
+   * (see {@link Historical#setProcessingThreads}).
    */
-  public record NodeSpec(
-      String id,
-      int cores,
-      double speed,
-      String hardwareTier,
-      int processingThreads,
-      double queryOverheadMillis
-  )
+  public record NodeSpec(String id, int cores, double speed, String hardwareTier, int processingThreads)
   {
-    /** A node that reports its cores as processing threads and has no per-query overhead. */
+    /** A node that reports its cores as processing threads. */
     public NodeSpec(String id, int cores, double speed, String hardwareTier)
     {
-      this(id, cores, speed, hardwareTier, cores, 0);
+      this(id, cores, speed, hardwareTier, cores);
     }
   }
 

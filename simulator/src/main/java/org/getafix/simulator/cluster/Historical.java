@@ -85,22 +85,22 @@ public final class Historical
     this.baseSpeed = speed;
     this.hardwareTier = hardwareTier;
     this.listener = listener;
-    this.meter = new HistoricalMeter(cores, 0);
+    this.meter = new HistoricalMeter(cores, cores * speed);
   }
 
   /**
-   * How Druid's metrics on this node are measured: the processing threads it reports and the wall time a query
-   * spends on it outside segment processing (see {@link HistoricalMeter}).
+   * The processing threads this node reports ({@code druid.processing.numThreads}); by default its cores. Its CPU
+   * cores it reports as cores × speed, what a cgroup quota says: a straggler's later slowdown is contention the
+   * node cannot see in its quota (see {@link HistoricalMeter}).
    */
-  public void setMeasurement(int processingThreads, double queryOverheadMillis)
+  public void setProcessingThreads(int processingThreads)
   {
-    if (processingThreads < 1 || !(queryOverheadMillis >= 0)) {
+    if (processingThreads < 1) {
       throw new IllegalArgumentException(
-          "node " + id + " needs processing threads >= 1 and a query overhead >= 0, got [" + processingThreads + ", "
-          + queryOverheadMillis + "]"
+          "processing threads of node " + id + " must be >= 1, got [" + processingThreads + "]"
       );
     }
-    this.meter = new HistoricalMeter(processingThreads, queryOverheadMillis);
+    this.meter = new HistoricalMeter(processingThreads, cores * baseSpeed);
   }
 
   /** Makes this node a straggler: tasks that start at or after {@code fromTime} run at {@code speed}. */
@@ -117,7 +117,6 @@ public final class Historical
 
   public void submit(Task task)
   {
-    meter.onSubmit(task, loop.now());
     if (busyCores < cores) {
       start(task);
     } else {
@@ -141,7 +140,7 @@ public final class Historical
   {
     accountBusy(loop.now());
     busyCores--;
-    meter.onDone(task, service, loop.now());
+    meter.onDone(task, service);
     listener.onTaskDone(task, service);
     if (!queue.isEmpty()) {
       start(queue.pollFirst());

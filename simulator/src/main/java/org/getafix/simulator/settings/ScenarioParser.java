@@ -137,7 +137,7 @@ public final class ScenarioParser
     for (int i = 0; i < array.size(); i++) {
       final JsonFields g = new JsonFields(array.get(i), "nodes[" + i + "]");
       g.rejectUnknown(Set.of(
-          "name", "count", "cores", "speed", "memoryBytes", "tier", "processingThreads", "queryOverheadMillis"
+          "name", "count", "cores", "speed", "memoryBytes", "tier", "processingThreads"
       ));
       final String name = g.string("name", "hn" + (array.size() > 1 ? i : ""));
       if (!names.add(name)) {
@@ -160,8 +160,7 @@ public final class ScenarioParser
           g.number("speed", 1.0, 1e-6, 1e6),
           g.integer("memoryBytes", cores * 4L * 1024 * 1024 * 1024, 0, Long.MAX_VALUE),
           tier,
-          (int) g.integer("processingThreads", (long) cores, 1, 4096),
-          g.number("queryOverheadMillis", ScenarioSettings.DEFAULT_QUERY_OVERHEAD_MILLIS, 0, 1e6)
+          (int) g.integer("processingThreads", (long) cores, 1, 4096)
       ));
     }
     return List.copyOf(groups);

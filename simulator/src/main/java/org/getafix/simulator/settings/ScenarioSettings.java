@@ -44,11 +44,6 @@ public record ScenarioSettings(
   /** The extension's default {@code maxLoadsPerRound} (GetafixDynamicConfig): plan-driven loads per Coordinator run. */
   public static final int DEFAULT_MAX_LOADS_PER_ROUND = 50;
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
-  /**
-   * Wall time a query spends on a Historical outside segment processing (HTTP, merging, serialisation), which
-   * Druid's {@code query/time} counts and no segment time does.
-   */
-  public static final double DEFAULT_QUERY_OVERHEAD_MILLIS = 1.0;
 
   /**
    * @param name        id prefix: nodes are named {@code <name>-<i>}
@@ -59,8 +54,6 @@ public record ScenarioSettings(
    * @param tier        hardware tier (HOT, WARM, COLD) for the tiering accuracy; null if none
    * @param processingThreads   processing threads the node reports to the Coordinator (Druid's
    *                            {@code druid.processing.numThreads}); by default its cores
-   * @param queryOverheadMillis wall time each query spends on the node outside segment processing, counted in the
-   *                            node's {@code query/time} only (a measurement, not a delay of the query)
    */
   public record NodeGroup(
       String name,
@@ -69,8 +62,7 @@ public record ScenarioSettings(
       double speed,
       long memoryBytes,
       String tier,
-      int processingThreads,
-      double queryOverheadMillis
+      int processingThreads
   )
   {
   }
