@@ -43,8 +43,6 @@ public final class NodeStatsTracker
    * @param cpuTimeMicros        query CPU time
    * @param segmentTimeMillis    sum of segment scan times
    * @param segmentScans         number of segment scans
-   * @param queryTimeMillis      wall time of the queries the node served
-   * @param queryTimes           number of those queries
    * @param segments             segment id → its counters this round (only segments scanned in the round)
    * @param cpuCores             CPU the node may use, in cores, as it reported last; 0 when it does not say
    */
@@ -54,8 +52,6 @@ public final class NodeStatsTracker
       long cpuTimeMicros,
       long segmentTimeMillis,
       long segmentScans,
-      long queryTimeMillis,
-      long queryTimes,
       Map<String, HistoricalStatsReport.SegmentStats> segments,
       double cpuCores
   )
@@ -146,8 +142,6 @@ public final class NodeStatsTracker
         current.cpuTimeMicros() - (previous == null ? 0 : previous.cpuTimeMicros()),
         current.segmentTimeMillis() - (previous == null ? 0 : previous.segmentTimeMillis()),
         current.segmentScans() - (previous == null ? 0 : previous.segmentScans()),
-        current.queryTimeMillis() - (previous == null ? 0 : previous.queryTimeMillis()),
-        current.queryTimes() - (previous == null ? 0 : previous.queryTimes()),
         segments,
         current.cpuCores()
     );
