@@ -7,12 +7,12 @@ package org.getafix.core.placement;
  *
  * @param cpuTimeSeconds  CPU time its query threads spent processing segments (excluding I/O waits), summed over
  *                        threads (thesis §3.1)
- * @param busyTimeSeconds utilisation-weighted busy time: processing-thread busy seconds divided by the number of
- *                        processing threads, i.e. utilisation × wallTimeSeconds. A node with 16 threads of which one
- *                        was busy for the whole round reports wallTime/16
+ * @param busyTimeSeconds utilisation-weighted busy time, i.e. utilisation × wallTimeSeconds: how long the node's
+ *                        CPU allowance or processing threads were in use (see {@link MeasuredRound}). A node with 16
+ *                        threads of which one was busy for the whole round reports wallTime/16
  * @param wallTimeSeconds length of the round on this node; &gt; 0
- * @param workUnits       work completed in the round, in a unit shared by all nodes (e.g. rows scanned, or
- *                        segment-queries weighted by segment cost)
+ * @param workUnits       work completed in the round, in a unit shared by all nodes that does not depend on the
+ *                        node's speed ({@link MeasuredRound} uses CPU seconds)
  */
 public record NodeRoundStats(double cpuTimeSeconds, double busyTimeSeconds, double wallTimeSeconds, double workUnits)
 {
