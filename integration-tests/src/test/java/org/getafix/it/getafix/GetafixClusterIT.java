@@ -187,12 +187,21 @@ class GetafixClusterIT
     assertTrue(scanned.get(strong) > scanned.get(weak), "scans of hot segments: " + scanned);
     assertTrue(scanned.get(strong) >= scanned.get(middle), "scans of hot segments: " + scanned);
 
-    // The API reports a tier for every Historical, the strongest hottest.
+    // The API reports a tier for every Historical: the 1.0-core node HOT, the 0.25-core node COLD (issue 11), and the
+    // capacities rank the nodes as their CPU quotas do.
     final Map<String, String> tiers = getafix.tiers();
     assertEquals(Set.of(strong, middle, weak), tiers.keySet(), "tiers: " + tiers);
     assertTrue(tierRank(tiers.get(strong)) >= tierRank(tiers.get(middle))
                && tierRank(tiers.get(middle)) >= tierRank(tiers.get(weak))
                && tierRank(tiers.get(strong)) > tierRank(tiers.get(weak)), "tiers: " + tiers);
+    if (cluster.cgroupsEnabled()) {
+      // Only real CPU quotas give the Historicals a CPU allowance to measure against; the thread-count fallback does not.
+      assertEquals("HOT", tiers.get(strong), "tiers: " + tiers);
+      assertEquals("COLD", tiers.get(weak), "tiers: " + tiers);
+      final Map<String, Double> capacities = getafix.capacities();
+      assertTrue(capacities.get(strong) > capacities.get(middle) && capacities.get(middle) > capacities.get(weak),
+                 "capacities: " + capacities);
+    }
 
     final JsonNode routing = getafix.routing();
     assertTrue(routing.path("version").asLong() > 0);
