@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
@@ -92,15 +93,16 @@ public final class DemoReport
   {
     final StringBuilder sb = new StringBuilder(String.format(
         Locale.ROOT,
-        "%-14s %6s %6s %8s %8s %8s %6s %9s %9s %6s %6s %8s%n",
-        "run", "queries", "failed", "p50 ms", "p99 ms", "replicas", "RF", "mem MB", "maxnode", "loads", "drops", "tiering"
+        "%-14s %7s %6s %8s %8s %8s %5s %7s %11s %5s %5s %7s%n",
+        "run", "queries", "failed", "p50 ms", "p99 ms", "replicas", "RF", "mem MB", "max node MB", "loads", "drops",
+        "tiering"
     ));
     for (PhaseRecord p : results.phases()) {
       final RunResult r = PhaseAnalysis.runResult(p);
       final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
       sb.append(String.format(
           Locale.ROOT,
-          "%-14s %6d %6d %8.1f %8.1f %8d %6.2f %9.1f %9.1f %6d %6d %8s%n",
+          "%-14s %7d %6d %8.1f %8.1f %8d %5.2f %7.1f %11.1f %5d %5d %7s%n",
           p.strategy().label(), p.queries(), p.failures(), r.latencyMs().p50(), r.latencyMs().p99(), r.totalReplicas(),
           r.effectiveReplicationFactor(), r.totalMemoryBytes() / 1e6, r.maxNodeMemoryBytes() / 1e6, churn[0], churn[1],
           r.tieringAccuracy() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.tieringAccuracy())
@@ -131,12 +133,17 @@ public final class DemoReport
         .append(chart(HtmlReporter.replicasVsPopularity(outcomes)));
     html.append("<h2>Node load over time</h2><p>Nodes on the x axis, most cores first; each row is one sample "
                 + "(about one Getafix round), each cell the query CPU time the node used as a share of its cap "
-                + "(dark = idle, bright = saturated). Rows from the straggler's throttling on are measured against "
-                + "its new cap.</p>");
+                + "(dark = idle; the scale ends at the largest share seen in any run, so the runs compare). Rows from "
+                + "the straggler's throttling on are measured against its new cap.</p>");
+    final double maxLoad = results.phases().stream()
+                                  .flatMap(p -> Arrays.stream(PhaseAnalysis.nodeUtilisation(p)))
+                                  .flatMapToDouble(Arrays::stream)
+                                  .max()
+                                  .orElse(1);
     for (PhaseRecord p : results.phases()) {
       html.append("<h3>").append(HtmlReporter.escape(p.strategy().label())).append("</h3>")
           .append(stragglerNote(p))
-          .append(chart(loadHeatMap(p)));
+          .append(chart(loadHeatMap(p, Math.max(0.05, maxLoad))));
     }
     html.append("<h2>Tiers over time</h2><p>The tier Getafix measured for each node per round (red = hot, orange = "
                 + "warm, blue = cold). Stock Druid has no tiers.</p>");
@@ -164,7 +171,7 @@ public final class DemoReport
   private static String table(DemoResults results, List<RunOutcome> outcomes)
   {
     final StringBuilder t = new StringBuilder(
-        "<table><tr><th>run</th><th>balancer</th><th>router</th><th>queries</th><th>failed</th><th>q/s</th>"
+        "<table style=\"font-size:85%\"><tr><th>run</th><th>balancer</th><th>router</th><th>queries</th><th>failed</th><th>q/s</th>"
         + "<th>p50 ms</th><th>p99 ms</th><th>replicas</th><th>eff. RF</th><th>memory MB</th><th>max node MB</th>"
         + "<th>loads</th><th>drops</th><th>tiering acc.</th><th>settled</th></tr>"
     );
@@ -206,7 +213,7 @@ public final class DemoReport
            );
   }
 
-  private static HeatMapChart loadHeatMap(PhaseRecord p)
+  private static HeatMapChart loadHeatMap(PhaseRecord p, double maxLoad)
   {
     final List<Node> nodes = PhaseAnalysis.byQuota(p.nodes());
     final double[][] load = PhaseAnalysis.nodeUtilisation(p);
@@ -216,7 +223,7 @@ public final class DemoReport
     chart.getStyler().setRangeColors(new Color[]{new Color(0x1a1a40), new Color(0x2c7bb6), new Color(0xfdae61),
                                                  new Color(0xd7191c)});
     chart.getStyler().setMin(0);
-    chart.getStyler().setMax(1);
+    chart.getStyler().setMax(maxLoad);
     chart.getStyler().setShowValue(false);
     chart.getStyler().setLegendVisible(true);
     final List<String> x = nodes.stream().map(n -> n.name() + " (" + n.quota() + ")").toList();
@@ -225,7 +232,7 @@ public final class DemoReport
     for (int r = 0; r < load.length; r++) {
       y.add(String.format(Locale.ROOT, "%.0f", p.samples().get(r + 1).seconds()));
       for (int n = 0; n < nodes.size(); n++) {
-        cells.add(new Number[]{n, r, Math.min(1.0, load[r][n])});
+        cells.add(new Number[]{n, r, load[r][n]});
       }
     }
     if (y.isEmpty()) {
