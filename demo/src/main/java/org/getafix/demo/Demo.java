@@ -157,8 +157,15 @@ public final class Demo
       progress("done");
       if (options.keepRunning()) {
         leaveUp = true;
-        out.println("cluster left running: Druid web console (Coordinator) " + cluster.coordinator().uri()
-                    + "/unified-console.html, Broker " + cluster.broker().uri() + "; press Ctrl-C to stop it");
+        out.println("cluster left running; press Ctrl-C to stop it");
+        out.println("  Coordinator/Overlord: " + cluster.coordinator().uri()
+                    + " (Getafix: " + cluster.coordinator().uri().resolve("/druid/coordinator/v1/getafix/status") + ")");
+        out.println("  Broker:               " + cluster.broker().uri() + " (SQL: POST /druid/v2/sql)");
+        out.println("  ZooKeeper:            localhost:" + cluster.zooKeeper().port());
+        // Druid's web console is not published to Maven Central, so the Maven-built classpath has none.
+        out.println("  Druid web console: not bundled with the Maven-built Druid; start a Druid 33 distribution's "
+                    + "Router with druid.zk.service.host=localhost:" + cluster.zooKeeper().port()
+                    + " to browse this cluster (untested)");
         new CountDownLatch(1).await();
       }
     }

@@ -27,6 +27,7 @@ final class PhaseSampler implements AutoCloseable
   private final boolean withTiers;
   private final long startNanos = System.nanoTime();
   private final List<Sample> samples = new ArrayList<>();
+  private boolean closed;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     final Thread t = new Thread(r, "getafix-demo-sampler");
     t.setDaemon(true);
@@ -86,10 +87,14 @@ final class PhaseSampler implements AutoCloseable
     }
   }
 
-  /** Stops sampling after one last sample. */
+  /** Stops sampling after one last sample; idempotent. */
   @Override
-  public void close()
+  public synchronized void close()
   {
+    if (closed) {
+      return;
+    }
+    closed = true;
     timer.shutdownNow();
     try {
       timer.awaitTermination(30, TimeUnit.SECONDS);
