@@ -133,8 +133,10 @@ public final class DemoReport
         .append(chart(HtmlReporter.replicasVsPopularity(outcomes)));
     html.append("<h2>Node load over time</h2><p>Nodes on the x axis, most cores first; each row is one sample "
                 + "(about one Getafix round), each cell the query CPU time the node used as a share of its cap "
-                + "(dark = idle; the scale ends at the largest share seen in any run, so the runs compare). Rows from "
-                + "the straggler's throttling on are measured against its new cap.</p>");
+                + "(dark = idle; the scale ends at the largest share seen in any run, so the runs compare; the Historicals' "
+                + "CPU accounting can exceed the cap a little). Long runs average consecutive samples into at most "
+                + PhaseAnalysis.MAX_ROWS + " rows. Rows from the straggler's throttling on are measured against its "
+                + "new cap.</p>");
     final double maxLoad = results.phases().stream()
                                   .flatMap(p -> Arrays.stream(PhaseAnalysis.nodeUtilisation(p)))
                                   .flatMapToDouble(Arrays::stream)
@@ -143,7 +145,7 @@ public final class DemoReport
     for (PhaseRecord p : results.phases()) {
       html.append("<h3>").append(HtmlReporter.escape(p.strategy().label())).append("</h3>")
           .append(stragglerNote(p))
-          .append(chart(loadHeatMap(p, Math.max(0.05, maxLoad))));
+          .append(chart(loadHeatMap(p, Math.max(0.1, Math.ceil(maxLoad * 10) / 10))));
     }
     html.append("<h2>Tiers over time</h2><p>The tier Getafix measured for each node per round (red = hot, orange = "
                 + "warm, blue = cold). Stock Druid has no tiers.</p>");
@@ -209,8 +211,14 @@ public final class DemoReport
            : String.format(
                Locale.ROOT,
                "<p>Measured from second %.0f to %.0f; %s throttled at second %.0f.</p>",
-               p.measureFrom(), p.measureTo(), HtmlReporter.escape(p.straggler()), p.stragglerAt()
+               p.measureFrom(), p.measureTo(), HtmlReporter.escape(nodeName(p, p.straggler())), p.stragglerAt()
            );
+  }
+
+  private static String nodeName(PhaseRecord p, String host)
+  {
+    return p.nodes().stream().filter(n -> n.host().equals(host)).map(n -> n.name() + " (" + host + ")")
+            .findFirst().orElse(host);
   }
 
   private static HeatMapChart loadHeatMap(PhaseRecord p, double maxLoad)
@@ -229,10 +237,17 @@ public final class DemoReport
     final List<String> x = nodes.stream().map(n -> n.name() + " (" + n.quota() + ")").toList();
     final List<String> y = new ArrayList<>();
     final List<Number[]> cells = new ArrayList<>();
-    for (int r = 0; r < load.length; r++) {
-      y.add(String.format(Locale.ROOT, "%.0f", p.samples().get(r + 1).seconds()));
+    // Consecutive intervals are averaged into at most MAX_ROWS rows, so that the time labels stay readable.
+    final int every = Math.max(1, (load.length + PhaseAnalysis.MAX_ROWS - 1) / PhaseAnalysis.MAX_ROWS);
+    for (int from = 0, row = 0; from < load.length; from += every, row++) {
+      final int to = Math.min(load.length, from + every);
+      y.add(String.format(Locale.ROOT, "%.0f", p.samples().get(to).seconds()));
       for (int n = 0; n < nodes.size(); n++) {
-        cells.add(new Number[]{n, r, load[r][n]});
+        double sum = 0;
+        for (int r = from; r < to; r++) {
+          sum += load[r][n];
+        }
+        cells.add(new Number[]{n, row, sum / (to - from)});
       }
     }
     if (y.isEmpty()) {

@@ -22,6 +22,8 @@ public final class PhaseAnalysis
   private static final int HOT = 0;
   private static final int WARM = 1;
   private static final int COLD = 2;
+  /** Rows of a heat map at most. */
+  public static final int MAX_ROWS = 30;
 
   private PhaseAnalysis()
   {
@@ -214,10 +216,11 @@ public final class PhaseAnalysis
     final List<Node> nodes = byQuota(phase.nodes());
     final List<int[]> tiers = new ArrayList<>();
     final List<Double> times = new ArrayList<>();
-    for (Sample s : phase.samples()) {
-      if (s.tiers().isEmpty()) {
-        continue;
-      }
+    final List<Sample> withTiers = phase.samples().stream().filter(s -> !s.tiers().isEmpty()).toList();
+    // Every k-th sample only, so that the heat map's time labels stay readable on long runs.
+    final int every = (withTiers.size() + MAX_ROWS - 1) / MAX_ROWS;
+    for (int i = 0; i < withTiers.size(); i += Math.max(1, every)) {
+      final Sample s = withTiers.get(i);
       final int[] row = new int[nodes.size()];
       for (int n = 0; n < nodes.size(); n++) {
         row[n] = switch (s.tiers().getOrDefault(nodes.get(n).host(), "COLD")) {

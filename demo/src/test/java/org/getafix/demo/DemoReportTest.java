@@ -109,6 +109,26 @@ class DemoReportTest
   }
 
   @Test
+  void longRunsKeepAtMostMaxRowsOfTiers()
+  {
+    final PhaseRecord getafix = getafix();
+    final List<Sample> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      final Sample s = getafix.samples().get(i % 3);
+      many.add(new Sample(i * 3, s.holders(), s.cpuMicros(), s.scans(), s.tiers(), s.quotas()));
+    }
+    final PhaseRecord longRun = new PhaseRecord(
+        getafix.strategy(), getafix.nodes(), many, 0, 300, null, Double.NaN, false, getafix.latencyMicros(),
+        getafix.latencyByType(), 1, 0, List.of(), 300, getafix.segmentIds(), getafix.segmentSizes(),
+        getafix.segmentAccesses(), 1.0
+    );
+    final var trace = PhaseAnalysis.runTrace(longRun);
+    assertEquals(25, trace.tierByRound().size());
+    assertEquals(List.of(0.0, 12.0), trace.roundTimes().subList(0, 2));
+    assertTrue(DemoReport.html(new DemoResults("c", "w", 1, 1, 1, List.of(longRun))).contains("No straggler"));
+  }
+
+  @Test
   void expectedTiersFollowTheCapsAtTheMoment()
   {
     assertEquals(
