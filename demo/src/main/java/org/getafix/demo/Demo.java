@@ -211,11 +211,12 @@ public final class Demo
         getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
         Waits.await("Getafix to act", Duration.ofMinutes(3), () -> "ACTIVE".equals(getafix.mode()));
         gamma = getafix.config().path("gamma").asDouble();
-        // SEAM, quality monitor (branch quality-broker, not merged): druid-getafix's third part is budgeted queries
-        // with sampled mature runs. Once the quality monitor exists, configure it here (its Broker properties and the
-        // per-query budget context of the workload) and record answer quality and coverage in the PhaseRecord;
-        // DemoReport's "Answer quality and coverage" section and results.json's live.answerQuality then show them.
-        // Until then this phase measures Getafix-H placement and adaptive routing only.
+        // SEAM, quality monitor: druid-getafix's third part is budgeted queries with sampled mature runs. The
+        // quality-monitor extension is installed on this cluster (GetafixSetup), but the workload sends no budgets,
+        // so every query runs in full. To add it: give QueryMix's queries a budget in their context here, read the
+        // Broker's quality endpoint and metrics into the PhaseRecord, and fill DemoReport's "Answer quality and
+        // coverage" section and results.json's live.answerQuality. Until then this phase measures Getafix-H
+        // placement and adaptive routing only.
         settled = () -> {
           final Map<String, Set<String>> planned = getafix.plannedHolders();
           final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, DATA_SOURCE);

@@ -16,7 +16,7 @@ public enum Strategy
   STOCK("stock", "stock Druid", "cost", "connectionCount"),
   /**
    * druid-getafix: Getafix-H placement (floor of 1 replica, up to 3) and adaptive routing. Budgeted queries with
-   * sampled mature runs (the quality monitor) are not part of it yet; see {@link Demo} for the seam.
+   * sampled mature runs (the quality monitor) are not sent yet; see the seam in {@link Demo}.
    */
   GETAFIX("getafix", "druid-getafix", "getafix-h", "getafixAdaptive");
 
