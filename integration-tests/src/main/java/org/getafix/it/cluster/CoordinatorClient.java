@@ -83,6 +83,22 @@ public final class CoordinatorClient
   }
 
   /**
+   * Size in bytes of each segment of {@code dataSource} that some Historical serves.
+   */
+  public Map<String, Long> segmentSizes(String dataSource)
+  {
+    final Map<String, Long> sizes = new TreeMap<>();
+    for (JsonNode server : http.get(base.resolve("/druid/coordinator/v1/servers?full"))) {
+      server.path("segments").fields().forEachRemaining(e -> {
+        if (dataSource.equals(e.getValue().path("dataSource").asText())) {
+          sizes.put(e.getKey(), e.getValue().path("size").asLong());
+        }
+      });
+    }
+    return sizes;
+  }
+
+  /**
    * Number of segments of {@code dataSource} per Historical ({@code host:port}).
    */
   public Map<String, Integer> segmentCountsPerServer(String dataSource)

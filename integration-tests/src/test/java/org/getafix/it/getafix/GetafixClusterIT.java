@@ -418,17 +418,8 @@ class GetafixClusterIT
 
   /** Holders of each used segment now; fails at once if a used segment has no loaded replica. */
   static Map<String, Set<String>> holdersChecked(LocalDruidCluster cluster)
-
   {
-    final Map<String, Set<String>> holders = GetafixClient.holdersBySegment(
-        cluster.coordinatorClient().segmentsPerServer(DATASET.dataSource())
-    );
-    for (String id : cluster.coordinatorClient().usedSegments(DATASET.dataSource())) {
-      if (!holders.containsKey(id)) {
-        throw new Waits.AbortWait("used segment " + id + " has no loaded replica");
-      }
-    }
-    return holders;
+    return GetafixSetup.holdersChecked(cluster, DATASET.dataSource());
   }
 
   /** Replicas of the segments of hours [from, to) beyond one each. */

@@ -3,7 +3,6 @@ package org.getafix.it.getafix;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.getafix.it.cluster.ClusterConfig;
-import org.getafix.it.cluster.DruidRole;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.workload.SyntheticDataset;
@@ -12,7 +11,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,30 +31,15 @@ public final class GetafixItCluster
   public static final int STRONG = 0;
   public static final int MIDDLE = 1;
   public static final int WEAK = 2;
-  /** Getafix round period in the shared cluster. */
-  public static final int ROUND_SECONDS = 3;
 
   private GetafixItCluster()
   {
   }
 
-  /**
-   * The dynamic config and rule under which Getafix places {@link #DATASET}: Druid's smart loading and round-robin
-   * assignment off (Getafix refuses to act under them), Druid's own cost moves off, so that placement changes are
-   * Getafix's, and the {@code getafix} rule with a floor of {@code floorReplicas}.
-   */
+  /** {@link GetafixSetup#handPlacementToGetafix} for {@link #DATASET}. */
   public static void handPlacementToGetafix(LocalDruidCluster cluster, int floorReplicas)
   {
-    cluster.coordinatorClient().updateDynamicConfig(Map.of(
-        "smartSegmentLoading", false,
-        "useRoundRobinSegmentAssignment", false,
-        "replicationThrottleLimit", 200,
-        "maxSegmentsInNodeLoadingQueue", 500,
-        "maxSegmentsToMove", 0
-    ));
-    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
-        Map.of("type", "getafix", "tieredReplicants", Map.of("_default_tier", floorReplicas))
-    ));
+    GetafixSetup.handPlacementToGetafix(cluster, DATASET.dataSource(), floorReplicas);
   }
 
   /**
@@ -77,38 +60,20 @@ public final class GetafixItCluster
   public static ClusterConfig config()
   {
     final Path root = Paths.get(System.getProperty("getafix.projectRoot", ".."));
-    final Path getafix = root.resolve("druid-getafix-extension/target/extension/druid-getafix-extension");
     final Path auth = root.resolve("druid-getafix-extension/target/extension/getafix-test-auth");
-    final Path routing = root.resolve("broker-routing/target/extension/getafix-broker-routing");
-    final Path quality = root.resolve("quality-monitor/target/extension/getafix-quality-monitor");
-    for (Path extension : new Path[]{getafix, auth, routing, quality}) {
-      assertTrue(Files.isDirectory(extension), "build the extensions first (./mvnw -B install -DskipTests): " + extension);
-    }
-    return ClusterConfig.builder()
-                        .historicals(3)
-                        .cpuQuotas(1.0, 0.5, 0.25)
-                        .extension(getafix)
-                        .extension(routing)
-                        .extension(quality)
-                        .extension(auth)
-                        .commonProperty("druid.emitter", "composing")
-                        .commonProperty("druid.emitter.composing.emitters", "[\"getafix\",\"getafixRouting\"]")
-                        .property(DruidRole.COORDINATOR, "druid.coordinator.balancer.strategy", "getafix")
-                        .property(DruidRole.COORDINATOR, "druid.getafix.round.period", "PT" + ROUND_SECONDS + "S")
-                        // The Brokers route by the plan's table (getafixAbr), for which the thesis' split is the
-                        // documented choice. The even split halves a hot segment between the 1.0- and 0.5-core
-                        // nodes here, which makes the skew and tier checks near ties (failed twice at 08:20-08:45).
-                        .property(DruidRole.COORDINATOR, "druid.getafix.planning.split", "thesis")
-                        .property(DruidRole.BROKER, "druid.broker.balancer.type", "getafixAbr")
-                        .property(DruidRole.BROKER, "druid.getafix.routing.period", "PT2S")
-                        .commonProperty("druid.auth.authenticatorChain", "[\"test\"]")
-                        .commonProperty("druid.auth.authenticator.test.type", "getafixTestHeader")
-                        .commonProperty("druid.auth.authenticator.test.authorizerName", "test")
-                        .commonProperty("druid.auth.authenticator.test.anonymousIdentity", "admin")
-                        .commonProperty("druid.auth.authorizers", "[\"test\"]")
-                        .commonProperty("druid.auth.authorizer.test.type", "getafixTestRoles")
-                        .commonProperty("druid.escalator.type", "getafixTestHeader")
-                        .commonProperty("druid.escalator.authorizerName", "test")
-                        .build();
+    assertTrue(Files.isDirectory(auth), "build the extensions first (./mvnw -B install -DskipTests): " + auth);
+    return GetafixSetup.clusterConfig(root)
+                       .historicals(3)
+                       .cpuQuotas(1.0, 0.5, 0.25)
+                       .extension(auth)
+                       .commonProperty("druid.auth.authenticatorChain", "[\"test\"]")
+                       .commonProperty("druid.auth.authenticator.test.type", "getafixTestHeader")
+                       .commonProperty("druid.auth.authenticator.test.authorizerName", "test")
+                       .commonProperty("druid.auth.authenticator.test.anonymousIdentity", "admin")
+                       .commonProperty("druid.auth.authorizers", "[\"test\"]")
+                       .commonProperty("druid.auth.authorizer.test.type", "getafixTestRoles")
+                       .commonProperty("druid.escalator.type", "getafixTestHeader")
+                       .commonProperty("druid.escalator.authorizerName", "test")
+                       .build();
   }
 }

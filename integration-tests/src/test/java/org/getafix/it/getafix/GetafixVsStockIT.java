@@ -14,7 +14,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -70,15 +69,7 @@ class GetafixVsStockIT
     final Map<String, Double> capacities = getafix.capacities();
 
     // Stock Druid.
-    getafix.setConfig(Map.of("enabled", false));
-    Waits.await("Getafix to stand aside", Duration.ofMinutes(1), () -> "DISABLED".equals(getafix.mode()));
-    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(
-        Map.of("type", "loadForever", "tieredReplicants", Map.of("_default_tier", 2))
-    ));
-    cluster.coordinatorClient().updateDynamicConfig(Map.of(
-        "smartSegmentLoading", true,
-        "useRoundRobinSegmentAssignment", true
-    ));
+    GetafixSetup.handPlacementToStock(cluster, DATASET.dataSource(), 2);
     Waits.await("every segment to have exactly 2 replicas", CONVERGE, Duration.ofSeconds(1), () -> {
       final Map<String, Set<String>> holders = GetafixClusterIT.holdersChecked(cluster);
       return holders.size() == DATASET.hours() && holders.values().stream().allMatch(h -> h.size() == 2);

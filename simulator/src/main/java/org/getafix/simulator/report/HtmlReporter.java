@@ -45,11 +45,7 @@ public final class HtmlReporter implements Reporter
     final List<RunOutcome> outcomes = results.runs();
     System.setProperty("java.awt.headless", "true");
     final StringBuilder html = new StringBuilder();
-    html.append("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>getafix simulation: ")
-        .append(escape(scenario.name()))
-        .append("</title><style>body{font-family:sans-serif;max-width:1000px;margin:auto}"
-                + "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
-                + "th{background:#eee}td:first-child{text-align:left}</style></head><body>");
+    html.append(pageStart("getafix simulation: " + scenario.name()));
     html.append("<h1>Scenario ").append(escape(scenario.name())).append("</h1><p>")
         .append(escape(scenario.description())).append("</p>");
     html.append(String.format(
@@ -80,13 +76,25 @@ public final class HtmlReporter implements Reporter
                 + "blue = cold).</p>");
     for (RunOutcome o : outcomes) {
       if (!o.trace().tierByRound().isEmpty()) {
-        html.append("<h3>").append(escape(o.label())).append("</h3>").append(image(heatMap(o)));
+        html.append("<h3>").append(escape(o.label())).append("</h3>").append(image(heatMap(o, "simulated time (s)")));
       }
     }
     html.append("</body></html>");
     final Path file = dir.resolve("report.html");
     Files.writeString(file, html, StandardCharsets.UTF_8);
     return file;
+  }
+
+  /**
+   * The opening of a report page, up to and including {@code <body>}: the title and the style every getafix report
+   * shares (also {@code ./getafix demo}'s).
+   */
+  public static String pageStart(String title)
+  {
+    return "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + escape(title)
+           + "</title><style>body{font-family:sans-serif;max-width:1000px;margin:auto}"
+           + "table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:3px 8px;text-align:right}"
+           + "th{background:#eee}td:first-child{text-align:left}</style></head><body>";
   }
 
   private static String table(List<RunOutcome> outcomes)
@@ -112,7 +120,7 @@ public final class HtmlReporter implements Reporter
     return t.append("</table>").toString();
   }
 
-  private static XYChart latencyCdf(List<RunOutcome> outcomes)
+  public static XYChart latencyCdf(List<RunOutcome> outcomes)
   {
     final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
                                               .xAxisTitle("latency (ms, log)").yAxisTitle("fraction of queries")
@@ -182,7 +190,7 @@ public final class HtmlReporter implements Reporter
     return chart;
   }
 
-  private static XYChart replicasVsPopularity(List<RunOutcome> outcomes)
+  public static XYChart replicasVsPopularity(List<RunOutcome> outcomes)
   {
     final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
                                               .xAxisTitle("segment popularity rank (log)").yAxisTitle("replicas")
@@ -209,12 +217,13 @@ public final class HtmlReporter implements Reporter
     return chart;
   }
 
-  private static HeatMapChart heatMap(RunOutcome o)
+  /** Tier of each node per round (red = hot, orange = warm, blue = cold), rows labelled by {@code roundTimes}. */
+  public static HeatMapChart heatMap(RunOutcome o, String timeAxisTitle)
   {
     final RunTrace trace = o.trace();
     final HeatMapChart chart = new HeatMapChartBuilder().width(WIDTH).height(HEIGHT)
                                                         .xAxisTitle("node (most cores first)")
-                                                        .yAxisTitle("simulated time (s)").build();
+                                                        .yAxisTitle(timeAxisTitle).build();
     chart.getStyler().setRangeColors(new Color[]{new Color(0xd7191c), new Color(0xfdae61), new Color(0x2c7bb6)});
     chart.getStyler().setMin(0);
     chart.getStyler().setMax(2);
@@ -234,13 +243,13 @@ public final class HtmlReporter implements Reporter
     return chart;
   }
 
-  private static String image(Chart<?, ?> chart) throws IOException
+  public static String image(Chart<?, ?> chart) throws IOException
   {
     final byte[] png = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
     return "<p><img alt=\"chart\" src=\"data:image/png;base64," + Base64.getEncoder().encodeToString(png) + "\"></p>";
   }
 
-  private static String escape(String s)
+  public static String escape(String s)
   {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
   }

@@ -7,6 +7,7 @@ import org.getafix.simulator.settings.ScenarioSettings;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Writes {@code results.json}: the scenario name and one {@link RunResult} per run label. */
 public final class ResultsJsonReporter implements Reporter
@@ -16,14 +17,38 @@ public final class ResultsJsonReporter implements Reporter
   public static ObjectNode toJson(SimulationResults results)
   {
     final ScenarioSettings scenario = results.scenario();
+    return toJson(
+        scenario.name(),
+        scenario.seed(),
+        scenario.durationSeconds(),
+        scenario.warmupSeconds(),
+        scenario.offeredUtilisation(),
+        results.runs()
+    );
+  }
+
+  /**
+   * The results.json shape, also written by {@code ./getafix demo} for its live runs.
+   *
+   * @param offeredUtilisation null where the load is not offered open-loop (closed-loop clients on a live cluster)
+   */
+  public static ObjectNode toJson(
+      String scenario,
+      long seed,
+      double seconds,
+      double warmupSeconds,
+      Double offeredUtilisation,
+      List<RunOutcome> runs
+  )
+  {
     final ObjectNode root = MAPPER.createObjectNode();
-    root.put("scenario", scenario.name());
-    root.put("seed", scenario.seed());
-    root.put("simulatedSeconds", scenario.durationSeconds());
-    root.put("warmupSeconds", scenario.warmupSeconds());
-    root.put("offeredUtilisation", scenario.offeredUtilisation());
+    root.put("scenario", scenario);
+    root.put("seed", seed);
+    root.put("simulatedSeconds", seconds);
+    root.put("warmupSeconds", warmupSeconds);
+    root.put("offeredUtilisation", offeredUtilisation);
     final ObjectNode strategies = root.putObject("strategies");
-    for (RunOutcome o : results.runs()) {
+    for (RunOutcome o : runs) {
       strategies.set(o.label(), MAPPER.valueToTree(o.result()));
     }
     return root;

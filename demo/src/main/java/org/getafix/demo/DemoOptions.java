@@ -1,0 +1,174 @@
+package org.getafix.demo;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What {@code ./getafix demo} runs: the size of the cluster, the data and each phase.
+ *
+ * @param quick          the short variant (smaller dataset, shorter phases)
+ * @param measure        measured workload per strategy; the straggler appears halfway through it
+ * @param warmUp         workload run before measuring, after placement has been handed over
+ * @param settleTimeout  how long a strategy's placement may take to settle before it is measured anyway
+ * @param cpuQuotas      CPU cap (cores) of each Historical; their number is the number of Historicals
+ * @param strategies     strategies in the order they run, each on the same cluster and data
+ * @param hours          hourly segments ingested
+ * @param rowsPerHour    rows per segment
+ * @param keepRunning    leave the cluster up after the report, until Ctrl-C
+ */
+public record DemoOptions(
+    boolean quick,
+    Duration measure,
+    Duration warmUp,
+    Duration settleTimeout,
+    List<Double> cpuQuotas,
+    List<Strategy> strategies,
+    int hours,
+    int rowsPerHour,
+    boolean keepRunning
+)
+{
+  public static final String USAGE = String.join(
+      System.lineSeparator(),
+      "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
+      "                      [--strategies stock,getafix] [--keep-running]",
+      "  --quick         small dataset and short phases (about 5 minutes on 2 cores)",
+      "  --duration S    measured seconds per strategy (default 120, quick 30); a straggler appears halfway",
+      "  --historicals N number of Historicals, 2 to 6 (default 3)",
+      "  --quotas LIST   CPU cores of each Historical (default: 1.0 for the first, 0.25 for the last, 0.5 between)",
+      "  --strategies    which of stock, getafix to run, in that order (default both)",
+      "  --keep-running  leave the cluster up after the report and print the Druid web console URL"
+  );
+  private static final int MIN_HISTORICALS = 2;
+  private static final int MAX_HISTORICALS = 6;
+
+  public DemoOptions
+  {
+    cpuQuotas = List.copyOf(cpuQuotas);
+    strategies = List.copyOf(strategies);
+  }
+
+  /** @throws IllegalArgumentException with a message for the user on bad arguments */
+  public static DemoOptions parse(String... args)
+  {
+    boolean quick = false;
+    Integer seconds = null;
+    Integer historicals = null;
+    List<Double> quotas = null;
+    List<Strategy> strategies = List.of(Strategy.values());
+    boolean keepRunning = false;
+    for (int i = 0; i < args.length; i++) {
+      final String arg = args[i];
+      switch (arg) {
+        case "--quick" -> quick = true;
+        case "--keep-running" -> keepRunning = true;
+        case "--duration" -> {
+          seconds = positiveInt(value(args, ++i, arg), arg);
+          if (seconds < 10) {
+            throw new IllegalArgumentException("--duration must be at least 10 seconds, got " + seconds);
+          }
+        }
+        case "--historicals" -> historicals = positiveInt(value(args, ++i, arg), arg);
+        case "--quotas" -> quotas = quotas(value(args, ++i, arg));
+        case "--strategies" -> strategies = strategies(value(args, ++i, arg));
+        default -> throw new IllegalArgumentException("unknown option " + arg);
+      }
+    }
+    if (historicals == null) {
+      historicals = quotas == null ? 3 : quotas.size();
+    }
+    if (historicals < MIN_HISTORICALS || historicals > MAX_HISTORICALS) {
+      throw new IllegalArgumentException(
+          "--historicals must be between " + MIN_HISTORICALS + " and " + MAX_HISTORICALS + ", got " + historicals
+      );
+    }
+    if (quotas == null) {
+      quotas = defaultQuotas(historicals);
+    } else if (quotas.size() != historicals) {
+      throw new IllegalArgumentException(
+          "--quotas gives " + quotas.size() + " values for " + historicals + " Historicals"
+      );
+    }
+    return new DemoOptions(
+        quick,
+        Duration.ofSeconds(seconds != null ? seconds : quick ? 30 : 120),
+        Duration.ofSeconds(quick ? 15 : 45),
+        Duration.ofSeconds(quick ? 90 : 180),
+        quotas,
+        strategies,
+        quick ? 24 : 100,
+        quick ? 2_000 : 5_000,
+        keepRunning
+    );
+  }
+
+  /** Unequal caps: 1.0 core for the first Historical, 0.25 for the last, 0.5 for those between. */
+  static List<Double> defaultQuotas(int historicals)
+  {
+    final List<Double> quotas = new ArrayList<>(Collections.nCopies(historicals, 0.5));
+    quotas.set(0, 1.0);
+    quotas.set(historicals - 1, 0.25);
+    return quotas;
+  }
+
+  public int historicals()
+  {
+    return cpuQuotas.size();
+  }
+
+  private static List<Double> quotas(String list)
+  {
+    final List<Double> quotas = new ArrayList<>();
+    for (String part : list.split(",")) {
+      final double cores;
+      try {
+        cores = Double.parseDouble(part.trim());
+      }
+      catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--quotas wants numbers of cores like 1.0,0.5,0.25, got " + list);
+      }
+      if (!(cores > 0) || cores > 64) {
+        throw new IllegalArgumentException("a CPU quota must be above 0 and at most 64 cores, got " + part.trim());
+      }
+      quotas.add(cores);
+    }
+    return quotas;
+  }
+
+  private static List<Strategy> strategies(String list)
+  {
+    final LinkedHashSet<Strategy> chosen = new LinkedHashSet<>();
+    for (String part : list.split(",")) {
+      chosen.add(Strategy.named(part.trim().toLowerCase(Locale.ROOT)));
+    }
+    // Always stock first: the comparison reads left to right, and Getafix starts from the placement stock leaves.
+    return Arrays.stream(Strategy.values()).filter(chosen::contains).toList();
+  }
+
+  private static int positiveInt(String value, String option)
+  {
+    try {
+      final int n = Integer.parseInt(value);
+      if (n < 1) {
+        throw new IllegalArgumentException(option + " must be positive, got " + value);
+      }
+      return n;
+    }
+    catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " wants a whole number, got " + value);
+    }
+  }
+
+  private static String value(String[] args, int i, String option)
+  {
+    if (i >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[i];
+  }
+}

@@ -1,0 +1,301 @@
+package org.getafix.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.getafix.simulator.report.HtmlReporter;
+import org.getafix.simulator.report.ResultsJsonReporter;
+import org.getafix.simulator.report.RunOutcome;
+import org.getafix.simulator.report.RunResult;
+import org.knowm.xchart.HeatMapChart;
+import org.knowm.xchart.HeatMapChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+import java.awt.Color;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes the demo's {@code report.html} (self-contained, with the simulator report's look and charts) and
+ * {@code results.json} (the simulator's shape, plus a {@code live} section for what only a live run has).
+ */
+public final class DemoReport
+{
+  private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final int WIDTH = 900;
+  private static final int HEIGHT = 420;
+
+  private DemoReport()
+  {
+  }
+
+  /** Writes both files into {@code dir} and returns the report's path. */
+  public static Path write(Path dir, DemoResults results) throws IOException
+  {
+    Files.createDirectories(dir);
+    MAPPER.writeValue(dir.resolve("results.json").toFile(), json(results));
+    final Path report = dir.resolve("report.html");
+    Files.writeString(report, html(results), StandardCharsets.UTF_8);
+    return report;
+  }
+
+  public static List<RunOutcome> outcomes(DemoResults results)
+  {
+    return results.phases().stream()
+                  .map(p -> new RunOutcome(p.strategy().label(), PhaseAnalysis.runResult(p), PhaseAnalysis.runTrace(p)))
+                  .toList();
+  }
+
+  public static ObjectNode json(DemoResults results)
+  {
+    final ObjectNode root = ResultsJsonReporter.toJson(
+        "live-demo",
+        results.seed(),
+        results.measureSeconds(),
+        results.warmUpSeconds(),
+        null,
+        outcomes(results)
+    );
+    final ObjectNode live = root.putObject("live");
+    live.put("cluster", results.cluster());
+    live.put("workload", results.workload());
+    final ObjectNode runs = live.putObject("runs");
+    for (PhaseRecord p : results.phases()) {
+      final ObjectNode run = runs.putObject(p.strategy().label());
+      final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
+      run.put("failedQueries", p.failures());
+      run.put("queriesPerSecond", p.queries() / Math.max(1e-9, p.wallSeconds()));
+      run.put("loads", churn[0]);
+      run.put("drops", churn[1]);
+      run.put("placementSettled", p.settled());
+      run.put("straggler", p.straggler());
+      run.put("stragglerAtSecond", Double.isNaN(p.stragglerAt()) ? null : p.stragglerAt());
+      run.putPOJO("failureExamples", p.failureExamples());
+    }
+    live.put("answerQuality", "not yet available: budgeted queries with sampled mature runs (quality monitor) are "
+                              + "not wired into the demo");
+    return root;
+  }
+
+  /** The summary table as aligned text, for the console. */
+  public static String summaryText(DemoResults results)
+  {
+    final StringBuilder sb = new StringBuilder(String.format(
+        Locale.ROOT,
+        "%-14s %7s %6s %8s %8s %8s %5s %7s %11s %5s %5s %7s%n",
+        "run", "queries", "failed", "p50 ms", "p99 ms", "replicas", "RF", "mem MB", "max node MB", "loads", "drops",
+        "tiering"
+    ));
+    for (PhaseRecord p : results.phases()) {
+      final RunResult r = PhaseAnalysis.runResult(p);
+      final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
+      sb.append(String.format(
+          Locale.ROOT,
+          "%-14s %7d %6d %8.1f %8.1f %8d %5.2f %7.1f %11.1f %5d %5d %7s%n",
+          p.strategy().label(), p.queries(), p.failures(), r.latencyMs().p50(), r.latencyMs().p99(), r.totalReplicas(),
+          r.effectiveReplicationFactor(), r.totalMemoryBytes() / 1e6, r.maxNodeMemoryBytes() / 1e6, churn[0], churn[1],
+          r.tieringAccuracy() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.tieringAccuracy())
+      ));
+    }
+    return sb.toString();
+  }
+
+  public static String html(DemoResults results)
+  {
+    System.setProperty("java.awt.headless", "true");
+    final List<RunOutcome> outcomes = outcomes(results);
+    final StringBuilder html = new StringBuilder(HtmlReporter.pageStart("getafix demo: stock Druid vs druid-getafix"));
+    html.append("<h1>Stock Druid vs druid-getafix on a live cluster</h1>");
+    html.append("<p>").append(HtmlReporter.escape(results.cluster())).append("</p><p>")
+        .append(HtmlReporter.escape(results.workload())).append("</p>");
+    html.append(String.format(
+        Locale.ROOT,
+        "<p>Each strategy ran on the same cluster and data: placement handed over, placement left to settle, %.0f s "
+        + "of workload to warm up, then %.0f s measured with the same query sequence (seed %d). Halfway through the "
+        + "measurement the Historical with the most cores is throttled (the straggler).</p>",
+        results.warmUpSeconds(), results.measureSeconds(), results.seed()
+    ));
+    html.append(table(results, outcomes));
+    html.append("<h2>Query latency CDF</h2>").append(chart(HtmlReporter.latencyCdf(outcomes)));
+    html.append("<h2>Replicas vs popularity</h2><p>Each point is one segment: its rank by the measured queries that "
+                + "read it (1 = most read) and the replicas it held at the end of the run.</p>")
+        .append(chart(HtmlReporter.replicasVsPopularity(outcomes)));
+    html.append("<h2>Node load over time</h2><p>Nodes on the x axis, most cores first; each row is one sample "
+                + "(about one Getafix round), each cell the query CPU time the node used as a share of its cap "
+                + "(dark = idle; the scale ends at the largest share seen in any run, so the runs compare; the Historicals' "
+                + "CPU accounting can exceed the cap a little). Long runs average consecutive samples into at most "
+                + PhaseAnalysis.MAX_ROWS + " rows. Rows from the straggler's throttling on are measured against its "
+                + "new cap.</p>");
+    final double maxLoad = results.phases().stream()
+                                  .flatMap(p -> Arrays.stream(PhaseAnalysis.nodeUtilisation(p)))
+                                  .flatMapToDouble(Arrays::stream)
+                                  .max()
+                                  .orElse(1);
+    for (PhaseRecord p : results.phases()) {
+      html.append("<h3>").append(HtmlReporter.escape(p.strategy().label())).append("</h3>")
+          .append(stragglerNote(p))
+          .append(chart(loadHeatMap(p, Math.max(0.1, Math.ceil(maxLoad * 10) / 10))));
+    }
+    html.append("<h2>Tiers over time</h2><p>The tier Getafix measured for each node per round (red = hot, orange = "
+                + "warm, blue = cold). Stock Druid has no tiers.</p>");
+    boolean anyTiers = false;
+    for (RunOutcome o : outcomes) {
+      if (!o.trace().tierByRound().isEmpty()) {
+        anyTiers = true;
+        html.append("<h3>").append(HtmlReporter.escape(o.label())).append("</h3>")
+            .append(chart(HtmlReporter.heatMap(o, "seconds since the strategy took over")));
+      }
+    }
+    if (!anyTiers) {
+      html.append("<p>No run published tiers.</p>");
+    }
+    html.append("<h2>Loads and drops per round</h2><p>Replicas that appeared (loads) and disappeared (drops) "
+                + "between consecutive samples, from the hand-over of placement to the end of the measurement.</p>")
+        .append(chart(churnChart(results)));
+    html.append("<h2>Answer quality and coverage</h2><p><b>Not yet available.</b> druid-getafix's budgeted queries "
+                + "with sampled mature runs (the quality monitor) are not wired into the demo yet, so this run "
+                + "measures placement and routing only; no answer was approximated.</p>");
+    html.append("</body></html>");
+    return html.toString();
+  }
+
+  private static String table(DemoResults results, List<RunOutcome> outcomes)
+  {
+    final StringBuilder t = new StringBuilder(
+        "<table style=\"font-size:85%\"><tr><th>run</th><th>balancer</th><th>router</th><th>queries</th><th>failed</th><th>q/s</th>"
+        + "<th>p50 ms</th><th>p99 ms</th><th>replicas</th><th>eff. RF</th><th>memory MB</th><th>max node MB</th>"
+        + "<th>loads</th><th>drops</th><th>tiering acc.</th><th>settled</th></tr>"
+    );
+    for (int i = 0; i < outcomes.size(); i++) {
+      final PhaseRecord p = results.phases().get(i);
+      final RunResult r = outcomes.get(i).result();
+      final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
+      t.append(String.format(
+          Locale.ROOT,
+          "<tr><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
+          + "<td>%d</td><td>%.2f</td><td>%.1f</td><td>%.1f</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>",
+          HtmlReporter.escape(p.strategy().label()), r.strategy(), r.routing(), p.queries(), p.failures(),
+          p.queries() / Math.max(1e-9, p.wallSeconds()), r.latencyMs().p50(), r.latencyMs().p99(), r.totalReplicas(),
+          r.effectiveReplicationFactor(), r.totalMemoryBytes() / 1e6, r.maxNodeMemoryBytes() / 1e6, churn[0], churn[1],
+          r.tieringAccuracy() == null ? "–" : String.format(Locale.ROOT, "%.2f", r.tieringAccuracy()),
+          p.settled() ? "yes" : "no (timed out)"
+      ));
+    }
+    t.append("</table><p>Replicas and memory are averaged over the measured samples; loads and drops count the "
+             + "whole phase; tiering accuracy is the share of node-samples whose Getafix tier matches the caps at "
+             + "that moment (largest cap HOT, smallest COLD).</p>");
+    for (PhaseRecord p : results.phases()) {
+      if (!p.failureExamples().isEmpty()) {
+        t.append("<p>").append(HtmlReporter.escape(p.strategy().label())).append(" failures, e.g.: ")
+         .append(HtmlReporter.escape(String.join(" | ", p.failureExamples()))).append("</p>");
+      }
+    }
+    return t.toString();
+  }
+
+  private static String stragglerNote(PhaseRecord p)
+  {
+    return p.straggler() == null
+           ? "<p>No straggler (CPU caps could not be changed at run time).</p>"
+           : String.format(
+               Locale.ROOT,
+               "<p>Measured from second %.0f to %.0f; %s throttled at second %.0f.</p>",
+               p.measureFrom(), p.measureTo(), HtmlReporter.escape(nodeName(p, p.straggler())), p.stragglerAt()
+           );
+  }
+
+  private static String nodeName(PhaseRecord p, String host)
+  {
+    return p.nodes().stream().filter(n -> n.host().equals(host)).map(n -> n.name() + " (" + host + ")")
+            .findFirst().orElse(host);
+  }
+
+  private static HeatMapChart loadHeatMap(PhaseRecord p, double maxLoad)
+  {
+    final List<Node> nodes = PhaseAnalysis.byQuota(p.nodes());
+    final double[][] load = PhaseAnalysis.nodeUtilisation(p);
+    final HeatMapChart chart = new HeatMapChartBuilder().width(WIDTH).height(HEIGHT)
+                                                        .xAxisTitle("node (most cores first)")
+                                                        .yAxisTitle("seconds since the strategy took over").build();
+    chart.getStyler().setRangeColors(new Color[]{new Color(0x1a1a40), new Color(0x2c7bb6), new Color(0xfdae61),
+                                                 new Color(0xd7191c)});
+    chart.getStyler().setMin(0);
+    chart.getStyler().setMax(maxLoad);
+    chart.getStyler().setShowValue(false);
+    chart.getStyler().setLegendVisible(true);
+    final List<String> x = nodes.stream().map(n -> n.name() + " (" + n.quota() + ")").toList();
+    final List<String> y = new ArrayList<>();
+    final List<Number[]> cells = new ArrayList<>();
+    // Consecutive intervals are averaged into at most MAX_ROWS rows, so that the time labels stay readable.
+    final int every = Math.max(1, (load.length + PhaseAnalysis.MAX_ROWS - 1) / PhaseAnalysis.MAX_ROWS);
+    for (int from = 0, row = 0; from < load.length; from += every, row++) {
+      final int to = Math.min(load.length, from + every);
+      y.add(String.format(Locale.ROOT, "%.0f", p.samples().get(to).seconds()));
+      for (int n = 0; n < nodes.size(); n++) {
+        double sum = 0;
+        for (int r = from; r < to; r++) {
+          sum += load[r][n];
+        }
+        cells.add(new Number[]{n, row, sum / (to - from)});
+      }
+    }
+    if (y.isEmpty()) {
+      y.add("0");
+      for (int n = 0; n < nodes.size(); n++) {
+        cells.add(new Number[]{n, 0, 0});
+      }
+    }
+    chart.addSeries("share of cap", x, y, cells);
+    return chart;
+  }
+
+  private static XYChart churnChart(DemoResults results)
+  {
+    final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                                              .xAxisTitle("seconds since the strategy took over")
+                                              .yAxisTitle("replicas per round").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
+    chart.getStyler().setMarkerSize(5);
+    for (PhaseRecord p : results.phases()) {
+      final int[][] churn = PhaseAnalysis.loadsAndDrops(p.samples());
+      if (churn.length == 0) {
+        continue;
+      }
+      final double[] x = new double[churn.length];
+      final double[] loads = new double[churn.length];
+      final double[] drops = new double[churn.length];
+      for (int i = 0; i < churn.length; i++) {
+        x[i] = p.samples().get(i + 1).seconds();
+        loads[i] = churn[i][0];
+        drops[i] = -churn[i][1];
+      }
+      chart.addSeries(p.strategy().label() + " loads", x, loads).setMarker(SeriesMarkers.CIRCLE);
+      chart.addSeries(p.strategy().label() + " drops (negative)", x, drops).setMarker(SeriesMarkers.DIAMOND);
+    }
+    if (chart.getSeriesMap().isEmpty()) {
+      chart.addSeries("no samples", new double[]{0}, new double[]{0});
+    }
+    return chart;
+  }
+
+  private static String chart(Chart<?, ?> chart)
+  {
+    try {
+      return HtmlReporter.image(chart);
+    }
+    catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

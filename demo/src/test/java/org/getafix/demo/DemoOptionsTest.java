@@ -1,0 +1,74 @@
+package org.getafix.demo;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DemoOptionsTest
+{
+  @Test
+  void defaultsAreTheFullRunOnThreeUnequalHistoricals()
+  {
+    final DemoOptions options = DemoOptions.parse();
+    assertFalse(options.quick());
+    assertEquals(Duration.ofSeconds(120), options.measure());
+    assertEquals(List.of(1.0, 0.5, 0.25), options.cpuQuotas());
+    assertEquals(List.of(Strategy.STOCK, Strategy.GETAFIX), options.strategies());
+    assertEquals(100, options.hours());
+    assertFalse(options.keepRunning());
+  }
+
+  @Test
+  void quickShrinksDataAndPhasesButDurationWins()
+  {
+    final DemoOptions quick = DemoOptions.parse("--quick");
+    assertTrue(quick.quick());
+    assertEquals(Duration.ofSeconds(30), quick.measure());
+    assertTrue(quick.hours() < DemoOptions.parse().hours());
+    assertEquals(Duration.ofSeconds(45), DemoOptions.parse("--quick", "--duration", "45").measure());
+  }
+
+  @Test
+  void historicalsAndQuotasMustAgree()
+  {
+    assertEquals(List.of(1.0, 0.5, 0.5, 0.25), DemoOptions.parse("--historicals", "4").cpuQuotas());
+    assertEquals(List.of(2.0, 1.0), DemoOptions.parse("--quotas", "2.0, 1.0").cpuQuotas());
+    assertEquals(2, DemoOptions.parse("--quotas", "2.0,1.0").historicals());
+    final IllegalArgumentException e = assertThrows(
+        IllegalArgumentException.class,
+        () -> DemoOptions.parse("--historicals", "4", "--quotas", "1.0,0.5")
+    );
+    assertTrue(e.getMessage().contains("2 values for 4 Historicals"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--historicals", "1"));
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--quotas", "1.0,zero"));
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--quotas", "1.0,0"));
+  }
+
+  @Test
+  void strategiesRunStockFirstWhateverTheOrderGiven()
+  {
+    assertEquals(List.of(Strategy.STOCK, Strategy.GETAFIX), DemoOptions.parse("--strategies", "getafix,stock").strategies());
+    assertEquals(List.of(Strategy.GETAFIX), DemoOptions.parse("--strategies", "getafix").strategies());
+    final IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--strategies", "random"));
+    assertTrue(e.getMessage().contains("stock, getafix"), e.getMessage());
+  }
+
+  @Test
+  void badArgumentsSayWhatIsWrong()
+  {
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--duration"))
+                   .getMessage().contains("needs a value"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--duration", "5"))
+                   .getMessage().contains("at least 10"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--fast"))
+                   .getMessage().contains("unknown option --fast"));
+    assertTrue(DemoOptions.parse("--keep-running").keepRunning());
+  }
+}

@@ -1,0 +1,174 @@
+package org.getafix.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DemoReportTest
+{
+  private static final List<Node> NODES = List.of(
+      new Node("h1:1", "historical-1", 1.0),
+      new Node("h2:2", "historical-2", 0.5),
+      new Node("h3:3", "historical-3", 0.25)
+  );
+  private static final Map<String, Double> QUOTAS = Map.of("h1:1", 1.0, "h2:2", 0.5, "h3:3", 0.25);
+  private static final Map<String, Long> SIZES = Map.of("s0", 1_000_000L, "s1", 2_000_000L);
+
+  /** Stock: 2 replicas of both segments all along; a load and a drop between the 2nd and 3rd sample. */
+  static PhaseRecord stock()
+  {
+    final Map<String, Set<String>> a = Map.of("s0", Set.of("h1:1", "h2:2"), "s1", Set.of("h2:2", "h3:3"));
+    final Map<String, Set<String>> b = Map.of("s0", Set.of("h1:1", "h3:3"), "s1", Set.of("h2:2", "h3:3"));
+    return phase(Strategy.STOCK, List.of(
+        sample(0, a, 0, Map.of()),
+        sample(3, a, 1_500_000, Map.of()),
+        sample(6, b, 3_000_000, Map.of())
+    ), 0);
+  }
+
+  /** Getafix: one replica each, then a third for the hot segment; tiers all right, then one wrong round (7 of 9 node-samples right). */
+  static PhaseRecord getafix()
+  {
+    final Map<String, Set<String>> a = Map.of("s0", Set.of("h1:1"), "s1", Set.of("h2:2"));
+    final Map<String, Set<String>> b = Map.of("s0", Set.of("h1:1", "h2:2"), "s1", Set.of("h2:2"));
+    final Map<String, String> right = Map.of("h1:1", "HOT", "h2:2", "WARM", "h3:3", "COLD");
+    final Map<String, String> wrong = Map.of("h1:1", "WARM", "h2:2", "HOT", "h3:3", "COLD");
+    return phase(Strategy.GETAFIX, List.of(
+        sample(0, a, 0, right),
+        sample(3, b, 1_500_000, wrong),
+        sample(6, b, 3_000_000, right)
+    ), 5);
+  }
+
+  private static Sample sample(double t, Map<String, Set<String>> holders, long cpu, Map<String, String> tiers)
+  {
+    return new Sample(
+        t,
+        holders,
+        Map.of("h1:1", cpu, "h2:2", cpu / 2, "h3:3", 0L),
+        Map.of("h1:1", cpu / 1000, "h2:2", 0L, "h3:3", 0L),
+        tiers,
+        QUOTAS
+    );
+  }
+
+  private static PhaseRecord phase(Strategy strategy, List<Sample> samples, long failures)
+  {
+    final Histogram latency = new Histogram(3);
+    for (int i = 1; i <= 100; i++) {
+      latency.recordValue(i * 1000L * (strategy == Strategy.STOCK ? 2 : 1));
+    }
+    return new PhaseRecord(
+        strategy, NODES, samples, 0, 6, "h1:1", 3, true, latency, Map.of("timeseries", latency), 100, failures,
+        failures > 0 ? List.of("HTTP 500 <boom>") : List.of(), 6, List.of("s0", "s1"), SIZES, new long[]{80, 20}, 1.0
+    );
+  }
+
+  static DemoResults results()
+  {
+    return new DemoResults("3 Historicals", "2 segments", 42, 10, 6, List.of(stock(), getafix()));
+  }
+
+  @Test
+  void analysisComputesReplicasMemoryChurnAndTiering()
+  {
+    final var stock = PhaseAnalysis.runResult(stock());
+    assertEquals(4, stock.totalReplicas());
+    assertEquals(2, stock.extraReplicas());
+    assertEquals(6_000_000, stock.totalMemoryBytes());
+    assertEquals(null, stock.tieringAccuracy());
+    assertEquals(1, stock.replicaLoads());
+    assertEquals("cost", stock.strategy());
+    assertEquals("connectionCount", stock.routing());
+
+    final var getafix = PhaseAnalysis.runResult(getafix());
+    assertEquals(3, getafix.totalReplicas());
+    assertEquals(7.0 / 9, getafix.tieringAccuracy(), 1e-9);
+    assertEquals("getafixAdaptive", getafix.routing());
+    assertTrue(getafix.latencyMs().p99() < stock.latencyMs().p99());
+
+    // 1.5 s of CPU over 3 s on a 1-core node: half its cap; 0.75 s on a 0.5-core node: half its cap.
+    final double[][] load = PhaseAnalysis.nodeUtilisation(stock());
+    assertEquals(0.5, load[0][0], 1e-9);
+    assertEquals(0.5, load[0][1], 1e-9);
+    assertEquals(0.0, load[0][2], 1e-9);
+    assertEquals(List.of(1, 1), List.of(PhaseAnalysis.loadsAndDrops(stock().samples())[1][0],
+                                        PhaseAnalysis.loadsAndDrops(stock().samples())[1][1]));
+  }
+
+  @Test
+  void longRunsKeepAtMostMaxRowsOfTiers()
+  {
+    final PhaseRecord getafix = getafix();
+    final List<Sample> many = new java.util.ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      final Sample s = getafix.samples().get(i % 3);
+      many.add(new Sample(i * 3, s.holders(), s.cpuMicros(), s.scans(), s.tiers(), s.quotas()));
+    }
+    final PhaseRecord longRun = new PhaseRecord(
+        getafix.strategy(), getafix.nodes(), many, 0, 300, null, Double.NaN, false, getafix.latencyMicros(),
+        getafix.latencyByType(), 1, 0, List.of(), 300, getafix.segmentIds(), getafix.segmentSizes(),
+        getafix.segmentAccesses(), 1.0
+    );
+    final var trace = PhaseAnalysis.runTrace(longRun);
+    assertEquals(25, trace.tierByRound().size());
+    assertEquals(List.of(0.0, 12.0), trace.roundTimes().subList(0, 2));
+    assertTrue(DemoReport.html(new DemoResults("c", "w", 1, 1, 1, List.of(longRun))).contains("No straggler"));
+  }
+
+  @Test
+  void expectedTiersFollowTheCapsAtTheMoment()
+  {
+    assertEquals(
+        Map.of("a", "HOT", "b", "WARM", "c", "COLD"),
+        PhaseAnalysis.expectedTiers(Map.of("a", 1.0, "b", 0.25, "c", 0.1))
+    );
+  }
+
+  @Test
+  void reportHasEverySectionAndEscapesText(@TempDir Path dir) throws Exception
+  {
+    final Path report = DemoReport.write(dir, results());
+    final String html = Files.readString(report);
+    for (String section : List.of(
+        "Query latency CDF", "Replicas vs popularity", "Node load over time", "Tiers over time",
+        "Loads and drops per round", "Answer quality and coverage", "Not yet available"
+    )) {
+      assertTrue(html.contains(section), section);
+    }
+    assertTrue(html.contains("<td>stock Druid</td><td>cost</td><td>connectionCount</td>"), html);
+    assertTrue(html.contains("HTTP 500 &lt;boom&gt;"));
+    assertFalse(html.contains("<boom>"));
+    assertTrue(html.contains("data:image/png;base64,"));
+    assertFalse(html.contains("src=\"http"), "self-contained");
+
+    final JsonNode json = new ObjectMapper().readTree(dir.resolve("results.json").toFile());
+    assertEquals("live-demo", json.path("scenario").asText());
+    assertTrue(json.path("offeredUtilisation").isNull());
+    assertEquals(4, json.path("strategies").path("stock Druid").path("totalReplicas").asInt());
+    assertEquals(3, json.path("strategies").path("druid-getafix").path("totalReplicas").asInt());
+    assertEquals(5, json.path("live").path("runs").path("druid-getafix").path("failedQueries").asInt());
+    assertTrue(json.path("live").path("answerQuality").asText().startsWith("not yet available"));
+  }
+
+  @Test
+  void summaryTextHasOneRowPerRun()
+  {
+    final String[] lines = DemoReport.summaryText(results()).split("\n");
+    assertEquals(3, lines.length);
+    assertTrue(lines[1].startsWith("stock Druid"));
+    assertTrue(lines[2].startsWith("druid-getafix") && lines[2].trim().endsWith("0.78"), lines[2]);
+  }
+}
