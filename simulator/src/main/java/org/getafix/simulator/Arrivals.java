@@ -3,6 +3,7 @@ package org.getafix.simulator;
 import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.Query;
 import org.getafix.simulator.engine.EventLoop;
+import org.getafix.simulator.execution.ExecutionControl;
 import org.getafix.simulator.settings.ScenarioSettings;
 import org.getafix.simulator.workload.Client;
 import org.getafix.simulator.workload.QueryType;
@@ -20,6 +21,8 @@ import java.util.SplittableRandom;
 final class Arrivals
 {
   private final ScenarioSettings scenario;
+  private final ScenarioSettings.Run run;
+  private final ExecutionControl execution;
   private final EventLoop loop;
   private final Cluster cluster;
   private final WorkloadGenerator workload;
@@ -29,11 +32,15 @@ final class Arrivals
   private long tasks;
 
   /**
+   * @param run           its load factor and load step scale every client's rate
+   * @param execution     the gate each query passes (budgeted execution, admission); null for none
    * @param clientRandom  split once per client, in client order: each client's own stream
    * @param segmentRandom segment sizes
    */
   Arrivals(
       ScenarioSettings scenario,
+      ScenarioSettings.Run run,
+      ExecutionControl execution,
       EventLoop loop,
       Cluster cluster,
       WorkloadGenerator workload,
@@ -42,6 +49,8 @@ final class Arrivals
   )
   {
     this.scenario = scenario;
+    this.run = run;
+    this.execution = execution;
     this.loop = loop;
     this.cluster = cluster;
     this.workload = workload;
@@ -73,7 +82,7 @@ final class Arrivals
   void schedule()
   {
     for (Client client : clients) {
-      loop.schedule(client.nextInterArrival(), () -> arrive(client));
+      loop.schedule(client.nextInterArrival(run.loadFactorAt(0)), () -> arrive(client));
     }
     final double every = scenario.segments().arrivalEverySeconds();
     if (every > 0) {
@@ -112,11 +121,17 @@ final class Arrivals
     final double work = type.drawTaskSeconds(client.random());
     final WorkloadGenerator.Interval interval = workload.next(client.random(), cluster.queryableCount());
     final Query query = new Query(client.index(), type, now);
-    for (int age = interval.newestAge(); age < interval.newestAge() + interval.length(); age++) {
-      cluster.dispatch(query, cluster.queryableByAge(age), work, client.index());
-      tasks++;
+    // A rejected query still drew its type, cost and interval: every run sees the same query stream.
+    if (execution == null || execution.admit(query)) {
+      for (int age = interval.newestAge(); age < interval.newestAge() + interval.length(); age++) {
+        cluster.dispatch(query, cluster.queryableByAge(age), work, client.index());
+        tasks++;
+      }
+      if (execution != null) {
+        execution.dispatched(query);
+      }
     }
-    final double next = now + client.nextInterArrival();
+    final double next = now + client.nextInterArrival(run.loadFactorAt(now));
     if (next < scenario.durationSeconds()) {
       loop.schedule(next, () -> arrive(client));
     }

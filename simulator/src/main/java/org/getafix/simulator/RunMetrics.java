@@ -7,6 +7,7 @@ import org.getafix.core.placement.TieringAccuracy;
 import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.Query;
 import org.getafix.simulator.cluster.Segment;
+import org.getafix.simulator.report.ControlTrace;
 import org.getafix.simulator.report.RunResult;
 import org.getafix.simulator.report.RunTrace;
 
@@ -184,8 +185,8 @@ final class RunMetrics implements Cluster.QueryListener
     return plans == 0 ? 0 : planNanos / plans / 1e6;
   }
 
-  RunTrace trace()
+  RunTrace trace(ControlTrace control)
   {
-    return new RunTrace(latency, nodeIdsByCores, tierRows, roundTimes, recentAccesses, replicasAtEnd);
+    return new RunTrace(latency, nodeIdsByCores, tierRows, roundTimes, recentAccesses, replicasAtEnd, control);
   }
 }

@@ -6,6 +6,7 @@ import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.Historical;
 import org.getafix.simulator.cluster.RoutingPolicy;
 import org.getafix.simulator.engine.EventLoop;
+import org.getafix.simulator.execution.ExecutionControl;
 import org.getafix.simulator.report.RunOutcome;
 import org.getafix.simulator.report.RunResult;
 import org.getafix.simulator.routing.CoreRouting;
@@ -40,6 +41,7 @@ public final class SimulationRun
   private final RoutingPolicy routing;
   private final CorePlacementAdapter adapter;
   private final RunMetrics metrics;
+  private final ExecutionControl execution;
   private final Arrivals arrivals;
   private final CoordinatorRound planning;
 
@@ -104,8 +106,21 @@ public final class SimulationRun
     );
 
     this.metrics = new RunMetrics(scenario.warmupSeconds(), scenario.durationSeconds(), specs);
+    this.execution = run.execution() == null
+                     ? null
+                     : new ExecutionControl(
+                         scenario.execution(),
+                         run,
+                         loop,
+                         cluster,
+                         metrics,
+                         scenario.warmupSeconds(),
+                         scenario.durationSeconds()
+                     );
     this.arrivals = new Arrivals(
         scenario,
+        run,
+        execution,
         loop,
         cluster,
         new SkewedLatestWorkload(scenario.workload().recencyExponent(), scenario.workload().meanIntervalSegments()),
@@ -138,7 +153,7 @@ public final class SimulationRun
   {
     final long wallStart = System.nanoTime();
     arrivals.createInitialSegments();
-    cluster.setQueryListener(metrics);
+    cluster.setQueryListener(execution != null ? execution : metrics);
     // Handoffs before rounds: events at the same instant run in the order they were scheduled, and a segment
     // handed off at the moment of a Coordinator run is assigned by that run's rules, whose load of an unavailable
     // segment Druid's load queue serves before the replicas the same run asks for (Historical.LOAD_ORDER).
@@ -191,9 +206,10 @@ public final class SimulationRun
         arrivals.tasks(),
         footprint.replicaLoads(),
         metrics.meanUtilisation(totalCores, window),
-        metrics.meanPlanMillis()
+        metrics.meanPlanMillis(),
+        execution == null ? null : execution.result()
     );
-    return new RunOutcome(run.label(), result, metrics.trace());
+    return new RunOutcome(run.label(), result, metrics.trace(execution == null ? null : execution.trace()));
   }
 
   /**

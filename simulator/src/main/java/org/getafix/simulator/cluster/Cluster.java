@@ -134,6 +134,15 @@ public final class Cluster
     dispatcher.dispatch(query, segment, work, broker);
   }
 
+  /**
+   * Cancels the unfinished tasks of {@code query}, as the Broker cancels a query on Historicals once its answer is
+   * taken at the deadline; the query listener is not told.
+   */
+  public void cancel(Query query)
+  {
+    dispatcher.cancel(query);
+  }
+
   /** Makes the cluster converge to {@code plan} with no limit on the loads it issues. */
   public void applyPlan(PlacementPlan plan)
   {

@@ -130,6 +130,7 @@ public final class Historical
     accountBusy(now);
     busyCores++;
     task.startedAt = now;
+    task.running = true;
     tasksStarted++;
     totalWaitSeconds += now - task.enqueuedAt;
     final double service = task.work / speedAt(now);
@@ -138,6 +139,10 @@ public final class Historical
 
   private void complete(Task task, double service)
   {
+    if (task.over) {
+      return;
+    }
+    task.over = true;
     accountBusy(loop.now());
     busyCores--;
     meter.onDone(task, service);
@@ -145,6 +150,32 @@ public final class Historical
     if (!queue.isEmpty()) {
       start(queue.pollFirst());
     }
+  }
+
+  /**
+   * Cancels a task of a query whose answer was taken at its deadline, as Druid cancels a query's segment scans: a
+   * queued task leaves the queue; a running one frees its core now, having burnt the CPU time it ran for.
+   *
+   * @return whether the task was still queued or running
+   */
+  public boolean cancel(Task task)
+  {
+    if (task.over) {
+      return false;
+    }
+    task.over = true;
+    if (!task.running) {
+      return queue.remove(task);
+    }
+    final double now = loop.now();
+    accountBusy(now);
+    busyCores--;
+    roundCpuSeconds += (now - task.startedAt) * speedAt(task.startedAt);
+    roundServiceSeconds += now - task.startedAt;
+    if (!queue.isEmpty()) {
+      start(queue.pollFirst());
+    }
+    return true;
   }
 
   private void accountBusy(double now)

@@ -44,7 +44,21 @@ final class QueryDispatcher implements Historical.TaskListener, RoutingPolicy.Br
     // own capacity per round, so counting finished work would hide exactly the demand that needs more replicas.
     // In steady state both counts agree.
     segment.accessTimeThisRound += work / nodes[node].speedAt(loop.now());
-    nodes[node].submit(new Task(query, segment, node, work, loop.now()));
+    final Task task = new Task(query, segment, node, work, loop.now());
+    query.tasks.add(task);
+    nodes[node].submit(task);
+  }
+
+  /** Cancels the tasks of {@code query} not done yet; the listener is not told (the query is answered already). */
+  void cancel(Query query)
+  {
+    for (Task task : query.tasks) {
+      if (nodes[task.node].cancel(task)) {
+        open[query.client][task.node]--;
+        task.segment.inFlight--;
+        query.remainingTasks--;
+      }
+    }
   }
 
   @Override

@@ -12,6 +12,9 @@ public final class Task
   final double work;
   final double enqueuedAt;
   double startedAt;
+  boolean running;
+  /** Finished or cancelled: its completion event, if one is scheduled, does nothing. */
+  boolean over;
 
   Task(Query query, Segment segment, int node, double work, double enqueuedAt)
   {

@@ -23,8 +23,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
@@ -56,6 +58,9 @@ public final class HtmlReporter implements Reporter
         scenario.totalNodes(), scenario.clients().count(), 100 * scenario.offeredUtilisation()
     ));
     html.append(table(outcomes));
+    if (scenario.execution() != null) {
+      html.append(execution(scenario, outcomes));
+    }
     html.append("<h2>Query latency CDF</h2>").append(image(latencyCdf(outcomes)));
     final Optional<RunOutcome> baseline =
         outcomes.stream().filter(o -> o.result().strategy().equals("getafix-b")).findFirst();
@@ -118,6 +123,98 @@ public final class HtmlReporter implements Reporter
       ));
     }
     return t.append("</table>").toString();
+  }
+
+  /** Budgeted execution: sustained load, the sweep's figures, quality and response time vs load, the controller. */
+  private static String execution(ScenarioSettings scenario, List<RunOutcome> outcomes) throws IOException
+  {
+    final ScenarioSettings.Execution settings = scenario.execution();
+    final StringBuilder h = new StringBuilder(String.format(
+        Locale.ROOT,
+        "<h2>Budgeted execution (issue 9)</h2><p>Response-time target %.0f ms (mean), quality target %.2f.</p>"
+        + "<table><tr><th>scheme</th><th>sustained load ×</th><th>queries/s</th><th>limited by</th></tr>",
+        settings.rtTargetMillis(), settings.qualityTarget()
+    ));
+    SustainedLoad.of(outcomes, settings.qualityTarget()).forEach((scheme, l) -> h.append(String.format(
+        Locale.ROOT, "<tr><td>%s</td><td>%.2f</td><td>%.0f</td><td>%s</td></tr>",
+        escape(scheme), l.loadFactor(), l.queriesPerSecond(), l.limitedBy()
+    )));
+    h.append("</table><table><tr><th>run</th><th>offered q/s</th><th>mean RT ms</th><th>mean quality</th>"
+             + "<th>completed fraction</th><th>rejected</th><th>partial</th><th>control</th><th>settling</th>"
+             + "<th>steady-state error</th></tr>");
+    final Map<String, List<ExecutionResult>> sweeps = new LinkedHashMap<>();
+    final List<RunOutcome> steps = new ArrayList<>();
+    for (RunOutcome o : outcomes) {
+      final ExecutionResult e = o.result().execution();
+      if (e == null) {
+        continue;
+      }
+      h.append(String.format(
+          Locale.ROOT,
+          "<tr><td>%s</td><td>%.0f</td><td>%.1f</td><td>%.3f</td><td>%.3f</td><td>%.1f%%</td><td>%.1f%%</td>"
+          + "<td>%.1f</td><td>%s</td><td>%s</td></tr>",
+          escape(o.label()), e.offeredQueriesPerSecond(), e.meanResponseMillis(), e.meanQuality(),
+          e.meanCompletedFraction(), 100 * e.rejectedFraction(), 100 * e.partialFraction(), e.meanControl(),
+          e.settlingIntervals() == null ? "–" : e.settlingIntervals().toString(),
+          e.steadyStateError() == null ? "–" : String.format(Locale.ROOT, "%.1f%%", 100 * e.steadyStateError())
+      ));
+      if (e.settlingIntervals() != null) {
+        steps.add(o);
+      } else {
+        sweeps.computeIfAbsent(e.scheme(), k -> new ArrayList<>()).add(e);
+      }
+    }
+    h.append("</table>");
+    if (!sweeps.isEmpty()) {
+      h.append("<h3>Mean quality vs offered load</h3>")
+       .append(image(sweepChart(sweeps, "mean answer quality", ExecutionResult::meanQuality)))
+       .append("<h3>Mean response time vs offered load</h3>")
+       .append(image(sweepChart(sweeps, "mean response time (ms)", ExecutionResult::meanResponseMillis)));
+    }
+    if (!steps.isEmpty()) {
+      h.append("<h3>Response time under a load step (budget paper Fig 11)</h3>").append(image(stepChart(steps)));
+    }
+    return h.toString();
+  }
+
+  private static XYChart sweepChart(
+      Map<String, List<ExecutionResult>> sweeps,
+      String yTitle,
+      java.util.function.ToDoubleFunction<ExecutionResult> y
+  )
+  {
+    final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                                              .xAxisTitle("offered queries per second").yAxisTitle(yTitle).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    sweeps.forEach((scheme, points) -> chart.addSeries(
+        scheme,
+        points.stream().mapToDouble(ExecutionResult::offeredQueriesPerSecond).toArray(),
+        points.stream().mapToDouble(y).toArray()
+    ));
+    return chart;
+  }
+
+  private static XYChart stepChart(List<RunOutcome> steps)
+  {
+    final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).xAxisTitle("simulated time (s)")
+                                              .yAxisTitle("controlled mean response time (ms)").build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    chart.getStyler().setMarkerSize(0);
+    for (RunOutcome o : steps) {
+      final ControlTrace t = o.trace().control();
+      // Every 20th reading keeps the chart small; a reading is 10 answers.
+      final int n = (t.seconds().length + 19) / 20;
+      final double[] x = new double[n];
+      final double[] y = new double[n];
+      for (int i = 0; i < n; i++) {
+        x[i] = t.seconds()[i * 20];
+        y[i] = t.responseMillis()[i * 20];
+      }
+      if (n > 0) {
+        chart.addSeries(o.label(), x, y).setMarker(SeriesMarkers.NONE);
+      }
+    }
+    return chart;
   }
 
   public static XYChart latencyCdf(List<RunOutcome> outcomes)

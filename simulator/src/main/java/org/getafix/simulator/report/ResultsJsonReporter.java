@@ -51,6 +51,15 @@ public final class ResultsJsonReporter implements Reporter
     for (RunOutcome o : runs) {
       strategies.set(o.label(), MAPPER.valueToTree(o.result()));
     }
+    if (scenario.execution() != null) {
+      final ObjectNode execution = root.putObject("budgetedExecution");
+      execution.put("rtTargetMillis", scenario.execution().rtTargetMillis());
+      execution.put("qualityTarget", scenario.execution().qualityTarget());
+      execution.set(
+          "sustainedLoad",
+          MAPPER.valueToTree(SustainedLoad.of(results.runs(), scenario.execution().qualityTarget()))
+      );
+    }
     return root;
   }
 

@@ -29,6 +29,7 @@ import java.util.Map;
  * @param replicaLoads               loads started, whole run (churn)
  * @param meanUtilisation            mean core utilisation over nodes in the measured window
  * @param meanPlanMillis             mean wall milliseconds one plan took
+ * @param execution                  budgeted execution or admission figures; absent for runs without them
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RunResult(
@@ -50,7 +51,8 @@ public record RunResult(
     long tasks,
     long replicaLoads,
     double meanUtilisation,
-    double meanPlanMillis
+    double meanPlanMillis,
+    @JsonInclude(JsonInclude.Include.NON_NULL) ExecutionResult execution
 )
 {
   public record Latency(double mean, double p50, double p99)

@@ -13,6 +13,7 @@ import java.util.List;
  * @param roundTimes           simulated time of each row of tierByRound
  * @param segmentAccesses      per segment, tasks run on it in the last minute of injection
  * @param segmentReplicas      per segment, replicas held at the end of injection
+ * @param control              the budget or queue-limit controller over time; null for runs without one
  */
 public record RunTrace(
     Histogram latencyMicros,
@@ -20,7 +21,8 @@ public record RunTrace(
     List<int[]> tierByRound,
     List<Double> roundTimes,
     long[] segmentAccesses,
-    int[] segmentReplicas
+    int[] segmentReplicas,
+    ControlTrace control
 )
 {
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.core.placement.CapacityEstimators;
 import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.quality.split.QualityProfile;
 import org.getafix.core.routing.RoutingPolicies;
 
 import java.io.IOException;
@@ -13,8 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -72,7 +76,7 @@ public final class ScenarioParser
     final JsonFields f = new JsonFields(root, "");
     f.rejectUnknown(Set.of(
         "name", "description", "seed", "durationSeconds", "warmupSeconds", "roundSeconds", "nodes",
-        "stragglers", "clients", "segments", "workload", "planning", "runs"
+        "stragglers", "clients", "segments", "workload", "planning", "runs", "execution"
     ));
     final String name = f.string("name", null);
     final double duration = f.number("durationSeconds", 300.0, 1, 1e6);
@@ -99,6 +103,10 @@ public final class ScenarioParser
     final ScenarioSettings.Workload workload = workload(f.object("workload"));
     final ScenarioSettings.Planning planning = planning(f.object("planning"), nodeIds.size());
     final List<ScenarioSettings.Run> runs = runs(f);
+    final ScenarioSettings.Execution execution = execution(f.object("execution"));
+    if (execution == null && runs.stream().anyMatch(r -> r.execution() != null)) {
+      throw new ScenarioException("a run sets 'execution', so the scenario needs an 'execution' object");
+    }
 
     return new ScenarioSettings(
         name,
@@ -113,7 +121,8 @@ public final class ScenarioParser
         segments,
         workload,
         planning,
-        runs
+        runs,
+        execution
     );
   }
 
@@ -286,21 +295,113 @@ public final class ScenarioParser
     final Set<String> labels = new HashSet<>();
     for (int i = 0; i < array.size(); i++) {
       final JsonFields r = new JsonFields(array.get(i), "runs[" + i + "]");
-      r.rejectUnknown(Set.of("label", "strategy", "routing", "gamma", "capacityEstimator"));
+      r.rejectUnknown(Set.of(
+          "label", "strategy", "routing", "gamma", "capacityEstimator", "execution", "loadFactors", "loadStep"
+      ));
       final String strategy = oneOf(r, "strategy", null, PlacementStrategies.REGISTRY.names());
       final String label = r.string("label", strategy);
-      if (!labels.add(label)) {
-        throw new ScenarioException("field '" + r.path("label") + "': duplicate run label [" + label + "]");
+      final String execution = r.has("execution") ? oneOf(r, "execution", null, ScenarioSettings.EXECUTIONS) : null;
+      final List<Double> factors = loadFactors(r);
+      ScenarioSettings.LoadStep step = null;
+      final JsonFields s = r.object("loadStep");
+      if (s != null) {
+        s.rejectUnknown(Set.of("atSeconds", "factor"));
+        step = new ScenarioSettings.LoadStep(s.number("atSeconds", null, 0, 1e9), s.number("factor", null, 0.01, 100));
       }
-      runs.add(new ScenarioSettings.Run(
-          label,
-          strategy,
-          r.has("routing") ? oneOf(r, "routing", null, ScenarioSettings.ROUTINGS) : null,
-          r.optionalNumber("gamma", 0, 1),
-          r.has("capacityEstimator") ? oneOf(r, "capacityEstimator", null, CapacityEstimators.REGISTRY.names()) : null
-      ));
+      for (double factor : factors) {
+        // A sweep labels each load "<label>@<factor>x"; a single load factor keeps the label as written.
+        final String runLabel = r.has("loadFactors") ? String.format(Locale.ROOT, "%s@%sx", label, factor) : label;
+        if (!labels.add(runLabel)) {
+          throw new ScenarioException("field '" + r.path("label") + "': duplicate run label [" + runLabel + "]");
+        }
+        runs.add(new ScenarioSettings.Run(
+            runLabel,
+            strategy,
+            r.has("routing") ? oneOf(r, "routing", null, ScenarioSettings.ROUTINGS) : null,
+            r.optionalNumber("gamma", 0, 1),
+            r.has("capacityEstimator") ? oneOf(r, "capacityEstimator", null, CapacityEstimators.REGISTRY.names()) : null,
+            execution,
+            label,
+            factor,
+            step
+        ));
+      }
     }
     return List.copyOf(runs);
+  }
+
+  private static List<Double> loadFactors(JsonFields r)
+  {
+    final JsonNode array = r.array("loadFactors", false);
+    if (array == null) {
+      return List.of(1.0);
+    }
+    if (array.isEmpty()) {
+      throw new ScenarioException("field '" + r.path("loadFactors") + "' must list at least one load factor");
+    }
+    final List<Double> factors = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      final JsonNode v = array.get(i);
+      if (!v.isNumber() || !(v.asDouble() >= 0.01 && v.asDouble() <= 100)) {
+        throw new ScenarioException("field '" + r.path("loadFactors") + "[" + i + "]' must be a number in [0.01, 100], got " + v);
+      }
+      factors.add(v.asDouble());
+    }
+    return factors;
+  }
+
+  private static ScenarioSettings.Execution execution(JsonFields e)
+  {
+    if (e == null) {
+      return null;
+    }
+    e.rejectUnknown(Set.of(
+        "rtTargetMillis", "qualityTarget", "budgetIntegralGain", "queueIntegralGain", "maxBudgetMillis",
+        "maxQueueLimit", "staticQueueLimit", "qualityProfiles"
+    ));
+    final double target = e.number("rtTargetMillis", null, 0.001, 1e7);
+    final Map<String, QualityProfile> profiles = new LinkedHashMap<>();
+    final JsonFields p = e.object("qualityProfiles");
+    if (p != null) {
+      final Iterator<String> types = e.get("qualityProfiles").fieldNames();
+      while (types.hasNext()) {
+        final String type = types.next();
+        final JsonFields knots = p.object(type);
+        if (knots == null) {
+          throw new ScenarioException("field '" + p.path(type) + "' must be an object");
+        }
+        knots.rejectUnknown(Set.of("fractions", "qualities"));
+        try {
+          profiles.put(type, QualityProfile.of(numbers(knots, "fractions"), numbers(knots, "qualities")));
+        }
+        catch (IllegalArgumentException ex) {
+          throw new ScenarioException("field '" + p.path(type) + "': " + ex.getMessage(), ex);
+        }
+      }
+    }
+    return new ScenarioSettings.Execution(
+        target,
+        e.number("qualityTarget", 0.9, 0, 1),
+        e.number("budgetIntegralGain", 0.02, 0, 1e6),
+        e.number("queueIntegralGain", 0.0002, 0, 1e6),
+        e.number("maxBudgetMillis", 1000 * target, 0.002, 1e10),
+        (int) e.integer("maxQueueLimit", 1_000L, 1, 10_000_000),
+        (int) e.integer("staticQueueLimit", 50L, 1, 10_000_000),
+        Map.copyOf(profiles)
+    );
+  }
+
+  private static double[] numbers(JsonFields f, String field)
+  {
+    final JsonNode array = f.array(field, true);
+    final double[] values = new double[array.size()];
+    for (int i = 0; i < values.length; i++) {
+      if (!array.get(i).isNumber()) {
+        throw new ScenarioException("field '" + f.path(field) + "[" + i + "]' must be a number, got " + array.get(i));
+      }
+      values[i] = array.get(i).asDouble();
+    }
+    return values;
   }
 
   private static String oneOf(JsonFields f, String field, String fallback, List<String> allowed)

@@ -1,8 +1,10 @@
 package org.getafix.simulator.settings;
 
+import org.getafix.core.quality.split.QualityProfile;
 import org.getafix.core.routing.RoutingPolicies;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * One simulated experiment, as read from a scenario JSON file (format: docs/scenarios.md). Immutable and
@@ -22,6 +24,7 @@ import java.util.List;
  * @param planning        replication and routing settings shared by all runs
  * @param runs            the strategies to compare (names in getafix-core's {@code PlacementStrategies.REGISTRY});
  *                        each run overrides some planning settings
+ * @param execution       budgeted execution and admission control (issue 9); null when no run uses them
  */
 public record ScenarioSettings(
     String name,
@@ -36,7 +39,8 @@ public record ScenarioSettings(
     Segments segments,
     Workload workload,
     Planning planning,
-    List<Run> runs
+    List<Run> runs,
+    Execution execution
 )
 {
   /** The routing policies by their one name, as the Broker's {@code druid.broker.balancer.type} spells them. */
@@ -134,9 +138,76 @@ public record ScenarioSettings(
   {
   }
 
-  /** One compared configuration; null fields take the scenario's planning value. */
-  public record Run(String label, String strategy, String routing, Double gamma, String capacityEstimator)
+  /**
+   * One compared configuration; null fields take the scenario's planning value.
+   *
+   * @param execution  how queries execute: null for in full with no gate (the thesis scenarios), else one of
+   *                   {@link #EXECUTIONS} (docs/scenarios.md, "Budgeted execution")
+   * @param scheme     the run's label before a load sweep expanded it (the label itself when not swept)
+   * @param loadFactor every client's query rate is multiplied by it
+   * @param loadStep   a change of the load factor during the run; null for none
+   */
+  public record Run(
+      String label,
+      String strategy,
+      String routing,
+      Double gamma,
+      String capacityEstimator,
+      String execution,
+      String scheme,
+      double loadFactor,
+      LoadStep loadStep
+  )
   {
+    public Run(String label, String strategy, String routing, Double gamma, String capacityEstimator)
+    {
+      this(label, strategy, routing, gamma, capacityEstimator, null, label, 1, null);
+    }
+
+    /** The client rate multiplier at simulated time {@code now}. */
+    public double loadFactorAt(double now)
+    {
+      return loadStep != null && now >= loadStep.atSeconds() ? loadFactor * loadStep.factor() : loadFactor;
+    }
+  }
+
+  /** From {@code atSeconds} on, the load factor is multiplied by {@code factor} (the budget paper's Fig 11: 2×). */
+  public record LoadStep(double atSeconds, double factor)
+  {
+  }
+
+  /** Execution modes of a run: full answers, budgeted answers under each control law, or queue-length admission. */
+  public static final List<String> EXECUTIONS =
+      List.of("full", "budget-hybrid", "budget-integral", "budget-adaptive", "queue-admission", "queue-static");
+
+  /**
+   * Settings of budgeted execution and admission control, shared by every run of the scenario.
+   *
+   * @param rtTargetMillis      the mean response time the controllers hold
+   * @param qualityTarget       the mean answer quality a load must keep to count as sustained
+   * @param budgetIntegralGain  K_I of the budget controller, ms of budget per ms of error per query
+   * @param queueIntegralGain   K_I of the queue-limit controller, queries of limit per ms of error per query
+   * @param maxBudgetMillis     upper bound of the budget (total processing time granted to pending queries)
+   * @param maxQueueLimit       upper bound of the queue limit
+   * @param staticQueueLimit    the fixed limit of {@code queue-static} (tuned for the target: docs/scenarios.md)
+   * @param qualityProfiles     query type → answer quality vs completed fraction of its segments; types not
+   *                            listed use {@link QualityProfile#LINEAR}
+   */
+  public record Execution(
+      double rtTargetMillis,
+      double qualityTarget,
+      double budgetIntegralGain,
+      double queueIntegralGain,
+      double maxBudgetMillis,
+      int maxQueueLimit,
+      int staticQueueLimit,
+      Map<String, QualityProfile> qualityProfiles
+  )
+  {
+    public QualityProfile profileOf(String queryType)
+    {
+      return qualityProfiles.getOrDefault(queryType, QualityProfile.LINEAR);
+    }
   }
 
   public int totalNodes()

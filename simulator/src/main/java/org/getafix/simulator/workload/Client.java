@@ -43,7 +43,18 @@ public final class Client
   /** Seconds to the next query: exponential with this client's rate. */
   public double nextInterArrival()
   {
-    return -Math.log(1 - random.nextDouble()) / queriesPerSecond;
+    return nextInterArrival(1);
+  }
+
+  /** Seconds to the next query at {@code rateFactor} times this client's rate (a load sweep or step). */
+  public double nextInterArrival(double rateFactor)
+  {
+    return -Math.log(1 - random.nextDouble()) / (queriesPerSecond * rateFactor);
+  }
+
+  public double queriesPerSecond()
+  {
+    return queriesPerSecond;
   }
 
   public QueryType nextType()
