@@ -119,7 +119,7 @@ public final class ExecutionControl implements Cluster.QueryListener
         controlMode,
         ResponseTimeEstimator.Kind.MEAN,
         settings.rtTargetMillis(),
-        0.01 * settings.rtTargetMillis(),
+        Math.min(0.01 * settings.rtTargetMillis(), settings.maxBudgetMillis()),
         settings.maxBudgetMillis(),
         settings.maxBudgetMillis()
     ).withIntegralGain(settings.budgetIntegralGain());

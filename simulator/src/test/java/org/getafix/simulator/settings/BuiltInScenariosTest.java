@@ -29,7 +29,7 @@ class BuiltInScenariosTest
                                          .map(f -> f.substring(0, f.length() - ".json".length()))
                                          .sorted()
                                          .toList();
-      assertEquals(7, inFolder.size(), "the six thesis scenarios and live-3: " + inFolder);
+      assertEquals(8, inFolder.size(), "the six thesis scenarios, live-3 and budget-control: " + inFolder);
       assertEquals(inFolder, BuiltInScenarios.names());
     }
   }
