@@ -123,7 +123,12 @@ final class Arrivals
     final Query query = new Query(client.index(), type, now);
     // A rejected query still drew its type, cost and interval: every run sees the same query stream.
     if (execution == null || execution.admit(query)) {
-      for (int age = interval.newestAge(); age < interval.newestAge() + interval.length(); age++) {
+      final int length = interval.length();
+      final int segments = execution == null ? length : execution.segmentsToQuery(query, length);
+      // A budget that pays for part of the interval samples it evenly, the middle segment of each of `segments`
+      // equal strata: the newest segments alone would pile the cut queries onto the few nodes that serve them.
+      for (int i = 0; i < segments; i++) {
+        final int age = interval.newestAge() + (int) ((2L * i + 1) * length / (2L * segments));
         cluster.dispatch(query, cluster.queryableByAge(age), work, client.index());
         tasks++;
       }

@@ -13,6 +13,9 @@ import org.getafix.simulator.report.ControlTrace;
 import org.getafix.simulator.report.ExecutionResult;
 import org.getafix.simulator.settings.ScenarioSettings;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
+
 /**
  * The Broker side of issue 9 in front of the simulated cluster: every query passes here on arrival and when its
  * answer is taken. One instance stands for the quality monitor of one Broker fronting the whole cluster (the
@@ -25,7 +28,10 @@ import org.getafix.simulator.settings.ScenarioSettings;
  *   including it and w̄ the mean response time of the queries that completed in full. At the deadline the answer
  *   is taken with the segments done so far and the rest are cancelled, as Druid cancels a timed-out query on the
  *   Historicals (a queued scan leaves the queue, a running one frees its core), so a cut query stops loading the
- *   cluster at once.</li>
+ *   cluster at once. With {@code budgetAs = segments} the share is spent up front instead, the way the paper's
+ *   requests receive a processing time: the query asks only for as many segments of its interval (evenly spaced) as the
+ *   share pays for at its type's mean cost per segment (at least one), and its answer waits for them; w̄ is then the mean
+ *   full cost of the arriving queries (clairvoyant, as for the paper's finance server).</li>
  *   <li>{@code queue-admission}: the paper's QueueIS, the same hybrid controller moving a limit on the pending
  *   queries instead; a query arriving with the limit reached is rejected (quality 0), the others run in full.</li>
  *   <li>{@code queue-static}: the same admission with a fixed limit, tuned so that the response time meets the
@@ -36,12 +42,12 @@ import org.getafix.simulator.settings.ScenarioSettings;
 public final class ExecutionControl implements Cluster.QueryListener
 {
   /**
-   * The settling band: ±10% of the target, on the mean of the last 10 readings (100 answers). The controller's
+   * The settling band: ±10% of the target, on the mean of the last 100 readings (1,000 answers). The controller's
    * EWMA (α = 0.05) of a cluster's heavy-tailed response times swings by more than the ±5% of the core test's
    * plant, so a raw reading would never settle.
    */
   private static final double SETTLING_BAND = 0.10;
-  private static final int SETTLING_READINGS = 10;
+  private static final int SETTLING_READINGS = 100;
 
   private final String mode;
   private final ScenarioSettings.Execution settings;
@@ -54,6 +60,9 @@ public final class ExecutionControl implements Cluster.QueryListener
   private final BudgetController controller;
   private final EqResv split = new EqResv(EqResv.DEFAULT_ALPHA);
   private final int controlInterval;
+  private final boolean spendOnSegments;
+  /** Queries answered over part of their interval by design ({@code budgetAs = segments}): their fraction. */
+  private final Map<Query, Double> plannedFraction = new IdentityHashMap<>();
 
   private int pending;
   private long answers;
@@ -110,6 +119,7 @@ public final class ExecutionControl implements Cluster.QueryListener
     };
     this.controller = config == null ? null : new FeedbackBudgetController(config);
     this.controlInterval = config == null ? BudgetControlConfig.DEFAULT_ADAPTIVE_PERIOD : config.adaptivePeriod();
+    this.spendOnSegments = mode.startsWith("budget-") && "segments".equals(run.budgetAs());
   }
 
   private BudgetControlConfig budgetConfig(BudgetControlConfig.Mode controlMode)
@@ -119,7 +129,7 @@ public final class ExecutionControl implements Cluster.QueryListener
         controlMode,
         ResponseTimeEstimator.Kind.MEAN,
         settings.rtTargetMillis(),
-        Math.min(0.01 * settings.rtTargetMillis(), settings.maxBudgetMillis()),
+        settings.minBudgetMillis(),
         settings.maxBudgetMillis(),
         settings.maxBudgetMillis()
     ).withIntegralGain(settings.budgetIntegralGain());
@@ -153,10 +163,29 @@ public final class ExecutionControl implements Cluster.QueryListener
     return "queue-static".equals(mode) ? settings.staticQueueLimit() : Math.max(1, Math.round(controller.budget()));
   }
 
+  /**
+   * How many of the {@code intervalSegments} segments of an admitted query to query: all, except when the budget
+   * is spent on segments.
+   */
+  public int segmentsToQuery(Query query, int intervalSegments)
+  {
+    if (!spendOnSegments) {
+      return intervalSegments;
+    }
+    final double perSegment = query.type().meanTaskMillis();
+    split.recordDemand(intervalSegments * perSegment);
+    final double share = split.share(controller.budget(), pending);
+    final int segments = (int) Math.max(1, Math.min(intervalSegments, Math.floor(share / perSegment)));
+    if (segments < intervalSegments) {
+      plannedFraction.put(query, (double) segments / intervalSegments);
+    }
+    return segments;
+  }
+
   /** The query's tasks are dispatched: a budgeted query gets its deadline. */
   public void dispatched(Query query)
   {
-    if (!mode.startsWith("budget-")) {
+    if (!mode.startsWith("budget-") || spendOnSegments) {
       return;
     }
     final double shareMillis = split.share(controller.budget(), pending);
@@ -175,8 +204,13 @@ public final class ExecutionControl implements Cluster.QueryListener
   @Override
   public void onQueryDone(Query query, double now)
   {
-    split.recordDemand((now - query.arrivalTime()) * 1000);
-    answer(query, 1);
+    if (spendOnSegments) {
+      final Double fraction = plannedFraction.remove(query);
+      answer(query, fraction == null ? 1 : fraction);
+    } else {
+      split.recordDemand((now - query.arrivalTime()) * 1000);
+      answer(query, 1);
+    }
   }
 
   private void answer(Query query, double fraction)
@@ -216,9 +250,12 @@ public final class ExecutionControl implements Cluster.QueryListener
   {
     final double window = measureTo - measureFrom;
     Integer settling = null;
+    Integer reach = null;
     Double steadyError = null;
     if (run.loadStep() != null && controller != null) {
-      settling = settlingIntervals();
+      final int[] afterStep = settling();
+      settling = afterStep[0];
+      reach = afterStep[1];
       steadyError = stepAnswers == 0
                     ? Double.NaN
                     : Math.abs(stepResponseSum / stepAnswers - settings.rtTargetMillis()) / settings.rtTargetMillis();
@@ -237,20 +274,24 @@ public final class ExecutionControl implements Cluster.QueryListener
         settings.rtTargetMillis(),
         offered == 0 ? Double.NaN : controlSum / offered,
         settling,
+        reach,
         steadyError
     );
   }
 
   /**
    * Control intervals from the load step until the controlled mean, smoothed over {@link #SETTLING_READINGS}
-   * readings, stays within {@link #SETTLING_BAND} of the target up to the end of injection.
+   * readings, stays within {@link #SETTLING_BAND} of the target up to the end of injection (settling), and until
+   * it first comes within it (reach); each is all the intervals after the step when it never does.
    */
-  private int settlingIntervals()
+  private int[] settling()
   {
     final double step = run.loadStep().atSeconds();
     final double target = settings.rtTargetMillis();
     int first = -1;
     int lastOutside = -1;
+    int firstInside = -1;
+    int last = -1;
     for (int i = 0; i < traceSeconds.size() && traceSeconds.getDouble(i) < measureTo; i++) {
       if (traceSeconds.getDouble(i) < step) {
         continue;
@@ -266,9 +307,18 @@ public final class ExecutionControl implements Cluster.QueryListener
       smoothed /= i - from + 1;
       if (Math.abs(smoothed - target) > SETTLING_BAND * target) {
         lastOutside = i;
+      } else if (firstInside < 0) {
+        firstInside = i;
       }
+      last = i;
     }
-    return first < 0 || lastOutside < 0 ? 0 : lastOutside - first + 1;
+    if (first < 0) {
+      return new int[]{0, 0};
+    }
+    return new int[]{
+        lastOutside < 0 ? 0 : lastOutside - first + 1,
+        firstInside < 0 ? last - first + 1 : firstInside - first
+    };
   }
 
   public ControlTrace trace()

@@ -19,8 +19,12 @@ package org.getafix.simulator.report;
  * @param responseTargetMillis    the target the controllers hold
  * @param meanControl             the controller's output, averaged over arrivals: the budget (ms) or the queue limit;
  *                                NaN for full execution
- * @param settlingIntervals       after a load step, control intervals (10 answers each) until the controlled mean
- *                                stays within ±5% of the target; null without a step
+ * @param settlingIntervals       after a load step, control intervals (10 answers each) until the controlled mean,
+ *                                smoothed over 100 readings, stays within ±10% of the target up to the end of
+ *                                injection (all the intervals after the step when it never does); null without a step
+ * @param reachIntervals          after a load step, control intervals until that smoothed mean first comes within
+ *                                ±10% of the target (all the intervals after the step when it never does); null
+ *                                without a step
  * @param steadyStateError        after a load step, |mean response time − target| / target over the second half of
  *                                the rest of the run; null without a step
  */
@@ -38,6 +42,7 @@ public record ExecutionResult(
     double responseTargetMillis,
     double meanControl,
     Integer settlingIntervals,
+    Integer reachIntervals,
     Double steadyStateError
 )
 {

@@ -140,7 +140,7 @@ public final class HtmlReporter implements Reporter
         escape(scheme), l.loadFactor(), l.queriesPerSecond(), l.limitedBy()
     )));
     h.append("</table><table><tr><th>run</th><th>offered q/s</th><th>mean RT ms</th><th>mean quality</th>"
-             + "<th>completed fraction</th><th>rejected</th><th>partial</th><th>control</th><th>settling</th>"
+             + "<th>completed fraction</th><th>rejected</th><th>partial</th><th>control</th><th>settling</th><th>reach</th>"
              + "<th>steady-state error</th></tr>");
     final Map<String, List<ExecutionResult>> sweeps = new LinkedHashMap<>();
     final List<RunOutcome> steps = new ArrayList<>();
@@ -152,10 +152,11 @@ public final class HtmlReporter implements Reporter
       h.append(String.format(
           Locale.ROOT,
           "<tr><td>%s</td><td>%.0f</td><td>%.1f</td><td>%.3f</td><td>%.3f</td><td>%.1f%%</td><td>%.1f%%</td>"
-          + "<td>%.1f</td><td>%s</td><td>%s</td></tr>",
+          + "<td>%.1f</td><td>%s</td><td>%s</td><td>%s</td></tr>",
           escape(o.label()), e.offeredQueriesPerSecond(), e.meanResponseMillis(), e.meanQuality(),
           e.meanCompletedFraction(), 100 * e.rejectedFraction(), 100 * e.partialFraction(), e.meanControl(),
           e.settlingIntervals() == null ? "–" : e.settlingIntervals().toString(),
+          e.reachIntervals() == null ? "–" : e.reachIntervals().toString(),
           e.steadyStateError() == null ? "–" : String.format(Locale.ROOT, "%.1f%%", 100 * e.steadyStateError())
       ));
       if (e.settlingIntervals() != null) {

@@ -296,7 +296,8 @@ public final class ScenarioParser
     for (int i = 0; i < array.size(); i++) {
       final JsonFields r = new JsonFields(array.get(i), "runs[" + i + "]");
       r.rejectUnknown(Set.of(
-          "label", "strategy", "routing", "gamma", "capacityEstimator", "execution", "loadFactors", "loadStep"
+          "label", "strategy", "routing", "gamma", "capacityEstimator", "execution", "loadFactors", "loadStep",
+          "budgetAs"
       ));
       final String strategy = oneOf(r, "strategy", null, PlacementStrategies.REGISTRY.names());
       final String label = r.string("label", strategy);
@@ -323,7 +324,8 @@ public final class ScenarioParser
             execution,
             label,
             factor,
-            step
+            step,
+            oneOf(r, "budgetAs", ScenarioSettings.BUDGET_AS.get(0), ScenarioSettings.BUDGET_AS)
         ));
       }
     }
@@ -356,10 +358,11 @@ public final class ScenarioParser
       return null;
     }
     e.rejectUnknown(Set.of(
-        "rtTargetMillis", "qualityTarget", "budgetIntegralGain", "queueIntegralGain", "maxBudgetMillis",
+        "rtTargetMillis", "qualityTarget", "budgetIntegralGain", "queueIntegralGain", "minBudgetMillis", "maxBudgetMillis",
         "maxQueueLimit", "staticQueueLimit", "qualityProfiles"
     ));
     final double target = e.number("rtTargetMillis", null, 0.001, 1e7);
+    final double minBudget = e.number("minBudgetMillis", target, 0.001, 1e10);
     final Map<String, QualityProfile> profiles = new LinkedHashMap<>();
     final JsonFields p = e.object("qualityProfiles");
     if (p != null) {
@@ -384,7 +387,8 @@ public final class ScenarioParser
         e.number("qualityTarget", 0.9, 0, 1),
         e.number("budgetIntegralGain", 0.02, 0, 1e6),
         e.number("queueIntegralGain", 0.0002, 0, 1e6),
-        e.number("maxBudgetMillis", 1000 * target, 0.002, 1e10),
+        minBudget,
+        e.number("maxBudgetMillis", 1000 * target, minBudget, 1e10),
         (int) e.integer("maxQueueLimit", 1_000L, 1, 10_000_000),
         (int) e.integer("staticQueueLimit", 50L, 1, 10_000_000),
         Map.copyOf(profiles)

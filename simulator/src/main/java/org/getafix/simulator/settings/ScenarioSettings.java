@@ -146,6 +146,9 @@ public record ScenarioSettings(
    * @param scheme     the run's label before a load sweep expanded it (the label itself when not swept)
    * @param loadFactor every client's query rate is multiplied by it
    * @param loadStep   a change of the load factor during the run; null for none
+   * @param budgetAs   how a budgeted query spends its share of the budget: {@code deadline} (answered at
+   *                   arrival + share with the segments done, the rest cancelled) or {@code segments} (only as many
+   *                   segments as the share pays for are queried, evenly spaced; the answer waits for them)
    */
   public record Run(
       String label,
@@ -156,12 +159,13 @@ public record ScenarioSettings(
       String execution,
       String scheme,
       double loadFactor,
-      LoadStep loadStep
+      LoadStep loadStep,
+      String budgetAs
   )
   {
     public Run(String label, String strategy, String routing, Double gamma, String capacityEstimator)
     {
-      this(label, strategy, routing, gamma, capacityEstimator, null, label, 1, null);
+      this(label, strategy, routing, gamma, capacityEstimator, null, label, 1, null, BUDGET_AS.get(0));
     }
 
     /** The client rate multiplier at simulated time {@code now}. */
@@ -176,6 +180,9 @@ public record ScenarioSettings(
   {
   }
 
+  /** How a budgeted query spends its share: see {@link Run#budgetAs()}. */
+  public static final List<String> BUDGET_AS = List.of("deadline", "segments");
+
   /** Execution modes of a run: full answers, budgeted answers under each control law, or queue-length admission. */
   public static final List<String> EXECUTIONS =
       List.of("full", "budget-hybrid", "budget-integral", "budget-adaptive", "queue-admission", "queue-static");
@@ -187,6 +194,7 @@ public record ScenarioSettings(
    * @param qualityTarget       the mean answer quality a load must keep to count as sustained
    * @param budgetIntegralGain  K_I of the budget controller, ms of budget per ms of error per query
    * @param queueIntegralGain   K_I of the queue-limit controller, queries of limit per ms of error per query
+   * @param minBudgetMillis     lower bound of the budget
    * @param maxBudgetMillis     upper bound of the budget (total processing time granted to pending queries)
    * @param maxQueueLimit       upper bound of the queue limit
    * @param staticQueueLimit    the fixed limit of {@code queue-static} (tuned for the target: docs/scenarios.md)
@@ -198,6 +206,7 @@ public record ScenarioSettings(
       double qualityTarget,
       double budgetIntegralGain,
       double queueIntegralGain,
+      double minBudgetMillis,
       double maxBudgetMillis,
       int maxQueueLimit,
       int staticQueueLimit,

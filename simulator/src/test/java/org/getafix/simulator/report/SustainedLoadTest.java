@@ -10,7 +10,7 @@ class SustainedLoadTest
 {
   static ExecutionResult point(double load, double rt, double quality)
   {
-    return new ExecutionResult("x", "s", load, 100 * load, 100 * load, 0, 0, quality, quality, rt, 100, 1, null, null);
+    return new ExecutionResult("x", "s", load, 100 * load, 100 * load, 0, 0, quality, quality, rt, 100, 1, null, null, null);
   }
 
   @Test
