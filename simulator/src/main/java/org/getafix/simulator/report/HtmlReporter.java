@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.IntStream;
 
 /**
@@ -181,7 +182,7 @@ public final class HtmlReporter implements Reporter
   private static XYChart sweepChart(
       Map<String, List<ExecutionResult>> sweeps,
       String yTitle,
-      java.util.function.ToDoubleFunction<ExecutionResult> y
+      ToDoubleFunction<ExecutionResult> y
   )
   {
     final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
