@@ -170,8 +170,8 @@ public final class Historical
     final double now = loop.now();
     accountBusy(now);
     busyCores--;
-    roundCpuSeconds += (now - task.startedAt) * speedAt(task.startedAt);
-    roundServiceSeconds += now - task.startedAt;
+    final double ran = now - task.startedAt;
+    meter.onCancelled(task, ran, ran * speedAt(task.startedAt));
     if (!queue.isEmpty()) {
       start(queue.pollFirst());
     }

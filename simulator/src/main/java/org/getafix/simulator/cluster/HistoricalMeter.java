@@ -32,11 +32,22 @@ final class HistoricalMeter
 
   void onDone(Task task, double serviceSeconds)
   {
+    // CPU time is the task's own work: a straggler slowed by contention burns the same instructions, only later.
+    record(task, serviceSeconds, task.work);
+  }
+
+  /** A scan cancelled after {@code ranSeconds} on its core, having burnt {@code cpuSeconds} of its work. */
+  void onCancelled(Task task, double ranSeconds, double cpuSeconds)
+  {
+    record(task, ranSeconds, cpuSeconds);
+  }
+
+  private void record(Task task, double serviceSeconds, double cpu)
+  {
     final long[] s = scans.computeIfAbsent(task.segment.id(), id -> new long[2]);
     s[0] += (long) Math.floor(serviceSeconds * 1000);
     s[1]++;
-    // CPU time is the task's own work: a straggler slowed by contention burns the same instructions, only later.
-    cpuSeconds += task.work;
+    cpuSeconds += cpu;
   }
 
   /** The round's counters, then starts the next round. Scans still running count in the round they finish. */

@@ -1,11 +1,13 @@
 package org.getafix.simulator.cluster;
 
+import org.getafix.core.placement.MeasuredRound;
 import org.getafix.simulator.engine.EventLoop;
 import org.getafix.simulator.workload.QueryType;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,16 +37,19 @@ class HistoricalCancelTest
       node.submit(next);
     });
     loop.schedule(2, () -> {
-      assertTrue(node.cancel(running));
+      // The queued one first, so that it leaves the queue rather than taking the core the running one frees.
       assertTrue(node.cancel(queued));
+      assertTrue(node.cancel(running));
       assertFalse(node.cancel(queued), "a task is cancelled once");
     });
     loop.runToCompletion();
     // The next task starts when the running one is cancelled at t = 2, not when it would have finished at 10.
     assertEquals(List.of(next), done);
     assertEquals(3.0, doneAt.get(0), 1e-9);
-    // The cancelled scan burnt 2 CPU-seconds, the finished one 1.
-    assertEquals(3.0, node.takeRoundStats().cpuSeconds(), 1e-9);
+    // The cancelled scan burnt 2 CPU-seconds in 2 s on its core, the finished one 1 in 1 s: both are reported scans.
+    final MeasuredRound.NodeCounters measured = node.takeRoundStats(3.0).measured();
+    assertEquals(3_000_000, measured.cpuTimeMicros());
+    assertEquals(Map.of("s", new MeasuredRound.ScanCounters(3000, 2)), measured.segments());
     assertEquals(0, node.queuedTasks());
   }
 }
