@@ -17,7 +17,7 @@ public final class ResultsJsonReporter implements Reporter
   public static ObjectNode toJson(SimulationResults results)
   {
     final ScenarioSettings scenario = results.scenario();
-    return toJson(
+    final ObjectNode root = toJson(
         scenario.name(),
         scenario.seed(),
         scenario.durationSeconds(),
@@ -25,6 +25,16 @@ public final class ResultsJsonReporter implements Reporter
         scenario.offeredUtilisation(),
         results.runs()
     );
+    if (scenario.execution() != null) {
+      final ObjectNode execution = root.putObject("budgetedExecution");
+      execution.put("rtTargetMillis", scenario.execution().rtTargetMillis());
+      execution.put("qualityTarget", scenario.execution().qualityTarget());
+      execution.set(
+          "sustainedLoad",
+          MAPPER.valueToTree(SustainedLoad.of(results.runs(), scenario.execution().qualityTarget()))
+      );
+    }
+    return root;
   }
 
   /**
@@ -50,15 +60,6 @@ public final class ResultsJsonReporter implements Reporter
     final ObjectNode strategies = root.putObject("strategies");
     for (RunOutcome o : runs) {
       strategies.set(o.label(), MAPPER.valueToTree(o.result()));
-    }
-    if (scenario.execution() != null) {
-      final ObjectNode execution = root.putObject("budgetedExecution");
-      execution.put("rtTargetMillis", scenario.execution().rtTargetMillis());
-      execution.put("qualityTarget", scenario.execution().qualityTarget());
-      execution.set(
-          "sustainedLoad",
-          MAPPER.valueToTree(SustainedLoad.of(results.runs(), scenario.execution().qualityTarget()))
-      );
     }
     return root;
   }
