@@ -101,7 +101,8 @@ public final class SimulationRun
         estimatorName(),
         p.popularityDecay(),
         p.popularityBiasCorrection(),
-        new PlacementConstraints(p.minReplicas(), p.maxReplicas(), gamma()),
+        p.popularityInheritance(),
+        new PlacementConstraints(p.minReplicas(), p.maxReplicas(), gamma(), p.hotLoadShare()),
         p.druidDefaultReplicas()
     );
 

@@ -46,7 +46,26 @@ final class GetafixStrategy implements PlacementStrategy
     if (balance) {
       SegmentBalancer.run(problem, assignment, weight, problem.constraints.gamma());
     }
+    // Last, so that it only takes memory the plan left free.
+    if (problem.constraints.maxReplicas() >= 2) {
+      ReplicaFloor.run(problem, assignment, 2, true, hotCount(problem, problem.constraints.hotLoadShare()), false);
+    }
     return assignment.toPlan();
+  }
+
+  /** How many of the hottest segments (a prefix of the fit's order) it takes to draw {@code share} of the load. */
+  static int hotCount(PlacementProblem problem, double share)
+  {
+    if (share <= 0 || problem.totalLoad <= 0) {
+      return 0;
+    }
+    final double wanted = share * problem.totalLoad;
+    double drawn = 0;
+    int count = 0;
+    while (count < problem.loadedCount && drawn < wanted) {
+      drawn += problem.load[count++];
+    }
+    return count;
   }
 
   /**

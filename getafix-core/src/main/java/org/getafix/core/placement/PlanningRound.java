@@ -2,6 +2,7 @@ package org.getafix.core.placement;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +30,7 @@ public final class PlanningRound
   private final PlacementStrategies.Entry entry;
   private final PlacementStrategy strategy;
   private final PopularityTracker popularity;
+  private final boolean popularityInheritance;
   /** Null when the strategy is not capacity-aware: every node weighs 1. */
   private final CapacityEstimator estimator;
   private Observed observed;
@@ -41,6 +43,7 @@ public final class PlanningRound
     this.entry = PlacementStrategies.REGISTRY.get(settings.strategy());
     this.strategy = entry.create(settings.druidReplicationFactor());
     this.popularity = new PopularityTracker(settings.popularityDecay(), settings.popularityBiasCorrection());
+    this.popularityInheritance = settings.popularityInheritance();
     final CapacityEstimators.Entry estimatorEntry = CapacityEstimators.REGISTRY.get(settings.capacityEstimator());
     this.estimator = entry.capacityAware() ? estimatorEntry.create(settings.capacitySmoothing()) : null;
   }
@@ -55,6 +58,9 @@ public final class PlanningRound
    * @param popularityDecay          see {@link PopularityTracker}
    * @param popularityBiasCorrection see {@link PopularityTracker}
    * @param druidReplicationFactor   replication factor of the baselines that stand for stock Druid
+   * @param popularityInheritance    a new segment starts from the popularity of the segment it follows, when the
+   *                                 caller names one ({@link SegmentSample#predecessorId}); see
+   *                                 {@link PopularityTracker}
    */
   public record Settings(
       String strategy,
@@ -62,9 +68,30 @@ public final class PlanningRound
       double capacitySmoothing,
       double popularityDecay,
       boolean popularityBiasCorrection,
-      int druidReplicationFactor
+      int druidReplicationFactor,
+      boolean popularityInheritance
   )
   {
+    /** Without popularity inheritance, as the thesis plans. */
+    public Settings(
+        String strategy,
+        String capacityEstimator,
+        double capacitySmoothing,
+        double popularityDecay,
+        boolean popularityBiasCorrection,
+        int druidReplicationFactor
+    )
+    {
+      this(
+          strategy,
+          capacityEstimator,
+          capacitySmoothing,
+          popularityDecay,
+          popularityBiasCorrection,
+          druidReplicationFactor,
+          false
+      );
+    }
   }
 
   /**
@@ -72,9 +99,22 @@ public final class PlanningRound
    *
    * @param accessTime             query time spent on it this round (popularity input), finite and ≥ 0
    * @param peakConcurrentAccesses most queries on it at once this round (Scarlett's load); 0 when not measured
+   * @param predecessorId          the segment this one follows (same datasource, the previous interval), or null
+   *                               when there is none or the caller does not know
    */
-  public record SegmentSample(String segmentId, long sizeBytes, double accessTime, double peakConcurrentAccesses)
+  public record SegmentSample(
+      String segmentId,
+      long sizeBytes,
+      double accessTime,
+      double peakConcurrentAccesses,
+      String predecessorId
+  )
   {
+    /** A segment whose predecessor is not known. */
+    public SegmentSample(String segmentId, long sizeBytes, double accessTime, double peakConcurrentAccesses)
+    {
+      this(segmentId, sizeBytes, accessTime, peakConcurrentAccesses, null);
+    }
   }
 
   /**
@@ -172,10 +212,14 @@ public final class PlanningRound
   public Observed observe(List<SegmentSample> segments, List<NodeSample> nodes)
   {
     final Map<String, Double> accessTimes = new LinkedHashMap<>();
+    final Map<String, String> predecessors = new HashMap<>();
     for (SegmentSample s : segments) {
       accessTimes.put(s.segmentId(), s.accessTime());
+      if (popularityInheritance && s.predecessorId() != null) {
+        predecessors.put(s.segmentId(), s.predecessorId());
+      }
     }
-    final Map<String, Double> popular = popularity.update(accessTimes);
+    final Map<String, Double> popular = popularity.update(accessTimes, predecessors);
 
     final List<String> departed = new ArrayList<>();
     Map<String, String> rejections = Map.of();

@@ -23,6 +23,14 @@ import java.util.Map;
  * one exactly as their access rates do. For an old segment the factor tends to 1 (it is exactly 1 in double
  * precision after about 53 rounds at decay ½), so old segments keep the thesis' values. Only the raw recurrence is
  * state; the correction is applied when reporting.
+ *
+ * <p><b>Inheritance (optional, off by default).</b> Bias correction scales what a new segment drew, but in its first
+ * round it has drawn little: it became queryable part-way through the round, and it starts on one replica. When the
+ * caller names the segment a new one follows (same datasource, the previous interval), the new segment starts from
+ * that predecessor's state instead of from 0: raw = decay·raw(predecessor) + its own access time, and the
+ * predecessor's age. In a recency-skewed workload the newest interval takes over the queries of the one before it,
+ * so it is planned as hot from its first round; where it does not, its own (low) access times decay the inherited
+ * value away at the rate the thesis decays any popularity.
  */
 public final class PopularityTracker
 {
@@ -81,6 +89,17 @@ public final class PopularityTracker
    */
   public Map<String, Double> update(Map<String, Double> accessTimeThisRound)
   {
+    return update(accessTimeThisRound, Map.of());
+  }
+
+  /**
+   * As {@link #update(Map)}, and a segment seen for the first time whose predecessor the tracker knows starts from
+   * the predecessor's state (see the class comment).
+   *
+   * @param predecessors segment id → id of the segment it follows; segments without one are left out
+   */
+  public Map<String, Double> update(Map<String, Double> accessTimeThisRound, Map<String, String> predecessors)
+  {
     if (accessTimeThisRound == null) {
       throw new IllegalArgumentException("accessTimeThisRound must not be null");
     }
@@ -98,9 +117,14 @@ public final class PopularityTracker
     final Map<String, Double> reported = new LinkedHashMap<>(capacity);
     for (Map.Entry<String, Double> e : accessTimeThisRound.entrySet()) {
       final String segment = e.getKey();
-      final Double previous = raw.get(segment);
+      String history = segment;
+      Double previous = raw.get(segment);
+      if (previous == null && predecessors.containsKey(segment)) {
+        history = predecessors.get(segment);
+        previous = raw.get(history);
+      }
       final double value = (previous == null ? 0.0 : decay * previous) + e.getValue();
-      final int rounds = previous == null ? 1 : age.get(segment) + 1;
+      final int rounds = previous == null ? 1 : age.get(history) + 1;
       nextRaw.put(segment, value);
       nextAge.put(segment, rounds);
       reported.put(segment, biasCorrected ? value / (1 - Math.pow(decay, rounds)) : value);

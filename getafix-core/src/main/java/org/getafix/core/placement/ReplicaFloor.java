@@ -29,6 +29,7 @@ final class ReplicaFloor
   private final Assignment a;
   private final int target;
   private final boolean preferCurrentHolders;
+  private final boolean required;
   private final long evenShare;
   private final long sortedSizeLimit;
   private final Ranking ranking;
@@ -52,9 +53,11 @@ final class ReplicaFloor
       int target,
       boolean preferCurrentHolders,
       long missing,
-      long firstSize
+      long firstSize,
+      boolean required
   )
   {
+    this.required = required;
     this.p = p;
     this.a = a;
     this.target = target;
@@ -69,13 +72,31 @@ final class ReplicaFloor
 
   static void run(PlacementProblem p, Assignment a, int target, boolean preferCurrentHolders)
   {
+    run(p, a, target, preferCurrentHolders, p.segmentCount, true);
+  }
+
+  /**
+   * Tops up only the first {@code limit} segments in the fit's order (the hottest, see {@link PlacementProblem}).
+   *
+   * @param required whether a replica that finds no room is a shortfall; false for replicas that only add choice
+   *                 (the hot floor), which are simply not made then
+   */
+  static void run(
+      PlacementProblem p,
+      Assignment a,
+      int target,
+      boolean preferCurrentHolders,
+      int limit,
+      boolean required
+  )
+  {
     // The needy segments by size, then id: (size, id rank) packed into longs, collected in segment order, which
     // reads the per-segment arrays front to back, and sorted once.
     final int segments = p.segmentCount;
     final long[] bySize = new long[segments];
     int count = 0;
     long missing = 0;
-    for (int s = 0; s < segments; s++) {
+    for (int s = 0; s < limit; s++) {
       if (a.replicaCount(s) < target) {
         bySize[count++] = IndexSort.withRank(IndexSort.clamped(p.size[s], segments), p.idRank(s), segments);
         missing += target - a.replicaCount(s);
@@ -115,7 +136,7 @@ final class ReplicaFloor
       }
     }
 
-    final ReplicaFloor floor = new ReplicaFloor(p, a, target, preferCurrentHolders, missing, sizes[0]);
+    final ReplicaFloor floor = new ReplicaFloor(p, a, target, preferCurrentHolders, missing, sizes[0], required);
     final LongArrayList newReplicas = new LongArrayList(count);
     for (int i = 0; i < count; i++) {
       floor.segment = needy[i];
@@ -145,6 +166,9 @@ final class ReplicaFloor
       }
       n = leastLoaded();
       if (n < 0) {
+        if (!required) {
+          return;
+        }
         a.reportShortfall(
             segment,
             target,

@@ -72,4 +72,21 @@ class PopularityTrackerTest
     assertEquals(4.0, tracker.update(Map.of("s", 4.0)).get("s"), 0.0);
     assertEquals(1.0, tracker.update(Map.of("s", 1.0)).get("s"), 0.0);
   }
+
+  @Test
+  void aNewSegmentStartsFromItsPredecessorsStateOnlyWhenNamedAndKnown()
+  {
+    final PopularityTracker tracker = new PopularityTracker(0.5, false);
+    tracker.update(Map.of("h1", 8.0));
+    // h2 follows h1: 0.5 * 8 + its own 1; h3 names an unknown predecessor and starts from 0.
+    final Map<String, Double> next = tracker.update(
+        Map.of("h1", 2.0, "h2", 1.0, "h3", 1.0),
+        Map.of("h2", "h1", "h3", "h0")
+    );
+    assertEquals(6.0, next.get("h1"), 0.0);
+    assertEquals(5.0, next.get("h2"), 0.0);
+    assertEquals(1.0, next.get("h3"), 0.0);
+    // From then on h2 has a history of its own: a predecessor named again is ignored.
+    assertEquals(0.5 * 5.0, tracker.update(Map.of("h1", 0.0, "h2", 0.0), Map.of("h2", "h1")).get("h2"), 0.0);
+  }
 }

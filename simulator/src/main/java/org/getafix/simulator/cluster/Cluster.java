@@ -219,8 +219,15 @@ public final class Cluster
    * @param accessTimeSeconds     wall seconds of computing the segment's tasks that arrived this round ask for
    *                              (thesis §2.2's access time, counted at arrival)
    * @param peakConcurrentAccesses most tasks on the segment at once this round (Scarlett's signal)
+   * @param predecessorId          the segment created before it (the previous hour), null for the first
    */
-  public record SegmentRoundStats(String segmentId, long sizeBytes, double accessTimeSeconds, int peakConcurrentAccesses)
+  public record SegmentRoundStats(
+      String segmentId,
+      long sizeBytes,
+      double accessTimeSeconds,
+      int peakConcurrentAccesses,
+      String predecessorId
+  )
   {
   }
 }

@@ -51,7 +51,8 @@ final class RoundStats
           segment.id(),
           segment.sizeBytes(),
           segment.accessTimeThisRound,
-          segment.peakInFlightThisRound
+          segment.peakInFlightThisRound,
+          segment.index() > 0 ? segments.get(segment.index() - 1).id() : null
       ));
       segment.accessTimeThisRound = 0;
       segment.peakInFlightThisRound = segment.inFlight;

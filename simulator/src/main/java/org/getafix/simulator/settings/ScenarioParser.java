@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.core.placement.CapacityEstimators;
+import org.getafix.core.placement.PlacementConstraints;
 import org.getafix.core.placement.PlacementStrategies;
 import org.getafix.core.quality.split.QualityProfile;
 import org.getafix.core.routing.RoutingPolicies;
@@ -259,12 +260,13 @@ public final class ScenarioParser
   {
     if (p == null) {
       return new ScenarioSettings.Planning(
-          0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, RoutingPolicies.LBR, ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND
+          0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, RoutingPolicies.LBR, ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND,
+          ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE, PlacementConstraints.DEFAULT.hotLoadShare()
       );
     }
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
-        "routing", "maxLoadsPerRound"
+        "routing", "maxLoadsPerRound", "popularityInheritance", "hotLoadShare"
     ));
     final int min = (int) p.integer("minReplicas", 1L, 1, nodeCount);
     return new ScenarioSettings.Planning(
@@ -276,7 +278,9 @@ public final class ScenarioParser
         oneOf(p, "capacityEstimator", "cpu-time", CapacityEstimators.REGISTRY.names()),
         (int) p.integer("druidDefaultReplicas", 2L, 1, nodeCount),
         oneOf(p, "routing", RoutingPolicies.LBR, ScenarioSettings.ROUTINGS),
-        (int) p.integer("maxLoadsPerRound", (long) ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND, 0, 1_000_000)
+        (int) p.integer("maxLoadsPerRound", (long) ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND, 0, 1_000_000),
+        p.bool("popularityInheritance", ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE),
+        p.number("hotLoadShare", PlacementConstraints.DEFAULT.hotLoadShare(), 0, 1)
     );
   }
 

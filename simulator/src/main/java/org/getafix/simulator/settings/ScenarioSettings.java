@@ -47,6 +47,8 @@ public record ScenarioSettings(
   public static final List<String> ROUTINGS = RoutingPolicies.REGISTRY.names();
   /** The extension's default {@code maxLoadsPerRound} (GetafixDynamicConfig): plan-driven loads per Coordinator run. */
   public static final int DEFAULT_MAX_LOADS_PER_ROUND = 50;
+  /** The extension's default {@code popularityInheritance} (GetafixDynamicConfig). */
+  public static final boolean DEFAULT_POPULARITY_INHERITANCE = false;
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
 
   /**
@@ -123,6 +125,10 @@ public record ScenarioSettings(
    * @param routing              a name of {@link #ROUTINGS}
    * @param maxLoadsPerRound     loads a round may issue beyond those that restore the floor: the extension's
    *                             {@code maxLoadsPerRound} churn budget per Coordinator run
+   * @param popularityInheritance a new segment starts from the popularity of the one before it
+   *                             ({@code PopularityTracker}); applies to every strategy that plans on popularity
+   * @param hotLoadShare         the hottest segments drawing this fraction of the load keep two holders
+   *                             ({@code PlacementConstraints#hotLoadShare}); Getafix strategies only
    */
   public record Planning(
       double popularityDecay,
@@ -133,7 +139,9 @@ public record ScenarioSettings(
       String capacityEstimator,
       int druidDefaultReplicas,
       String routing,
-      int maxLoadsPerRound
+      int maxLoadsPerRound,
+      boolean popularityInheritance,
+      double hotLoadShare
   )
   {
   }

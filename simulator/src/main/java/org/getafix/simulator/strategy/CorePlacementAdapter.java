@@ -34,6 +34,7 @@ public final class CorePlacementAdapter
       String capacityEstimator,
       double decay,
       boolean popularityBiasCorrection,
+      boolean popularityInheritance,
       PlacementConstraints constraints,
       int druidDefaultReplicas
   )
@@ -46,7 +47,8 @@ public final class CorePlacementAdapter
             CapacityEstimators.DEFAULT_SMOOTHING,
             decay,
             popularityBiasCorrection,
-            druidDefaultReplicas
+            druidDefaultReplicas,
+            popularityInheritance
         )),
         constraints
     );
@@ -66,7 +68,8 @@ public final class CorePlacementAdapter
           s.segmentId(),
           s.sizeBytes(),
           s.accessTimeSeconds(),
-          s.peakConcurrentAccesses()
+          s.peakConcurrentAccesses(),
+          s.predecessorId()
       ));
     }
     final List<PlanningRound.NodeSample> nodes = new ArrayList<>(observation.nodes().size());

@@ -1,0 +1,70 @@
+package org.getafix.core.placement;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class HotFloorTest
+{
+  private static final long GB = 1L << 30;
+
+  /** Loads 3, 3, 2, 2, 1, 1 on 3 equal nodes (bins of 4): every segment fits a bin whole, so the fit makes one each. */
+  private static PlacementInput input(double hotLoadShare, int maxReplicas)
+  {
+    return new PlacementInput(
+        List.of(
+            new SegmentLoad("a", 3, 1),
+            new SegmentLoad("b", 3, 1),
+            new SegmentLoad("c", 2, 1),
+            new SegmentLoad("d", 2, 1),
+            new SegmentLoad("e", 1, 1),
+            new SegmentLoad("f", 1, 1)
+        ),
+        List.of(new NodeCapacity("HN1", 1, GB), new NodeCapacity("HN2", 1, GB), new NodeCapacity("HN3", 1, GB)),
+        new PlacementConstraints(1, maxReplicas, 0.0, hotLoadShare)
+    );
+  }
+
+  @Test
+  void withoutAHotFloorEverySegmentThatFitsABinHasOneHolder()
+  {
+    final PlacementPlan plan = Strategies.getafixB().plan(input(0.0, 3));
+    for (String s : List.of("a", "b", "c", "d", "e", "f")) {
+      assertEquals(1, plan.holders(s).size(), s);
+    }
+  }
+
+  @Test
+  void theSegmentsDrawingTheHotShareGetASecondHolderThatCarriesNoPlannedLoad()
+  {
+    // Half of the load (6 of 12) is drawn by a and b.
+    final PlacementPlan plan = Strategies.getafixB().plan(input(0.5, 3));
+    for (String s : List.of("a", "b")) {
+      assertEquals(2, plan.holders(s).size(), s);
+      assertEquals(1.0, plan.sharesOf(s).values().stream().mapToDouble(Double::doubleValue).max().orElseThrow(), 1e-9);
+    }
+    for (String s : List.of("c", "d", "e", "f")) {
+      assertEquals(1, plan.holders(s).size(), s);
+    }
+  }
+
+  @Test
+  void theHotFloorRespectsTheReplicaCap()
+  {
+    final PlacementPlan plan = Strategies.getafixB().plan(input(1.0, 1));
+    for (String s : List.of("a", "b", "c", "d", "e", "f")) {
+      assertEquals(1, plan.holders(s).size(), s);
+    }
+  }
+
+  @Test
+  void aShareOutsideZeroToOneIsRejected()
+  {
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> new PlacementConstraints(1, 3, 0.2, 1.5)
+    );
+  }
+}
