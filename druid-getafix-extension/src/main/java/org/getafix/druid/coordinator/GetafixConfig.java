@@ -69,6 +69,11 @@ public class GetafixConfig
     return popularity.biasCorrection;
   }
 
+  public boolean isPopularityInherited()
+  {
+    return popularity.inheritance;
+  }
+
   /**
    * A name in getafix-core's {@link CapacityEstimators#REGISTRY}: {@code throughput} (the default) or
    * {@code cpu-time}.
@@ -144,6 +149,13 @@ public class GetafixConfig
      */
     @JsonProperty
     private boolean biasCorrection = false;
+
+    /**
+     * A newly served segment starts from the popularity of the segment of the previous interval in its datasource
+     * ({@link org.getafix.core.placement.PopularityTracker}); off is the thesis formula.
+     */
+    @JsonProperty
+    private boolean inheritance = false;
   }
 
   @JsonIgnoreProperties(ignoreUnknown = true)

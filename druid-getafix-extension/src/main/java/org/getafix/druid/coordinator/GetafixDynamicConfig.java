@@ -3,6 +3,7 @@ package org.getafix.druid.coordinator;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.getafix.core.placement.PlacementConstraints;
 import org.joda.time.Period;
 
 import javax.annotation.Nullable;
@@ -29,7 +30,27 @@ public final class GetafixDynamicConfig
   private final String roundPeriod;
   private final int maxLoadsPerRound;
   private final int maxDropsPerRound;
+  private final double hotLoadShare;
 
+  /** As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double)}, default hot floor. */
+  public GetafixDynamicConfig(
+      boolean enabled,
+      boolean dryRun,
+      double gamma,
+      int minReplicas,
+      int maxReplicas,
+      @Nullable String roundPeriod,
+      int maxLoadsPerRound,
+      int maxDropsPerRound
+  )
+  {
+    this(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound, maxDropsPerRound, null);
+  }
+
+  /**
+   * @param hotLoadShare the hottest segments that together draw this fraction of the load keep two holders
+   *                     (getafix-core's {@code PlacementConstraints#hotLoadShare}); null: the default
+   */
   @JsonCreator
   public GetafixDynamicConfig(
       @JsonProperty("enabled") boolean enabled,
@@ -39,9 +60,11 @@ public final class GetafixDynamicConfig
       @JsonProperty("maxReplicas") int maxReplicas,
       @JsonProperty("roundPeriod") @Nullable String roundPeriod,
       @JsonProperty("maxLoadsPerRound") int maxLoadsPerRound,
-      @JsonProperty("maxDropsPerRound") int maxDropsPerRound
+      @JsonProperty("maxDropsPerRound") int maxDropsPerRound,
+      @JsonProperty("hotLoadShare") @Nullable Double hotLoadShare
   )
   {
+    this.hotLoadShare = hotLoadShare == null ? PlacementConstraints.DEFAULT.hotLoadShare() : hotLoadShare;
     this.enabled = enabled;
     this.dryRun = dryRun;
     this.gamma = gamma;
@@ -88,6 +111,9 @@ public final class GetafixDynamicConfig
     if (maxDropsPerRound < 0) {
       problems.add("maxDropsPerRound must be >= 0, got [" + maxDropsPerRound + "]");
     }
+    if (!Double.isFinite(hotLoadShare) || hotLoadShare < 0 || hotLoadShare > 1) {
+      problems.add("hotLoadShare must be in [0, 1], got [" + hotLoadShare + "]");
+    }
     return problems;
   }
 
@@ -95,6 +121,12 @@ public final class GetafixDynamicConfig
   public long roundPeriodMillisOr(long fallbackMillis)
   {
     return roundPeriod == null ? fallbackMillis : new Period(roundPeriod).toStandardDuration().getMillis();
+  }
+
+  @JsonProperty
+  public double getHotLoadShare()
+  {
+    return hotLoadShare;
   }
 
   @JsonProperty
@@ -158,14 +190,15 @@ public final class GetafixDynamicConfig
     return enabled == that.enabled && dryRun == that.dryRun && Double.compare(gamma, that.gamma) == 0
            && minReplicas == that.minReplicas && maxReplicas == that.maxReplicas
            && Objects.equals(roundPeriod, that.roundPeriod)
-           && maxLoadsPerRound == that.maxLoadsPerRound && maxDropsPerRound == that.maxDropsPerRound;
+           && maxLoadsPerRound == that.maxLoadsPerRound && maxDropsPerRound == that.maxDropsPerRound
+           && Double.compare(hotLoadShare, that.hotLoadShare) == 0;
   }
 
   @Override
   public int hashCode()
   {
     return Objects.hash(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound,
-                        maxDropsPerRound);
+                        maxDropsPerRound, hotLoadShare);
   }
 
   @Override
@@ -173,7 +206,8 @@ public final class GetafixDynamicConfig
   {
     return "GetafixDynamicConfig{enabled=" + enabled + ", dryRun=" + dryRun + ", gamma=" + gamma
            + ", minReplicas=" + minReplicas + ", maxReplicas=" + maxReplicas + ", roundPeriod=" + roundPeriod
-           + ", maxLoadsPerRound=" + maxLoadsPerRound + ", maxDropsPerRound=" + maxDropsPerRound + "}";
+           + ", maxLoadsPerRound=" + maxLoadsPerRound + ", maxDropsPerRound=" + maxDropsPerRound
+           + ", hotLoadShare=" + hotLoadShare + "}";
   }
 
   /**
@@ -206,6 +240,9 @@ public final class GetafixDynamicConfig
     @JsonProperty
     @Nullable
     Integer maxDropsPerRound;
+    @JsonProperty
+    @Nullable
+    Double hotLoadShare;
 
     public GetafixDynamicConfig applyTo(GetafixDynamicConfig current)
     {
@@ -217,7 +254,8 @@ public final class GetafixDynamicConfig
           maxReplicas == null ? current.maxReplicas : maxReplicas,
           roundPeriod == null ? current.roundPeriod : roundPeriod,
           maxLoadsPerRound == null ? current.maxLoadsPerRound : maxLoadsPerRound,
-          maxDropsPerRound == null ? current.maxDropsPerRound : maxDropsPerRound
+          maxDropsPerRound == null ? current.maxDropsPerRound : maxDropsPerRound,
+          hotLoadShare == null ? current.hotLoadShare : hotLoadShare
       );
     }
   }

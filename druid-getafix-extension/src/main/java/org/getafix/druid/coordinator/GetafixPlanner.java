@@ -147,7 +147,8 @@ public class GetafixPlanner
         config.getCapacitySmoothing(),
         config.getPopularityDecay(),
         config.isPopularityBiasCorrected(),
-        Strategies.DEFAULT_DRUID_REPLICATION_FACTOR
+        Strategies.DEFAULT_DRUID_REPLICATION_FACTOR,
+        config.isPopularityInherited()
     );
     // Fails the Coordinator's start on an unknown estimator name or a bad value, naming it.
     resetRoundState();
@@ -301,8 +302,10 @@ public class GetafixPlanner
 
     final RoundStats stats = RoundStats.of(deltas);
     final List<PlanningRound.SegmentSample> segmentSamples = new ArrayList<>(segments.size());
+    final Map<String, String> predecessors =
+        planningSettings.popularityInheritance() ? SegmentPredecessors.of(segments.values()) : Map.of();
     segments.forEach((id, segment) -> segmentSamples.add(new PlanningRound.SegmentSample(
-        id, segment.getSize(), stats.accessTime().getOrDefault(id, 0.0), 0
+        id, segment.getSize(), stats.accessTime().getOrDefault(id, 0.0), 0, predecessors.get(id)
     )));
     final List<PlanningRound.NodeSample> nodeSamples = new ArrayList<>(servers.size());
     servers.forEach((name, server) -> {
@@ -355,7 +358,12 @@ public class GetafixPlanner
       }
     }
     final PlanningRound.Result result = planning.plan(
-        new PlacementConstraints(dynamic.getMinReplicas(), dynamic.getMaxReplicas(), dynamic.getGamma()),
+        new PlacementConstraints(
+            dynamic.getMinReplicas(),
+            dynamic.getMaxReplicas(),
+            dynamic.getGamma(),
+            dynamic.getHotLoadShare()
+        ),
         holders
     );
     final PlacementPlan plan = result.plan();

@@ -12,9 +12,17 @@ final class GetafixStrategy implements PlacementStrategy
   private final boolean capacityAware;
   private final boolean balance;
   private final SplitPolicy split;
+  /** Whether it keeps the hottest load share on two holders ({@link PlacementConstraints#hotLoadShare}). */
+  private final boolean hotFloor;
 
   GetafixStrategy(String name, boolean capacityAware, boolean balance, SplitPolicy split)
   {
+    this(name, capacityAware, balance, split, true);
+  }
+
+  GetafixStrategy(String name, boolean capacityAware, boolean balance, SplitPolicy split, boolean hotFloor)
+  {
+    this.hotFloor = hotFloor;
     this.name = name;
     this.capacityAware = capacityAware;
     this.balance = balance;
@@ -47,7 +55,7 @@ final class GetafixStrategy implements PlacementStrategy
       SegmentBalancer.run(problem, assignment, weight, problem.constraints.gamma());
     }
     // Last, so that it only takes memory the plan left free.
-    if (problem.constraints.maxReplicas() >= 2) {
+    if (hotFloor && problem.constraints.maxReplicas() >= 2) {
       ReplicaFloor.run(problem, assignment, 2, true, hotCount(problem, problem.constraints.hotLoadShare()), false);
     }
     return assignment.toPlan();

@@ -26,6 +26,9 @@ public final class PlacementStrategies
    *                      or for stock Druid, whose replication throttle the simulated scenarios never reach
    * @param factory       the strategy, given Druid's replication factor (used by the baselines that stand for stock
    *                      Druid)
+   * @param thesis        the thesis' algorithm as published: it ignores the plan options added for latency (the hot
+   *                      floor, {@link PlacementConstraints#hotLoadShare}, and popularity inheritance), so that its
+   *                      figures can be reported beside ours
    */
   public record Entry(
       String name,
@@ -34,7 +37,8 @@ public final class PlacementStrategies
       LoadSignal loadSignal,
       SplitPolicy split,
       boolean budgeted,
-      IntFunction<PlacementStrategy> factory
+      IntFunction<PlacementStrategy> factory,
+      boolean thesis
   ) implements Registry.Entry
   {
     /** The strategy; {@code druidReplicationFactor} matters only to Druid's default. */
@@ -48,39 +52,44 @@ public final class PlacementStrategies
       new Entry(
           "getafix-h",
           "capacity-aware ModifiedBestFit, replica floor and segment balancer (Algorithm 3.1), even split",
-          true, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.EVEN, true, f -> Strategies.getafixH()
+          true, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.EVEN, true, f -> Strategies.getafixH(), false
       ),
       new Entry(
           "getafix-b",
           "ModifiedBestFit over equal nodes and replica floor (Algorithm 2.1), even split",
-          false, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.EVEN, true, f -> Strategies.getafixB()
+          false, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.EVEN, true, f -> Strategies.getafixB(), false
       ),
       new Entry(
           "auto-tiering-only",
           "Getafix-H without the segment balancer (thesis §4.3.1)",
-          true, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.EVEN, true, f -> Strategies.autoTieringOnly()
+          true, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.EVEN, true, f -> Strategies.autoTieringOnly(), false
       ),
       new Entry(
           "getafix-h-thesis-split",
           "Getafix-H with Algorithm 3.1's fill-and-re-queue split",
           true, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.THESIS, true,
-          f -> Strategies.getafix(true, SplitPolicy.THESIS)
+          f -> Strategies.getafix(true, SplitPolicy.THESIS), false
+      ),
+      new Entry(
+          "getafix-h-thesis",
+          "Getafix-H as the thesis publishes it: Algorithm 3.1's split, no hot floor, no popularity inheritance",
+          true, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.THESIS, true, f -> Strategies.getafixHThesis(), true
       ),
       new Entry(
           "getafix-b-thesis-split",
           "Getafix-B with Algorithm 2.1's fill-and-re-queue split",
           false, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.THESIS, true,
-          f -> Strategies.getafix(false, SplitPolicy.THESIS)
+          f -> Strategies.getafix(false, SplitPolicy.THESIS), false
       ),
       new Entry(
           "scarlett",
           "one replica per peak concurrent access, never below Druid's default of 2, dealt round-robin",
-          false, LoadSignal.PEAK_CONCURRENT_ACCESSES, null, false, f -> Strategies.scarlett()
+          false, LoadSignal.PEAK_CONCURRENT_ACCESSES, null, false, f -> Strategies.scarlett(), false
       ),
       new Entry(
           "druid-default",
           "Druid's uniform replication factor, even segment counts",
-          false, LoadSignal.ACCESS_TIME_POPULARITY, null, false, Strategies::druidDefault
+          false, LoadSignal.ACCESS_TIME_POPULARITY, null, false, Strategies::druidDefault, false
       )
   ));
 

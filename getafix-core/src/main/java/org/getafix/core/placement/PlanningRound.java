@@ -43,7 +43,7 @@ public final class PlanningRound
     this.entry = PlacementStrategies.REGISTRY.get(settings.strategy());
     this.strategy = entry.create(settings.druidReplicationFactor());
     this.popularity = new PopularityTracker(settings.popularityDecay(), settings.popularityBiasCorrection());
-    this.popularityInheritance = settings.popularityInheritance();
+    this.popularityInheritance = settings.popularityInheritance() && !entry.thesis();
     final CapacityEstimators.Entry estimatorEntry = CapacityEstimators.REGISTRY.get(settings.capacityEstimator());
     this.estimator = entry.capacityAware() ? estimatorEntry.create(settings.capacitySmoothing()) : null;
   }

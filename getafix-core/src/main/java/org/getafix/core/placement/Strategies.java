@@ -15,6 +15,8 @@ public final class Strategies
       new GetafixStrategy("auto-tiering-only", true, false, SplitPolicy.EVEN);
   private static final PlacementStrategy GETAFIX_H_THESIS_SPLIT =
       new GetafixStrategy("getafix-h-thesis-split", true, true, SplitPolicy.THESIS);
+  private static final PlacementStrategy GETAFIX_H_THESIS =
+      new GetafixStrategy("getafix-h-thesis", true, true, SplitPolicy.THESIS, false);
   private static final PlacementStrategy GETAFIX_B_THESIS_SPLIT =
       new GetafixStrategy("getafix-b-thesis-split", false, false, SplitPolicy.THESIS);
   private static final PlacementStrategy SCARLETT = new ScarlettStrategy(DEFAULT_DRUID_REPLICATION_FACTOR);
@@ -43,6 +45,12 @@ public final class Strategies
   }
 
   /** {@link #getafixH()} or {@link #getafixB()} with the given way of splitting segments. */
+  /** Getafix-H as the thesis publishes it: its split, and no hot floor whatever the constraints say. */
+  public static PlacementStrategy getafixHThesis()
+  {
+    return GETAFIX_H_THESIS;
+  }
+
   public static PlacementStrategy getafix(boolean capacityAware, SplitPolicy split)
   {
     if (split == SplitPolicy.THESIS) {
