@@ -27,7 +27,8 @@ public final class PlacementStrategies
    * @param factory       the strategy, given Druid's replication factor (used by the baselines that stand for stock
    *                      Druid)
    * @param thesis        the thesis' algorithm as published: it ignores the plan options added for latency (the hot
-   *                      floor, {@link PlacementConstraints#hotLoadShare}, and popularity inheritance), so that its
+   *                      floor, {@link PlacementConstraints#hotLoadShare}, popularity inheritance and bias
+   *                      correction), so that its
    *                      figures can be reported beside ours
    */
   public record Entry(
@@ -72,7 +73,7 @@ public final class PlacementStrategies
       ),
       new Entry(
           "getafix-h-thesis",
-          "Getafix-H as the thesis publishes it: Algorithm 3.1's split, no hot floor, no popularity inheritance",
+          "Getafix-H as the thesis publishes it: Algorithm 3.1's split, thesis popularity, no hot floor",
           true, LoadSignal.ACCESS_TIME_POPULARITY, SplitPolicy.THESIS, true, f -> Strategies.getafixHThesis(), true
       ),
       new Entry(

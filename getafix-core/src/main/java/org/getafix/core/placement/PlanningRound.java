@@ -42,7 +42,11 @@ public final class PlanningRound
   {
     this.entry = PlacementStrategies.REGISTRY.get(settings.strategy());
     this.strategy = entry.create(settings.druidReplicationFactor());
-    this.popularity = new PopularityTracker(settings.popularityDecay(), settings.popularityBiasCorrection());
+    // The thesis' algorithm gets the thesis' popularity: no bias correction, no inheritance.
+    this.popularity = new PopularityTracker(
+        settings.popularityDecay(),
+        settings.popularityBiasCorrection() && !entry.thesis()
+    );
     this.popularityInheritance = settings.popularityInheritance() && !entry.thesis();
     final CapacityEstimators.Entry estimatorEntry = CapacityEstimators.REGISTRY.get(settings.capacityEstimator());
     this.estimator = entry.capacityAware() ? estimatorEntry.create(settings.capacitySmoothing()) : null;
