@@ -56,7 +56,8 @@ final class GetafixStrategy implements PlacementStrategy
     }
     // Last, so that it only takes memory the plan left free.
     if (hotFloor && problem.constraints.maxReplicas() >= 2) {
-      ReplicaFloor.run(problem, assignment, 2, true, hotCount(problem, problem.constraints.hotLoadShare()), false);
+      final int hot = hotCount(problem, problem.constraints.hotLoadShare());
+      ReplicaFloor.run(problem, assignment, 2, true, hot, false, weight);
     }
     return assignment.toPlan();
   }

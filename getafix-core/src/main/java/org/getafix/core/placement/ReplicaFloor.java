@@ -54,7 +54,8 @@ final class ReplicaFloor
       boolean preferCurrentHolders,
       long missing,
       long firstSize,
-      boolean required
+      boolean required,
+      double[] weight
   )
   {
     this.required = required;
@@ -66,13 +67,13 @@ final class ReplicaFloor
     // Sizes beyond the sort key's width (terabytes) tie, so only bytes below it prove a node too full for the rest.
     this.sortedSizeLimit = IndexSort.clamped(Long.MAX_VALUE, p.segmentCount);
     this.booked = new int[Math.min(target, p.nodeCount)];
-    this.ranking = new Ranking(a, p.nodeCount, firstSize);
+    this.ranking = new Ranking(a, p.nodeCount, firstSize, weight == null ? null : positive(weight));
     this.skipped = new int[p.nodeCount];
   }
 
   static void run(PlacementProblem p, Assignment a, int target, boolean preferCurrentHolders)
   {
-    run(p, a, target, preferCurrentHolders, p.segmentCount, true);
+    run(p, a, target, preferCurrentHolders, p.segmentCount, true, null);
   }
 
   /**
@@ -80,6 +81,8 @@ final class ReplicaFloor
    *
    * @param required whether a replica that finds no room is a shortfall; false for replicas that only add choice
    *                 (the hot floor), which are simply not made then
+   * @param weight   per-node weight the segment counts are divided by when choosing a node (a node of weight 2 is
+   *                 given twice the segments of a node of weight 1), or null for even counts
    */
   static void run(
       PlacementProblem p,
@@ -87,7 +90,8 @@ final class ReplicaFloor
       int target,
       boolean preferCurrentHolders,
       int limit,
-      boolean required
+      boolean required,
+      double[] weight
   )
   {
     // The needy segments by size, then id: (size, id rank) packed into longs, collected in segment order, which
@@ -136,7 +140,8 @@ final class ReplicaFloor
       }
     }
 
-    final ReplicaFloor floor = new ReplicaFloor(p, a, target, preferCurrentHolders, missing, sizes[0], required);
+    final ReplicaFloor floor =
+        new ReplicaFloor(p, a, target, preferCurrentHolders, missing, sizes[0], required, weight);
     final LongArrayList newReplicas = new LongArrayList(count);
     for (int i = 0; i < count; i++) {
       floor.segment = needy[i];
@@ -216,10 +221,13 @@ final class ReplicaFloor
     private final int leaves;
     private final int[] winner;
     private final boolean[] out;
+    /** Null: even segment counts. */
+    private final double[] weight;
 
-    Ranking(Assignment a, int nodeCount, long firstSize)
+    Ranking(Assignment a, int nodeCount, long firstSize, double[] weight)
     {
       this.a = a;
+      this.weight = weight;
       this.leaves = Math.max(1, Integer.highestOneBit(Math.max(1, nodeCount - 1)) << 1);
       this.winner = new int[2 * leaves];
       this.out = new boolean[nodeCount];
@@ -279,12 +287,29 @@ final class ReplicaFloor
       if (x < 0 || y < 0) {
         return x < 0 ? y : x;
       }
-      int c = Integer.compare(a.nodeSegments[x], a.nodeSegments[y]);
+      int c = weight == null
+              ? Integer.compare(a.nodeSegments[x], a.nodeSegments[y])
+              : Double.compare((a.nodeSegments[x] + 1) * weight[y], (a.nodeSegments[y] + 1) * weight[x]);
       if (c == 0) {
         c = Long.compare(a.freeMemory[y], a.freeMemory[x]);
       }
       return c < 0 || (c == 0 && x < y) ? x : y;
     }
+  }
+
+  /** The weights with every node above 0, so that a node of weight 0 still ranks (last) when all others are full. */
+  private static double[] positive(double[] weight)
+  {
+    double max = 0;
+    for (double w : weight) {
+      max = Math.max(max, w);
+    }
+    final double least = max > 0 ? max * 1e-6 : 1;
+    final double[] result = new double[weight.length];
+    for (int n = 0; n < weight.length; n++) {
+      result[n] = Math.max(weight[n], least);
+    }
+    return result;
   }
 
   private int currentHolderWithRoom()
