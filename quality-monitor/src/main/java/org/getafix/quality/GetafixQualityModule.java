@@ -24,6 +24,8 @@ public class GetafixQualityModule implements DruidModule
     CoverageKey.register();
     JsonConfigProvider.bind(binder, QualityConfig.PREFIX, QualityConfig.class);
     binder.bind(MatureRuns.class).in(ManageLifecycle.class);
+    binder.bind(BudgetControl.class).in(LazySingleton.class);
+    binder.bind(Admission.class).in(LazySingleton.class);
     Jerseys.addResource(binder, QualityResource.class);
     binder.bind(QueryableDruidServer.Maker.class).to(BudgetedDruidClientFactory.class).in(LazySingleton.class);
     binder.bind(QuerySegmentWalker.class).to(BudgetedQuerySegmentWalker.class).in(LazySingleton.class);

@@ -104,6 +104,9 @@ public class MatureRuns
                         // Bounded in bytes and, as every entry weighs at least maxBytes / maxEntries, in entries.
                         .maximumWeight(config.getMemoMaxBytes())
                         .weigher((MemoKey key, List<?> rows) -> Math.max(key.bytes, minimumWeight(config)))
+                        // Eviction on the writer's thread rather than the common pool: the bound holds when put
+                        // returns, and a run reading its memo sees the evictions of earlier writes.
+                        .executor(Runnable::run)
                         .expireAfterWrite(config.getMemoTtl().toStandardDuration().getMillis(), TimeUnit.MILLISECONDS)
                         .removalListener((MemoKey key, List<?> rows, RemovalCause cause) -> {
                           if (cause.wasEvicted()) {
@@ -228,7 +231,24 @@ public class MatureRuns
    * A budgeted query answered: its figures, and, if it was sampled, its mature run once its late sub-answers are in.
    * Returns when the figures are recorded; the returned future completes when the mature run has been measured.
    */
-  <T> CompletableFuture<?> answered(Query<T> query, List<T> online, Coverage coverage, long budgetMillis, long elapsedMillis)
+  <T> CompletableFuture<AnswerQuality> answered(Query<T> query, List<T> online, Coverage coverage, long budgetMillis, long elapsedMillis)
+  {
+    return answered(query, online, coverage, budgetMillis, elapsedMillis, false);
+  }
+
+  /**
+   * As above; a {@code controlled} query's budget and response time are emitted by its {@link BudgetControl}
+   * instead. The future completes with the measured quality, or null if the query had no mature run, it failed, or
+   * its query type has no quality metric.
+   */
+  <T> CompletableFuture<AnswerQuality> answered(
+      Query<T> query,
+      List<T> online,
+      Coverage coverage,
+      long budgetMillis,
+      long elapsedMillis,
+      boolean controlled
+  )
   {
     budgeted.incrementAndGet();
     if (coverage.isTimedOut()) {
@@ -238,17 +258,19 @@ public class MatureRuns
       responseTime.record(elapsedMillis);
     }
     emit(query, "getafix/quality/coverage", coverage.fraction());
-    emit(query, "getafix/budget/ms", budgetMillis);
-    emit(query, "getafix/rt/mean", meanResponseTime());
+    if (!controlled) {
+      emit(query, "getafix/budget/ms", budgetMillis);
+      emit(query, "getafix/rt/mean", meanResponseTime());
+    }
     final Run run = runOf(query);
     if (run == null) {
       return CompletableFuture.completedFuture(null);
     }
     final CompletableFuture<?>[] late = run.late.toArray(new CompletableFuture[0]);
-    return CompletableFuture.allOf(late).handleAsync((ignored, lateFailure) -> {
-      measure(run, query, online, coverage, lateFailure);
-      return null;
-    }, measurer);
+    return CompletableFuture.allOf(late).handleAsync(
+        (ignored, lateFailure) -> measure(run, query, online, coverage, lateFailure),
+        measurer
+    );
   }
 
   /** The query failed before its online answer: its mature run will not be measured. */
@@ -262,8 +284,9 @@ public class MatureRuns
     }
   }
 
+  @Nullable
   @SuppressWarnings("unchecked")
-  private <T> void measure(Run run, Query<T> query, List<T> online, Coverage coverage, @Nullable Throwable lateFailure)
+  private <T> AnswerQuality measure(Run run, Query<T> query, List<T> online, Coverage coverage, @Nullable Throwable lateFailure)
   {
     runs.remove(run.matureId);
     try {
@@ -291,11 +314,13 @@ public class MatureRuns
         emit(query, "getafix/quality/answer", quality.quality());
       }
       remember(query, coverage, quality, System.currentTimeMillis() - run.startMillis);
+      return quality;
     }
     catch (Throwable e) {
       failed.incrementAndGet();
       emit(query, "getafix/mature/failed", 1);
       log.warn("Mature run [%s] failed: %s", run.matureId, e.toString());
+      return null;
     }
     finally {
       run.memoised.forEach(memo::invalidate);

@@ -1,8 +1,14 @@
 package org.getafix.quality;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.getafix.core.quality.admission.AdmissionConfig;
+import org.getafix.core.quality.control.BudgetControlConfig;
+import org.getafix.core.quality.control.ResponseTimeEstimator;
 import org.getafix.core.quality.sampling.MatureSampler;
 import org.joda.time.Period;
+
+import javax.annotation.Nullable;
+import java.util.List;
 
 /**
  * {@code druid.getafix.quality.*}: budgeted queries on the Broker. Field-annotated, as Druid's
@@ -46,6 +52,54 @@ public class QualityConfig
 
   @JsonProperty
   private Period memoTtl = Period.minutes(5);
+
+  /**
+   * Datasources whose queries get their budget from a {@link BudgetControl} controller (one per datasource) when they
+   * do not ask for one with {@value QueryBudget#BUDGET_KEY}.
+   */
+  @JsonProperty
+  private List<String> controlledDataSources = List.of();
+
+  /** The response-time target of the budget controllers. */
+  @JsonProperty
+  private long targetResponseTimeMs = 1000;
+
+  @JsonProperty
+  private BudgetControlConfig.Mode controlMode = BudgetControlConfig.Mode.HYBRID;
+
+  @JsonProperty
+  private ResponseTimeEstimator.Kind responseTimeStatistic = ResponseTimeEstimator.Kind.MEAN;
+
+  /** Lower bound of a controller-set budget; the upper bound is {@link #maxBudgetMs}. */
+  @JsonProperty
+  private long minBudgetMs = 10;
+
+  /** Admission control of low-priority queries: off unless set. */
+  @JsonProperty
+  private AdmissionMode admission = AdmissionMode.OFF;
+
+  @JsonProperty
+  private double admissionTarget = AdmissionConfig.DEFAULT_TARGET;
+
+  /** A query whose context {@code priority} is below this is low-priority (sheddable), as in Druid's hilo laning. */
+  @JsonProperty
+  private int lowPriorityBelow = 0;
+
+  @JsonProperty
+  private int admissionEvaluationPeriod = AdmissionConfig.DEFAULT_EVALUATION_PERIOD;
+
+  @JsonProperty
+  private int admissionWindow = AdmissionConfig.DEFAULT_WINDOW;
+
+  /** What steers the admission of low-priority queries. */
+  public enum AdmissionMode
+  {
+    OFF,
+    /** Measured answer quality of high-priority queries' mature runs (Ubora §8). */
+    ANSWER_QUALITY,
+    /** The share of high-priority queries that did not time out (partial answer or failure): the baseline. */
+    TIMEOUT_RATE
+  }
 
   public static QualityConfig defaults()
   {
@@ -92,6 +146,59 @@ public class QualityConfig
     return memoTtl;
   }
 
+  public List<String> getControlledDataSources()
+  {
+    return controlledDataSources;
+  }
+
+  public long getTargetResponseTimeMs()
+  {
+    return targetResponseTimeMs;
+  }
+
+  public AdmissionMode getAdmission()
+  {
+    return admission;
+  }
+
+  public int getLowPriorityBelow()
+  {
+    return lowPriorityBelow;
+  }
+
+  /** The budget controllers' settings (budgets in milliseconds, starting at the target), or null if none is set up. */
+  @Nullable
+  public BudgetControlConfig budgetControlConfig()
+  {
+    if (controlledDataSources == null || controlledDataSources.isEmpty()) {
+      return null;
+    }
+    return BudgetControlConfig.of(
+        controlMode,
+        responseTimeStatistic,
+        targetResponseTimeMs,
+        minBudgetMs,
+        maxBudgetMs,
+        Math.max(minBudgetMs, Math.min(maxBudgetMs, targetResponseTimeMs))
+    );
+  }
+
+  /** The admission controller's settings, or null if admission control is off. */
+  @Nullable
+  public AdmissionConfig admissionConfig()
+  {
+    if (admission == null || admission == AdmissionMode.OFF) {
+      return null;
+    }
+    final AdmissionConfig.Signal signal = admission == AdmissionMode.ANSWER_QUALITY
+                                          ? AdmissionConfig.Signal.ANSWER_QUALITY
+                                          : AdmissionConfig.Signal.TIMEOUT_RATE;
+    final AdmissionConfig defaults = AdmissionConfig.defaults(signal);
+    return new AdmissionConfig(signal, admissionTarget, admissionEvaluationPeriod, admissionWindow,
+                               defaults.proportionalGain(), defaults.integralGain(), defaults.derivativeGain(),
+                               defaults.minAdmitFraction());
+  }
+
   /** Fails on the first bad property, naming it and its value; the Broker does not start with it. */
   public QualityConfig validate()
   {
@@ -107,6 +214,28 @@ public class QualityConfig
     if (memoTtl == null || memoTtl.toStandardDuration().getMillis() <= 0) {
       throw new IllegalArgumentException(PREFIX + ".memoTtl must be a positive fixed-length period, got [" + memoTtl + "]");
     }
+    if (controlledDataSources == null || controlledDataSources.stream().anyMatch(d -> d == null || d.isEmpty())) {
+      throw new IllegalArgumentException(
+          PREFIX + ".controlledDataSources must be a list of datasource names, got [" + controlledDataSources + "]"
+      );
+    }
+    positive("targetResponseTimeMs", targetResponseTimeMs);
+    positive("minBudgetMs", minBudgetMs);
+    if (minBudgetMs > maxBudgetMs) {
+      throw new IllegalArgumentException(
+          PREFIX + ".minBudgetMs [" + minBudgetMs + "] must be at most maxBudgetMs [" + maxBudgetMs + "]"
+      );
+    }
+    if (controlMode == null || responseTimeStatistic == null || admission == null) {
+      throw new IllegalArgumentException(
+          PREFIX + ".controlMode, .responseTimeStatistic and .admission must not be null"
+      );
+    }
+    if (!(admissionTarget > 0 && admissionTarget <= 1)) {
+      throw new IllegalArgumentException(PREFIX + ".admissionTarget must be in (0, 1], got [" + admissionTarget + "]");
+    }
+    positive("admissionEvaluationPeriod", admissionEvaluationPeriod);
+    positive("admissionWindow", admissionWindow);
     return this;
   }
 

@@ -54,6 +54,15 @@ public final class QueryBudget
     return new QueryBudget((long) Math.ceil(millis));
   }
 
+  /** A budget set by the Broker itself (a {@link BudgetControl} controller), not asked for by the query. */
+  static QueryBudget ofMillis(long budgetMillis)
+  {
+    if (budgetMillis <= 0) {
+      throw new IllegalArgumentException("budget must be positive, got [" + budgetMillis + "]");
+    }
+    return new QueryBudget(budgetMillis);
+  }
+
   private static double parse(Object value)
   {
     if (value instanceof Number) {
@@ -90,13 +99,15 @@ public final class QueryBudget
   }
 
   /**
-   * {@code query} with its deadline, {@code startMillis} plus the budget, and with the Broker's caches off: a
+   * {@code query} with its budget (in whole milliseconds; a controller-set one is added here) and deadline,
+   * {@code startMillis} plus the budget, and with the Broker's caches off: a
    * partial answer must not be stored as the answer, and a segment answered from the Broker's own cache would not
    * be counted in the coverage.
    */
   public <T> Query<T> stamp(Query<T> query, long startMillis)
   {
     final Map<String, Object> overrides = ImmutableMap.of(
+        BUDGET_KEY, budgetMillis,
         DEADLINE_KEY, startMillis + budgetMillis,
         QueryContexts.USE_CACHE_KEY, false,
         QueryContexts.POPULATE_CACHE_KEY, false,

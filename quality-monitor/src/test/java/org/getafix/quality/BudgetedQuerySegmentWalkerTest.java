@@ -9,6 +9,7 @@ import org.apache.druid.java.util.emitter.core.NoopEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.query.Druids;
 import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryCapacityExceededException;
 import org.apache.druid.query.QueryContexts;
 import org.apache.druid.query.QueryPlus;
 import org.apache.druid.query.QueryRunner;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -78,6 +81,29 @@ class BudgetedQuerySegmentWalkerTest
     );
   }
 
+  private static BudgetedQuerySegmentWalker walker(QuerySegmentWalker inner, QualityConfig config)
+  {
+    return walker(inner, config, () -> NOW);
+  }
+
+  private static BudgetedQuerySegmentWalker walker(QuerySegmentWalker inner, QualityConfig config, LongSupplier clock)
+  {
+    final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", new NoopEmitter());
+    return new BudgetedQuerySegmentWalker(
+        inner,
+        config,
+        matureRuns(),
+        new BudgetControl(config, emitter),
+        new Admission(config, emitter),
+        clock
+    );
+  }
+
+  private static QualityConfig config(Map<String, Object> properties)
+  {
+    return new DefaultObjectMapper().convertValue(properties, QualityConfig.class).validate();
+  }
+
   private static TimeseriesQuery query(Map<String, Object> context)
   {
     return Druids.newTimeseriesQueryBuilder()
@@ -100,7 +126,7 @@ class BudgetedQuerySegmentWalkerTest
   void aQueryWithoutBudgetRunsUntouched()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), matureRuns(), () -> NOW);
+    final BudgetedQuerySegmentWalker walker = walker(inner, QualityConfig.defaults());
     final TimeseriesQuery query = query(Map.of());
     final ResponseContext context = ResponseContext.createEmpty();
     run(walker, query, context);
@@ -113,7 +139,7 @@ class BudgetedQuerySegmentWalkerTest
   void aBudgetedQueryCarriesItsDeadlineWithCachesOffAndStatesItsCoverage()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), matureRuns(), () -> NOW);
+    final BudgetedQuerySegmentWalker walker = walker(inner, QualityConfig.defaults());
     final ResponseContext context = ResponseContext.createEmpty();
     run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 250)), context);
     final Query<?> stamped = inner.ran.get(0);
@@ -139,12 +165,172 @@ class BudgetedQuerySegmentWalkerTest
   void aBadBudgetIsRejectedBeforeAnythingRuns()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(inner, QualityConfig.defaults(), matureRuns(), () -> NOW);
+    final BudgetedQuerySegmentWalker walker = walker(inner, QualityConfig.defaults());
     final DruidException e = assertThrows(
         DruidException.class,
         () -> run(walker, query(Map.of(QueryBudget.BUDGET_KEY, "soon")), ResponseContext.createEmpty())
     );
     assertEquals(400, e.getStatusCode());
     assertTrue(inner.planned.isEmpty());
+  }
+
+  /** Every second reading of the clock is {@code step} later: a query's start, then its answer. */
+  private static LongSupplier steppingClock(long step)
+  {
+    final AtomicLong now = new AtomicLong(NOW);
+    return () -> now.getAndAdd(step);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> controllerState(BudgetedQuerySegmentWalker walker, String dataSource)
+  {
+    return (Map<String, Object>) walker.budgetControlState().get(dataSource);
+  }
+
+  @Test
+  void aControlledDataSourceGetsTheControllersBudgetAndFeedsItsResponseTimeBack()
+  {
+    final RecordingWalker inner = new RecordingWalker();
+    final BudgetedQuerySegmentWalker walker = walker(
+        inner,
+        config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200, "controlMode", "INTEGRAL")),
+        steppingClock(500)
+    );
+    run(walker, query(Map.of()), ResponseContext.createEmpty());
+    final Query<?> stamped = inner.ran.get(0);
+    assertEquals(NOW + 200, QueryBudget.deadlineOf(stamped), "the controller starts at the target");
+    assertEquals(200L, stamped.context().getLong(QueryBudget.BUDGET_KEY));
+
+    final Map<String, Object> state = controllerState(walker, "ds");
+    assertEquals(500.0, (double) state.get("responseTimeEstimateMs"), 1e-9, "the answer took 500 ms: " + state);
+    assertTrue((double) state.get("budgetMs") < 200, "a response slower than the target lowers the budget: " + state);
+    assertEquals("INTEGRAL", state.get("mode").toString());
+    assertEquals(200.0, (double) state.get("targetResponseTimeMs"), 1e-9);
+
+    // Its next query gets the lowered budget.
+    run(walker, query(Map.of()), ResponseContext.createEmpty());
+    final long second = QueryBudget.deadlineOf(inner.ran.get(1)) - (NOW + 1000);
+    assertTrue(second < 200, "budget " + second);
+  }
+
+  @Test
+  void aQuerysOwnBudgetWinsAndOtherDataSourcesAreUntouched()
+  {
+    final RecordingWalker inner = new RecordingWalker();
+    final BudgetedQuerySegmentWalker walker = walker(
+        inner,
+        config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200)),
+        steppingClock(500)
+    );
+    run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 250)), ResponseContext.createEmpty());
+    assertEquals(NOW + 250, QueryBudget.deadlineOf(inner.ran.get(0)));
+    assertNull(controllerState(walker, "ds").get("responseTimeEstimateMs"), "a fixed budget is not fed back");
+
+    final TimeseriesQuery other = Druids.newTimeseriesQueryBuilder()
+                                        .dataSource("other")
+                                        .intervals("2025-01-01/2025-01-02")
+                                        .aggregators(new CountAggregatorFactory("rows"))
+                                        .build();
+    run(walker, other, ResponseContext.createEmpty());
+    assertSame(other, inner.ran.get(1), "not a controlled datasource: runs as in stock Druid");
+  }
+
+  @Test
+  void badControlSettingsFailStartupNamingThem()
+  {
+    for (Map<String, Object> bad : List.<Map<String, Object>>of(
+        Map.of("targetResponseTimeMs", 0),
+        Map.of("minBudgetMs", 0),
+        Map.of("minBudgetMs", 400_000),
+        Map.of("admissionTarget", 1.5),
+        Map.of("admissionEvaluationPeriod", 0),
+        Map.of("admissionWindow", 0)
+    )) {
+      final QualityConfig config = new DefaultObjectMapper().convertValue(bad, QualityConfig.class);
+      final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, config::validate);
+      assertTrue(e.getMessage().contains(QualityConfig.PREFIX + "." + bad.keySet().iterator().next()), e.getMessage());
+    }
+  }
+
+  private static TimeseriesQuery withPriority(int priority)
+  {
+    return query(Map.of(QueryContexts.PRIORITY_KEY, priority));
+  }
+
+  @Test
+  void admissionIsOffByDefault()
+  {
+    final RecordingWalker inner = new RecordingWalker();
+    final BudgetedQuerySegmentWalker walker = walker(inner, QualityConfig.defaults());
+    for (int i = 0; i < 10; i++) {
+      run(walker, withPriority(-5), ResponseContext.createEmpty());
+    }
+    assertEquals(10, inner.ran.size());
+    assertEquals(false, walker.admissionState().get("enabled"));
+  }
+
+  @Test
+  void lowHighPriorityQualityShedsLowPriorityQueriesWithA429()
+  {
+    final RecordingWalker inner = new RecordingWalker();
+    final QualityConfig config = config(Map.of(
+        "admission", "ANSWER_QUALITY",
+        "admissionEvaluationPeriod", 1,
+        "admissionWindow", 1
+    ));
+    final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", new NoopEmitter());
+    final Admission admission = new Admission(config, emitter);
+    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(
+        inner, config, matureRuns(), new BudgetControl(config, emitter), admission, () -> NOW
+    );
+    // A mature run of a high-priority query measured quality 0.2, far below the target 0.9.
+    admission.measured(withPriority(0), 0.2);
+    // The next request evaluates the controller: the admitted share of low-priority queries drops below 1.
+    final QueryCapacityExceededException e = assertThrows(
+        QueryCapacityExceededException.class,
+        () -> run(walker, withPriority(-1), ResponseContext.createEmpty())
+    );
+    assertEquals(429, QueryCapacityExceededException.STATUS_CODE);
+    assertTrue(e.getMessage().contains("admission control"), e.getMessage());
+    assertTrue(inner.planned.isEmpty(), "a shed query is not planned");
+
+    run(walker, withPriority(0), ResponseContext.createEmpty());
+    assertEquals(1, inner.ran.size(), "high-priority queries are never shed");
+    final Map<String, Object> state = walker.admissionState();
+    assertEquals(1L, state.get("shedQueries"));
+    assertTrue((double) state.get("lowPriorityAdmitFraction") < 1, state.toString());
+    assertEquals(0.2, (double) state.get("highPrioritySignal"), 1e-9);
+  }
+
+  @Test
+  void timeoutRateAdmissionCountsPartialAnswersOfHighPriorityQueries()
+  {
+    // Every sub-query is late: the budgeted query answers partially, which the baseline counts as a timeout.
+    final QuerySegmentWalker lateInner = new QuerySegmentWalker()
+    {
+      @Override
+      public <T> QueryRunner<T> getQueryRunnerForIntervals(Query<T> query, Iterable<Interval> intervals)
+      {
+        return (queryPlus, context) -> {
+          CoverageKey.add(context, Coverage.late(List.of(Intervals.of("2025-01-01/2025-01-02"))));
+          return Sequences.empty();
+        };
+      }
+
+      @Override
+      public <T> QueryRunner<T> getQueryRunnerForSegments(Query<T> query, Iterable<SegmentDescriptor> specs)
+      {
+        return getQueryRunnerForIntervals(query, List.of());
+      }
+    };
+    final BudgetedQuerySegmentWalker walker = walker(
+        lateInner,
+        config(Map.of("admission", "TIMEOUT_RATE", "admissionEvaluationPeriod", 1, "admissionWindow", 10))
+    );
+    run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 100)), ResponseContext.createEmpty());
+    run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 100)), ResponseContext.createEmpty());
+    final Map<String, Object> state = walker.admissionState();
+    assertEquals(0.0, (double) state.get("highPrioritySignal"), 1e-9, "both timed out: " + state);
+    assertTrue((double) state.get("lowPriorityAdmitFraction") < 1, state.toString());
   }
 }
