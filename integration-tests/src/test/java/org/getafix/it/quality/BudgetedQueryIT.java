@@ -56,6 +56,10 @@ class BudgetedQueryIT
   private static final int STRAGGLER = GetafixItCluster.STRONG;
   private static final double STRAGGLER_CORES = 0.02;
   private static final long STRAGGLER_BUDGET_MS = 1500;
+  /** Measurement 1: the response-time target, the margin the budget leaves below it, and the queries per side. */
+  private static final long TARGET_RT_MS = 4000;
+  private static final long TARGET_MARGIN_MS = 1500;
+  private static final int MEASURED_QUERIES = 8;
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newBuilder()
                                                    .version(HttpClient.Version.HTTP_1_1)
@@ -363,6 +367,121 @@ class BudgetedQueryIT
     FIGURES.put("qualityState", state.deepCopy());
     assertEquals(0, state.path("matureRunsFailed").asLong(), state.toString());
     assertTrue(state.path("matureRunsCompleted").asLong() >= everyQueryType().size() + 1, state.toString());
+  }
+
+  /**
+   * Measurement 1 (issue 9): one Historical throttled to a straggler, a fixed response-time target T. Stock Druid with
+   * {@code timeout} = T fails the queries the straggler delays past T; budgeted with T minus a margin (for the Broker's
+   * merge on a loaded machine), every query answers within T, and its mature run measures what the cut cost.
+   * Each budgeted query's mature run is awaited before the next query, so that late sub-queries do not pile up on the
+   * straggler (the Broker re-executes when idle, Ubora §1.7).
+   */
+  @Test
+  void measurement1StockTimeoutFailsWhereABudgetAnswersWithinTheTarget() throws Exception
+  {
+    final Map<String, Object> query = timeseries(DATASET.interval());
+    final List<Double> qualities = new ArrayList<>();
+    int budgetedWithinTarget = 0;
+    int stockFailed = 0;
+    final List<Long> budgetedMillis = new ArrayList<>();
+    final List<Long> stockMillis = new ArrayList<>();
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      for (int i = 0; i < MEASURED_QUERIES; i++) {
+        final String id = "it-m1-budgeted-" + i;
+        final Answer budgeted = post("/druid/v2/", withContext(query, Map.of(
+            BUDGET, TARGET_RT_MS - TARGET_MARGIN_MS,
+            MATURE, true,
+            "queryId", id
+        )));
+        budgetedMillis.add(budgeted.millis());
+        if (budgeted.status() == 200 && budgeted.millis() <= TARGET_RT_MS) {
+          budgetedWithinTarget++;
+        }
+        qualities.add(awaitMatureRun(id).path("quality").path("quality").asDouble(Double.NaN));
+      }
+      for (int i = 0; i < MEASURED_QUERIES; i++) {
+        final Answer stock = post("/druid/v2/", withContext(query, Map.of("timeout", TARGET_RT_MS, "queryId", "it-m1-stock-" + i)));
+        stockMillis.add(stock.millis());
+        if (stock.status() != 200) {
+          stockFailed++;
+        }
+      }
+    }
+    finally {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+    }
+    final List<Double> sorted = new ArrayList<>(qualities);
+    sorted.sort(Double::compare);
+    final double meanQuality = sorted.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+    final double p10Quality = sorted.get((int) Math.floor(0.1 * (sorted.size() - 1)));
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("stragglerCores", STRAGGLER_CORES);
+    figures.put("targetMs", TARGET_RT_MS);
+    figures.put("budgetMs", TARGET_RT_MS - TARGET_MARGIN_MS);
+    figures.put("queries", MEASURED_QUERIES);
+    figures.put("stockFailedFraction", stockFailed / (double) MEASURED_QUERIES);
+    figures.put("budgetedWithinTargetFraction", budgetedWithinTarget / (double) MEASURED_QUERIES);
+    figures.put("budgetedMillis", budgetedMillis);
+    figures.put("stockMillis", stockMillis);
+    figures.put("matureQualities", qualities);
+    figures.put("meanQuality", meanQuality);
+    figures.put("p10Quality", p10Quality);
+    FIGURES.put("measurement1", figures);
+
+    assertTrue(stockFailed > 0, "the straggler did not delay stock Druid past the target: " + figures);
+    assertEquals(MEASURED_QUERIES, budgetedWithinTarget, "budgeted queries answered after the target: " + figures);
+    assertTrue(qualities.stream().allMatch(q -> q > 0 && q <= 1), "a mature run measured no quality: " + figures);
+  }
+
+  /**
+   * Measurement 2 (issue 9): what a mature run with memoisation costs against a full re-execution of the same query.
+   * The mature run only finishes the late sub-query (the straggler's); the memo holds the rest. Its Historical CPU
+   * is the straggler's, from the query's start until the mature run is measured (its whole late sub-query, so at most
+   * the mature run's cost); the re-execution's is every Historical's during the same query run again without budget.
+   * CPU time is the Historicals' cgroup (or process) CPU time, all their threads.
+   */
+  @Test
+  void measurement2AMatureRunCostsLessThanAFullReExecution() throws Exception
+  {
+    final Map<String, Object> query = timeseries(DATASET.interval());
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      final long stragglerBefore = cluster.historical(STRAGGLER).cpuUsageNanos();
+      final Answer online = nativeQuery(withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
+      assertTrue(online.coverage().path("timedOut").asBoolean(false), "the straggler was not cut off: " + online.context());
+      final JsonNode run = awaitMatureRun("it-m2-mature");
+      final long matureCpu = cluster.historical(STRAGGLER).cpuUsageNanos() - stragglerBefore;
+      final long matureMillis = run.path("matureMillis").asLong();
+
+      final long[] before = new long[cluster.historicals().size()];
+      for (int h = 0; h < before.length; h++) {
+        before[h] = cluster.historical(h).cpuUsageNanos();
+      }
+      final Answer full = nativeQuery(withContext(query, Map.of("queryId", "it-m2-full")));
+      long fullCpu = 0;
+      for (int h = 0; h < before.length; h++) {
+        fullCpu += cluster.historical(h).cpuUsageNanos() - before[h];
+      }
+      figures.put("stragglerCores", STRAGGLER_CORES);
+      figures.put("budgetMs", STRAGGLER_BUDGET_MS);
+      figures.put("answeredSegments", online.coverage().path("answered").asInt());
+      figures.put("lateSegments", online.coverage().path("late").asInt());
+      figures.put("matureCpuMs", matureCpu / 1e6);
+      figures.put("fullReExecutionCpuMs", fullCpu / 1e6);
+      figures.put("cpuRatioFullOverMature", fullCpu / (double) Math.max(1, matureCpu));
+      figures.put("matureMillisFromStart", matureMillis);
+      figures.put("matureMillisAfterOnline", matureMillis - online.millis());
+      figures.put("fullReExecutionMillis", full.millis());
+      figures.put("timeRatioFullOverMature", full.millis() / (double) Math.max(1, matureMillis));
+      figures.put("cgroups", cluster.cgroupsEnabled());
+      FIGURES.put("measurement2", figures);
+      assertTrue(fullCpu > matureCpu, "the mature run cost more Historical CPU than a full re-execution: " + figures);
+    }
+    finally {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+    }
   }
 
   @Test
