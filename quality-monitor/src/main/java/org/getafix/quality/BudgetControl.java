@@ -5,6 +5,7 @@ import com.google.inject.Inject;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.query.Query;
+import org.getafix.core.quality.QueryType;
 import org.getafix.core.quality.control.BudgetControlConfig;
 import org.getafix.core.quality.control.FeedbackBudgetController;
 
@@ -40,12 +41,19 @@ public class BudgetControl
     this.emitter = emitter;
   }
 
-  /** The controller of {@code query}'s datasource, or null if it reads no single controlled table. */
+  /**
+   * The controller of {@code query}'s datasource, or null if it reads no single controlled table or is not of a type
+   * whose answer quality is measured (timeseries, topN, groupBy, scan): the Broker's own metadata queries (e.g.
+   * segmentMetadata for its SQL schema) keep running whole.
+   */
   @Nullable
   FeedbackBudgetController controllerOf(Query<?> query)
   {
     final Set<String> tables = query.getDataSource().getTableNames();
-    return tables.size() == 1 ? controllers.get(tables.iterator().next()) : null;
+    if (tables.size() != 1 || QueryType.find(query.getType()).isEmpty()) {
+      return null;
+    }
+    return controllers.get(tables.iterator().next());
   }
 
   /** The budget {@code controller} grants a query now, whole milliseconds, at least 1. */

@@ -18,6 +18,7 @@ import org.apache.druid.query.Result;
 import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.query.aggregation.CountAggregatorFactory;
 import org.apache.druid.query.context.ResponseContext;
+import org.apache.druid.query.metadata.metadata.SegmentMetadataQuery;
 import org.apache.druid.query.timeseries.TimeseriesQuery;
 import org.apache.druid.query.timeseries.TimeseriesResultValue;
 import org.joda.time.Interval;
@@ -233,6 +234,11 @@ class BudgetedQuerySegmentWalkerTest
                                         .build();
     run(walker, other, ResponseContext.createEmpty());
     assertSame(other, inner.ran.get(1), "not a controlled datasource: runs as in stock Druid");
+
+    // The Broker's own metadata queries on a controlled datasource keep running whole.
+    final SegmentMetadataQuery metadata = Druids.newSegmentMetadataQueryBuilder().dataSource("ds").build();
+    walker.getQueryRunnerForIntervals(metadata, List.of()).run(QueryPlus.wrap(metadata), ResponseContext.createEmpty()).toList();
+    assertSame(metadata, inner.ran.get(2));
   }
 
   @Test

@@ -484,6 +484,55 @@ class BudgetedQueryIT
     }
   }
 
+  /**
+   * Controller-set budgets and admission control on a Broker restarted with them (restored afterwards): under a
+   * straggler, queries on the controlled datasource that ask for no budget get one from the controller (their
+   * response states its coverage), their response times above the target lower the budget, and, with the
+   * timeout-rate-guided admission controller watching those high-priority queries time out, low-priority queries are
+   * shed with HTTP 429.
+   */
+  @Test
+  void controllerSetBudgetsAndAdmissionControlOnARestartedBroker() throws Exception
+  {
+    final Map<String, Object> query = timeseries(DATASET.interval());
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    cluster.restartBroker(Map.of(
+        "druid.getafix.quality.controlledDataSources", "[\"" + DATASET.dataSource() + "\"]",
+        "druid.getafix.quality.targetResponseTimeMs", String.valueOf(TARGET_RT_MS),
+        "druid.getafix.quality.matureSampleRate", "0",
+        "druid.getafix.quality.admission", "TIMEOUT_RATE",
+        "druid.getafix.quality.admissionEvaluationPeriod", "1",
+        "druid.getafix.quality.admissionWindow", "4"
+    ), Duration.ofMinutes(10));
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      final List<Long> millis = new ArrayList<>();
+      for (int i = 0; i < MEASURED_QUERIES; i++) {
+        final Answer answer = nativeQuery(withContext(query, Map.of("queryId", "it-controlled-" + i)));
+        assertFalse(answer.coverage().isMissingNode(), "not budgeted by the controller: " + answer.context());
+        millis.add(answer.millis());
+      }
+      final JsonNode state = qualityState();
+      final JsonNode controller = state.path("budgetControl").path(DATASET.dataSource());
+      figures.put("controlledMillis", millis);
+      figures.put("budgetControl", controller);
+      assertTrue(controller.path("responseTimeEstimateMs").isNumber(), state.toString());
+      assertTrue(controller.path("budgetMs").asDouble() < TARGET_RT_MS, "responses slower than the target did not lower the budget: " + controller);
+
+      final Answer shed = post("/druid/v2/", withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
+      figures.put("lowPriorityStatus", shed.status());
+      figures.put("admission", qualityState().path("admission"));
+      assertEquals(429, shed.status(), shed.body().toString());
+      assertTrue(shed.body().toString().contains("admission control"), shed.body().toString());
+      assertTrue(qualityState().path("admission").path("shedQueries").asLong() >= 1, figures.toString());
+    }
+    finally {
+      FIGURES.put("controllerAndAdmission", figures);
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+      cluster.restartBroker(Map.of(), Duration.ofMinutes(10));
+    }
+  }
+
   @Test
   void theQualityEndpointNeedsReadOnState() throws Exception
   {
