@@ -524,6 +524,13 @@ class BudgetedQueryIT
         assertTrue(answered < TARGET_RT_MS + 2_000, "a controlled query waited for the straggler: " + millis);
       }
 
+      // High-priority queries whose 1 ms budget cuts them short: the timeout-rate signal falls to 0, far below the
+      // target 0.9, and the controller stops admitting low-priority queries (the controlled queries above may or may
+      // not have been cut, depending on where the Broker routed them).
+      for (int i = 0; i < 4; i++) {
+        final Answer cut = nativeQuery(withBudget(query, 1));
+        assertTrue(cut.coverage().path("timedOut").asBoolean(false), cut.context().toString());
+      }
       final Answer shed = post("/druid/v2/", withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
       figures.put("lowPriorityStatus", shed.status());
       figures.put("admission", qualityState().path("admission"));
