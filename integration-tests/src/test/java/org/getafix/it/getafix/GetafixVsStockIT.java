@@ -24,12 +24,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Getafix-H against stock Druid on the same live cluster (3 Historicals at 1.0 / 0.5 / 0.25 cores, 100 hourly
  * segments) and the same skewed, recency-biased workload ({@link QueryMix#defaultMix}, same seed):
  * <ul>
- *   <li>Getafix-H: the getafix rule with a floor of 1, the getafix balancer, the Broker following the plan's routing
- *   table (ABR);</li>
- *   <li>stock: Druid's defaults, i.e. a plain loadForever rule with 2 replicas, smart segment loading with the
- *   {@code cost} balancer (Getafix disabled, so the strategy is its {@code cost} fallback), and the Broker's
- *   connection-count choice (ABR falls back to it when Getafix publishes no table).</li>
+ *   <li>Getafix-H: the getafix rule with a floor of 1, the getafix balancer, the Broker on {@code getafixAdaptive};</li>
+ *   <li>stock as an operator would configure it: a plain loadForever rule with 2 replicas, smart segment loading with
+ *   the {@code cost} balancer (Getafix disabled, so the strategy is its {@code cost} fallback), and the Broker on
+ *   Druid's own {@code connectionCount} class (issue 11: not our least-connections fallback).</li>
  * </ul>
+ * The Broker is restarted for each phase and restored to the shared cluster's configuration afterwards.
  * Logs and writes the replica and p99 ratios and the tiering accuracy to {@code integration-tests/target/getafix-vs-stock.json}.
  * Asserts only the robust direction: Getafix-H keeps fewer replicas than a uniform 2 for a skewed workload.
  */
@@ -42,6 +42,10 @@ class GetafixVsStockIT
   private static final Duration WARM_UP = Duration.ofSeconds(60);
   private static final Duration MEASURE = Duration.ofSeconds(60);
   private static final Duration CONVERGE = Duration.ofMinutes(4);
+  private static final Duration BROKER_RESTART = Duration.ofMinutes(3);
+  /** Druid's own ServerSelectorStrategy type, the usual operator choice. */
+  private static final String STOCK_ROUTER = "connectionCount";
+  private static final String GETAFIX_ROUTER = "getafixAdaptive";
 
   @Test
   void getafixUsesFewerReplicasThanUniformReplicationAtComparableLatency() throws Exception
@@ -54,7 +58,25 @@ class GetafixVsStockIT
     final String middle = cluster.historical(GetafixItCluster.MIDDLE).hostAndPort();
     final String weak = cluster.historical(GetafixItCluster.WEAK).hostAndPort();
 
+    try {
+      compare(cluster, getafix, mix, strong, middle, weak);
+    }
+    finally {
+      cluster.restartBroker(Map.of(), BROKER_RESTART);
+    }
+  }
+
+  private void compare(
+      LocalDruidCluster cluster,
+      GetafixClient getafix,
+      QueryMix mix,
+      String strong,
+      String middle,
+      String weak
+  ) throws Exception
+  {
     // Getafix-H.
+    cluster.restartBroker(Map.of("druid.broker.balancer.type", GETAFIX_ROUTER), BROKER_RESTART);
     GetafixItCluster.handPlacementToGetafix(cluster, 1);
     getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
     Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
@@ -69,6 +91,7 @@ class GetafixVsStockIT
     final Map<String, Double> capacities = getafix.capacities();
 
     // Stock Druid.
+    cluster.restartBroker(Map.of("druid.broker.balancer.type", STOCK_ROUTER), BROKER_RESTART);
     GetafixSetup.handPlacementToStock(cluster, DATASET.dataSource(), 2);
     Waits.await("every segment to have exactly 2 replicas", CONVERGE, Duration.ofSeconds(1), () -> {
       final Map<String, Set<String>> holders = GetafixClusterIT.holdersChecked(cluster);
@@ -84,6 +107,7 @@ class GetafixVsStockIT
     figures.put("measuredAt", Instant.now().toString());
     figures.put("cluster", "3 Historicals capped at 1.0/0.5/0.25 cores (cgroups " + cluster.cgroupsEnabled() + "), "
                            + DATASET.hours() + " hourly segments x " + DATASET.rowsPerHour() + " rows");
+    figures.put("routers", Map.of("getafix", GETAFIX_ROUTER, "stock", STOCK_ROUTER));
     figures.put("workload", "QueryMix.defaultMix, " + THREADS + " closed-loop clients, seed " + SEED + ", "
                             + MEASURE.toSeconds() + " s measured after a warm-up");
     figures.put("getafix", phase(getafixReplicas, getafixRun));
