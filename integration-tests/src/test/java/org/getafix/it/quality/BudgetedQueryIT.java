@@ -7,6 +7,7 @@ import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixItCluster;
+import org.getafix.it.getafix.GetafixSetup;
 import org.getafix.it.workload.SyntheticDataset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,6 +25,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -83,6 +85,19 @@ class BudgetedQueryIT
   {
     cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
     SharedDruidCluster.ensureIngested(DATASET);
+    // The straggler tests need segments that only the straggler serves, whatever placement the ITs before left
+    // (Getafix's plan, or stock's 2 replicas, which let the Broker route around the straggler): one replica each.
+    GetafixSetup.handPlacementToStock(cluster, DATASET.dataSource(), 1);
+    final String straggler = cluster.historical(STRAGGLER).hostAndPort();
+    final Map<String, Set<String>> holders = new HashMap<>();
+    Waits.await("every segment on exactly one Historical, some on the straggler", Duration.ofMinutes(4),
+                Duration.ofSeconds(1), () -> {
+          holders.clear();
+          holders.putAll(GetafixSetup.holdersChecked(cluster, DATASET.dataSource()));
+          return holders.size() == DATASET.hours()
+                 && holders.values().stream().allMatch(h -> h.size() == 1)
+                 && holders.values().stream().filter(h -> h.contains(straggler)).count() >= DATASET.hours() / 5;
+        }, () -> "holders per segment: " + holders);
   }
 
   @AfterAll
