@@ -1,11 +1,14 @@
 package org.getafix.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.getafix.it.cluster.ClusterConfig;
 import org.getafix.it.cluster.DruidRole;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixClient;
 import org.getafix.it.getafix.GetafixSetup;
+import org.getafix.it.quality.MatureRun;
+import org.getafix.it.quality.QualityClient;
 import org.getafix.it.workload.QueryKind;
 import org.getafix.it.workload.QueryMix;
 import org.getafix.it.workload.QueryOutcome;
@@ -18,6 +21,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -48,6 +52,13 @@ public final class Demo
   static final int CLIENTS = 4;
   /** Cores the straggler is throttled to, as in BrokerRoutingIT. */
   static final double STRAGGLER_CORES = 0.1;
+  /**
+   * Share of budgeted queries that get a mature run (the Broker's {@code druid.getafix.quality.matureSampleRate}):
+   * raised from the default 0.1 so that a 30 s {@code --quick} measurement still samples over a hundred runs.
+   */
+  static final double MATURE_SAMPLE_RATE = 0.25;
+  /** Budget of druid-getafix's queries when no stock phase ran to take its p99 from. */
+  static final long DEFAULT_BUDGET_MS = 1000;
   private static final Duration SETTLE_CHUNK = Duration.ofSeconds(10);
   private static final DateTimeFormatter SEGMENT_START =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -104,6 +115,8 @@ public final class Demo
                                              .cpuQuotas(options.cpuQuotas())
                                              .property(DruidRole.BROKER, "druid.broker.balancer.type",
                                                        options.strategies().get(0).router())
+                                             .property(DruidRole.BROKER, "druid.getafix.quality.matureSampleRate",
+                                                       String.valueOf(MATURE_SAMPLE_RATE))
                                              .build();
     progress("starting ZooKeeper, Coordinator/Overlord, Broker and " + options.historicals()
              + " Historicals capped at " + options.cpuQuotas() + " cores (logs under " + workDir + ")");
@@ -130,7 +143,7 @@ public final class Demo
           cluster.restartBroker(Map.of("druid.broker.balancer.type", strategy.router()), Duration.ofMinutes(3));
           router = strategy.router();
         }
-        phases.add(runPhase(cluster, dataset, strategy, segmentIds, sizes));
+        phases.add(runPhase(cluster, dataset, strategy, segmentIds, sizes, budget(phases)));
       }
 
       final DemoResults results = new DemoResults(
@@ -151,7 +164,7 @@ public final class Demo
       out.println();
       out.print(DemoReport.summaryText(results));
       out.println();
-      out.println("answer quality and coverage: not yet available (the quality monitor is not wired into the demo)");
+      out.print(DemoReport.qualityText(results));
       out.println("report:  " + report);
       out.println("results: " + outDir.resolve("results.json"));
       progress("done");
@@ -178,21 +191,51 @@ public final class Demo
     }
   }
 
+  /**
+   * The fixed budget of druid-getafix's queries: stock Druid's measured p99 (rounded up to 10 ms), so that a budgeted
+   * query is cut only where stock Druid answered among its slowest 1%; {@link #DEFAULT_BUDGET_MS} without a stock run.
+   */
+  static QualityRecord budget(List<PhaseRecord> before)
+  {
+    return before.stream()
+                 .filter(p -> p.strategy() == Strategy.STOCK && p.latencyMicros().getTotalCount() > 0)
+                 .findFirst()
+                 .map(p -> {
+                   final long p99Ms = (long) Math.ceil(p.latencyMicros().getValueAtPercentile(99) / 1e3);
+                   return budgetRecord(Math.max(10, (p99Ms + 9) / 10 * 10), "stock Druid's measured p99 ("
+                                                                           + p99Ms + " ms), rounded up to 10 ms");
+                 })
+                 .orElse(budgetRecord(DEFAULT_BUDGET_MS, "the default (no stock run to take a p99 from)"));
+  }
+
+  private static QualityRecord budgetRecord(long budgetMs, String source)
+  {
+    return new QualityRecord(budgetMs, source, MATURE_SAMPLE_RATE, List.of(), 0, 0);
+  }
+
+  /**
+   * @param budget  the budget druid-getafix's queries carry (ignored for stock Druid, whose queries carry none)
+   */
   private PhaseRecord runPhase(
       LocalDruidCluster cluster,
       SyntheticDataset dataset,
       Strategy strategy,
       List<String> segmentIds,
-      Map<String, Long> sizes
+      Map<String, Long> sizes,
+      QualityRecord budget
   ) throws Exception
   {
     final String label = strategy.label();
     final GetafixClient getafix = new GetafixClient(cluster);
     final QueryMix mix = QueryMix.defaultMix(dataset);
+    final boolean budgeted = strategy == Strategy.GETAFIX;
+    final QualityClient quality = budgeted ? new QualityClient(cluster.broker().uri()) : null;
+    final Map<String, Object> context = budgeted ? Map.of(QualityClient.BUDGET, budget.budgetMs()) : Map.of();
     final PhaseSampler sampler = new PhaseSampler(
         cluster,
         DATA_SOURCE,
-        strategy == Strategy.GETAFIX,
+        budgeted,
+        quality,
         GetafixSetup.ROUND_SECONDS * 1000L
     );
     final Waits.Check settled;
@@ -211,12 +254,8 @@ public final class Demo
         getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
         Waits.await("Getafix to act", Duration.ofMinutes(3), () -> "ACTIVE".equals(getafix.mode()));
         gamma = getafix.config().path("gamma").asDouble();
-        // SEAM, quality monitor: druid-getafix's third part is budgeted queries with sampled mature runs. The
-        // quality-monitor extension is installed on this cluster (GetafixSetup), but the workload sends no budgets,
-        // so every query runs in full. To add it: give QueryMix's queries a budget in their context here, read the
-        // Broker's quality endpoint and metrics into the PhaseRecord, and fill DemoReport's "Answer quality and
-        // coverage" section and results.json's live.answerQuality. Until then this phase measures Getafix-H
-        // placement and adaptive routing only.
+        progress(label + ": every query carries getafixBudgetMs=" + budget.budgetMs() + " (" + budget.budgetSource()
+                 + "); the Broker samples " + MATURE_SAMPLE_RATE + " of them for a mature run");
         settled = () -> {
           final Map<String, Set<String>> planned = getafix.plannedHolders();
           final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, DATA_SOURCE);
@@ -231,11 +270,11 @@ public final class Demo
 
       progress(label + ": warming up for " + options.warmUp().toSeconds() + " s, then until placement settles "
                + "(at most " + options.settleTimeout().toSeconds() + " s more)");
-      WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(CLIENTS, options.warmUp(), 0, SEED + 1000));
+      WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(CLIENTS, options.warmUp(), 0, SEED + 1000, context));
       final long deadline = System.nanoTime() + options.settleTimeout().toNanos();
       boolean isSettled = check(settled);
       for (int chunk = 1; !isSettled && System.nanoTime() < deadline; chunk++) {
-        WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(CLIENTS, SETTLE_CHUNK, 0, SEED + 1000 + chunk));
+        WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(CLIENTS, SETTLE_CHUNK, 0, SEED + 1000 + chunk, context));
         isSettled = check(settled);
       }
       progress(label + (isSettled ? ": placement settled" : ": placement did not settle in time; measuring anyway"));
@@ -245,6 +284,7 @@ public final class Demo
       final double[] stragglerAt = {Double.NaN};
       final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
       final double measureFrom = sampler.seconds();
+      final Instant measureStart = Instant.now();
       final WorkloadResult measured;
       try {
         if (straggler != null) {
@@ -259,7 +299,7 @@ public final class Demo
         measured = WorkloadRunner.run(
             cluster.brokerClient(),
             mix,
-            new WorkloadRunner.Options(CLIENTS, options.measure(), 0, SEED)
+            new WorkloadRunner.Options(CLIENTS, options.measure(), 0, SEED, context)
         );
       }
       finally {
@@ -270,8 +310,22 @@ public final class Demo
         }
       }
       final double measureTo = sampler.seconds();
+      if (quality != null) {
+        awaitMatureRuns(quality, label);
+      }
       sampler.close();
       progress(label + ": " + measured.summary());
+      final List<TimedQuery> timeline =
+          measured.outcomes().stream()
+                  .filter(QueryOutcome::success)
+                  .sorted((a, b) -> a.startedAt().compareTo(b.startedAt()))
+                  .map(o -> new TimedQuery(
+                      measureFrom + Duration.between(measureStart, o.startedAt()).toNanos() / 1e9,
+                      o.latencyNanos() / 1e6,
+                      o.coverage()
+                  ))
+                  .toList();
+      final QualityRecord qualityRecord = quality == null ? null : qualityRecord(quality, budget, sampler, measured);
 
       final Map<String, Histogram> byType = new LinkedHashMap<>();
       for (QueryKind kind : QueryKind.values()) {
@@ -301,12 +355,60 @@ public final class Demo
           segmentIds,
           sizes,
           segmentAccesses(dataset, segmentIds, measured.outcomes()),
-          gamma
+          gamma,
+          timeline,
+          qualityRecord
       );
     }
     finally {
       sampler.close();
     }
+  }
+
+  /** Lets the mature runs of the last measured queries finish, so that their qualities count. */
+  private void awaitMatureRuns(QualityClient quality, String label)
+  {
+    try {
+      Waits.await("mature runs in flight to finish", Duration.ofSeconds(60),
+                  () -> quality.qualityState().path("matureRunsInFlight").asInt() == 0);
+    }
+    catch (Exception e) {
+      progress(label + ": mature runs still in flight after 60 s; reporting the finished ones (" + e.getMessage() + ")");
+    }
+  }
+
+  /** The mature runs of the measured queries, as the sampler collected them from the quality endpoint. */
+  private static QualityRecord qualityRecord(
+      QualityClient quality,
+      QualityRecord budget,
+      PhaseSampler sampler,
+      WorkloadResult measured
+  )
+  {
+    final Map<String, MatureRun> runs = sampler.matureRuns();
+    final List<Double> qualities = measured.outcomes().stream()
+                                           .map(o -> runs.get(queryId(o)))
+                                           .filter(r -> r != null && !Double.isNaN(r.quality()))
+                                           .map(MatureRun::quality)
+                                           .toList();
+    long failed = 0;
+    long skipped = 0;
+    try {
+      final JsonNode state = quality.qualityState();
+      failed = state.path("matureRunsFailed").asLong();
+      skipped = state.path("matureRunsSkipped").asLong();
+    }
+    catch (RuntimeException e) {
+      System.err.println("[demo] quality endpoint unreadable: " + e.getMessage());
+    }
+    return new QualityRecord(budget.budgetMs(), budget.budgetSource(), budget.matureSampleRate(), qualities, failed, skipped);
+  }
+
+  private static String queryId(QueryOutcome outcome)
+  {
+    return outcome.query().query().get("context") instanceof Map<?, ?> context
+           ? String.valueOf(context.get("queryId"))
+           : "";
   }
 
   private static boolean check(Waits.Check condition)

@@ -11,6 +11,7 @@ import org.knowm.xchart.HeatMapChart;
 import org.knowm.xchart.HeatMapChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -82,10 +83,101 @@ public final class DemoReport
       run.put("straggler", p.straggler());
       run.put("stragglerAtSecond", Double.isNaN(p.stragglerAt()) ? null : p.stragglerAt());
       run.putPOJO("failureExamples", p.failureExamples());
+      final QualityAnalysis.Figures f = QualityAnalysis.figures(p.timeline(), qualities(p));
+      run.put("partialAnswers", p.quality() == null ? null : f.partial());
+      run.put("meanQuality", p.quality() == null ? null : nullIfNaN(f.meanQuality()));
     }
-    live.put("answerQuality", "not yet available: budgeted queries with sampled mature runs (quality monitor) are "
-                              + "not wired into the demo");
+    live.set("answerQuality", answerQualityJson(results));
     return root;
+  }
+
+  private static List<Double> qualities(PhaseRecord p)
+  {
+    return p.quality() == null ? List.of() : p.quality().matureQualities();
+  }
+
+  private static Double nullIfNaN(double d)
+  {
+    return Double.isNaN(d) ? null : d;
+  }
+
+  /**
+   * {@code live.answerQuality}: per run, the budget and sampling in force (null for a run without budgets), the
+   * coverage of the measured budgeted answers, the mature-run qualities, and latency and partial answers before and
+   * after the straggler.
+   */
+  static ObjectNode answerQualityJson(DemoResults results)
+  {
+    final ObjectNode quality = MAPPER.createObjectNode();
+    for (PhaseRecord p : results.phases()) {
+      final ObjectNode run = quality.putObject(p.strategy().label());
+      final QualityAnalysis.Figures f = QualityAnalysis.figures(p.timeline(), qualities(p));
+      if (p.quality() == null) {
+        run.putNull("budgetMs");
+      } else {
+        run.put("budgetMs", p.quality().budgetMs());
+        run.put("budgetSource", p.quality().budgetSource());
+        run.put("matureSampleRate", p.quality().matureSampleRate());
+        run.put("budgetedQueries", f.budgeted());
+        run.put("partialAnswers", f.partial());
+        run.put("partialFraction", nullIfNaN(f.partialFraction()));
+        run.put("meanCoverage", nullIfNaN(f.meanCoverage()));
+        run.putPOJO("coverageDistribution", f.coverageClasses());
+        run.put("matureRuns", f.matureRuns());
+        run.put("meanQuality", nullIfNaN(f.meanQuality()));
+        run.put("p10Quality", nullIfNaN(f.p10Quality()));
+        run.put("matureRunsFailed", p.quality().matureRunsFailed());
+        run.put("matureRunsSkipped", p.quality().matureRunsSkipped());
+      }
+      windowJson(run.putObject("beforeStraggler"), QualityAnalysis.beforeStraggler(p));
+      windowJson(run.putObject("afterStraggler"), QualityAnalysis.afterStraggler(p));
+    }
+    return quality;
+  }
+
+  private static void windowJson(ObjectNode node, QualityAnalysis.Window w)
+  {
+    node.put("queries", w.queries());
+    node.put("p99Ms", nullIfNaN(w.p99Ms()));
+    node.put("partialAnswers", w.partial());
+  }
+
+  /** Answer quality and coverage as text, for the console. */
+  public static String qualityText(DemoResults results)
+  {
+    final StringBuilder sb = new StringBuilder("answer quality and coverage:\n");
+    for (PhaseRecord p : results.phases()) {
+      final QualityAnalysis.Window before = QualityAnalysis.beforeStraggler(p);
+      final QualityAnalysis.Window after = QualityAnalysis.afterStraggler(p);
+      sb.append("  ").append(p.strategy().label()).append(": ");
+      if (p.quality() == null) {
+        sb.append("no budgets");
+      } else {
+        final QualityAnalysis.Figures f = QualityAnalysis.figures(p.timeline(), p.quality().matureQualities());
+        sb.append(String.format(
+            Locale.ROOT,
+            "budget %d ms; %d of %d answers partial; mean coverage %.3f; mature-run quality mean %s, p10 %s (n=%d)",
+            p.quality().budgetMs(), f.partial(), f.budgeted(), f.meanCoverage(), fixed(f.meanQuality()),
+            fixed(f.p10Quality()), f.matureRuns()
+        ));
+      }
+      sb.append(String.format(
+          Locale.ROOT,
+          "; p99 %.0f -> %.0f ms and %d -> %d partial answers before -> after the straggler%n",
+          before.p99Ms(), after.p99Ms(), before.partial(), after.partial()
+      ));
+    }
+    return sb.toString();
+  }
+
+  private static String fixed(double d)
+  {
+    return Double.isNaN(d) ? "–" : String.format(Locale.ROOT, "%.3f", d);
+  }
+
+  private static String percent(double d)
+  {
+    return Double.isNaN(d) ? "–" : String.format(Locale.ROOT, "%.1f%%", 100 * d);
   }
 
   /** The summary table as aligned text, for the console. */
@@ -93,22 +185,36 @@ public final class DemoReport
   {
     final StringBuilder sb = new StringBuilder(String.format(
         Locale.ROOT,
-        "%-14s %7s %6s %8s %8s %8s %5s %7s %11s %5s %5s %7s%n",
-        "run", "queries", "failed", "p50 ms", "p99 ms", "replicas", "RF", "mem MB", "max node MB", "loads", "drops",
-        "tiering"
+        "%-14s %7s %6s %7s %7s %8s %8s %8s %5s %7s %11s %5s %5s %7s%n",
+        "run", "queries", "failed", "partial", "quality", "p50 ms", "p99 ms", "replicas", "RF", "mem MB", "max node MB",
+        "loads", "drops", "tiering"
     ));
     for (PhaseRecord p : results.phases()) {
       final RunResult r = PhaseAnalysis.runResult(p);
       final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
       sb.append(String.format(
           Locale.ROOT,
-          "%-14s %7d %6d %8.1f %8.1f %8d %5.2f %7.1f %11.1f %5d %5d %7s%n",
-          p.strategy().label(), p.queries(), p.failures(), r.latencyMs().p50(), r.latencyMs().p99(), r.totalReplicas(),
+          "%-14s %7d %6d %7s %7s %8.1f %8.1f %8d %5.2f %7.1f %11.1f %5d %5d %7s%n",
+          p.strategy().label(), p.queries(), p.failures(), partialCell(p), qualityCell(p), r.latencyMs().p50(),
+          r.latencyMs().p99(), r.totalReplicas(),
           r.effectiveReplicationFactor(), r.totalMemoryBytes() / 1e6, r.maxNodeMemoryBytes() / 1e6, churn[0], churn[1],
           r.tieringAccuracy() == null ? "-" : String.format(Locale.ROOT, "%.2f", r.tieringAccuracy())
       ));
     }
     return sb.toString();
+  }
+
+  /** Partial answers as a share of the measured budgeted ones; a dash for a run without budgets. */
+  private static String partialCell(PhaseRecord p)
+  {
+    return p.quality() == null
+           ? "–"
+           : percent(QualityAnalysis.figures(p.timeline(), List.of()).partialFraction());
+  }
+
+  private static String qualityCell(PhaseRecord p)
+  {
+    return p.quality() == null ? "–" : fixed(QualityAnalysis.figures(List.of(), qualities(p)).meanQuality());
   }
 
   public static String html(DemoResults results)
@@ -163,9 +269,7 @@ public final class DemoReport
     html.append("<h2>Loads and drops per round</h2><p>Replicas that appeared (loads) and disappeared (drops) "
                 + "between consecutive samples, from the hand-over of placement to the end of the measurement.</p>")
         .append(chart(churnChart(results)));
-    html.append("<h2>Answer quality and coverage</h2><p><b>Not yet available.</b> druid-getafix's budgeted queries "
-                + "with sampled mature runs (the quality monitor) are not wired into the demo yet, so this run "
-                + "measures placement and routing only; no answer was approximated.</p>");
+    html.append(qualitySection(results));
     html.append("</body></html>");
     return html.toString();
   }
@@ -174,7 +278,7 @@ public final class DemoReport
   {
     final StringBuilder t = new StringBuilder(
         "<table style=\"font-size:85%\"><tr><th>run</th><th>balancer</th><th>router</th><th>queries</th><th>failed</th><th>q/s</th>"
-        + "<th>p50 ms</th><th>p99 ms</th><th>replicas</th><th>eff. RF</th><th>memory MB</th><th>max node MB</th>"
+        + "<th>partial answers</th><th>mean quality</th><th>p50 ms</th><th>p99 ms</th><th>replicas</th><th>eff. RF</th><th>memory MB</th><th>max node MB</th>"
         + "<th>loads</th><th>drops</th><th>tiering acc.</th><th>settled</th></tr>"
     );
     for (int i = 0; i < outcomes.size(); i++) {
@@ -183,17 +287,19 @@ public final class DemoReport
       final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
       t.append(String.format(
           Locale.ROOT,
-          "<tr><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
-          + "<td>%d</td><td>%.2f</td><td>%.1f</td><td>%.1f</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>",
+          "<tr><td>%s</td><td>%s</td><td>%s</td><td>%d</td><td>%d</td><td>%.1f</td><td>%s</td><td>%s</td><td>%.1f</td>"
+          + "<td>%.1f</td><td>%d</td><td>%.2f</td><td>%.1f</td><td>%.1f</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td></tr>",
           HtmlReporter.escape(p.strategy().label()), r.strategy(), r.routing(), p.queries(), p.failures(),
-          p.queries() / Math.max(1e-9, p.wallSeconds()), r.latencyMs().p50(), r.latencyMs().p99(), r.totalReplicas(),
+          p.queries() / Math.max(1e-9, p.wallSeconds()), partialCell(p), qualityCell(p),
+          r.latencyMs().p50(), r.latencyMs().p99(), r.totalReplicas(),
           r.effectiveReplicationFactor(), r.totalMemoryBytes() / 1e6, r.maxNodeMemoryBytes() / 1e6, churn[0], churn[1],
           r.tieringAccuracy() == null ? "–" : String.format(Locale.ROOT, "%.2f", r.tieringAccuracy()),
           p.settled() ? "yes" : "no (timed out)"
       ));
     }
     t.append("</table><p>Replicas and memory are averaged over the measured samples; loads and drops count the "
-             + "whole phase; tiering accuracy is the share of node-samples whose Getafix tier matches the caps at "
+             + "whole phase; partial answers are the measured budgeted queries the budget cut off, mean quality the "
+             + "mean measured quality of their sampled mature runs (see Answer quality and coverage); tiering accuracy is the share of node-samples whose Getafix tier matches the caps at "
              + "that moment (largest cap HOT, smallest COLD).</p>");
     for (PhaseRecord p : results.phases()) {
       if (!p.failureExamples().isEmpty()) {
@@ -202,6 +308,106 @@ public final class DemoReport
       }
     }
     return t.toString();
+  }
+
+  private static String qualitySection(DemoResults results)
+  {
+    final StringBuilder h = new StringBuilder("<h2>Answer quality and coverage</h2>");
+    final List<PhaseRecord> budgeted = results.phases().stream().filter(p -> p.quality() != null).toList();
+    if (budgeted.isEmpty()) {
+      h.append("<p>No run carried budgets, so every answer was whole.</p>");
+    }
+    for (PhaseRecord p : budgeted) {
+      final QualityRecord q = p.quality();
+      h.append(String.format(
+          Locale.ROOT,
+          "<p>%s: every query (warm-up included) carried <code>getafixBudgetMs</code> = <b>%d ms</b>, %s; a "
+          + "Historical that had not answered by then was cut off and the answer covers the segments that did. The "
+          + "Broker gave a share of %.2f of them (<code>druid.getafix.quality.matureSampleRate</code>, raised from the "
+          + "default 0.1 for a short run) a mature run: the late sub-queries kept running and the online answer was "
+          + "compared with the complete one (quality 1 = identical). Mature runs failed: %d; skipped (too many in "
+          + "flight): %d, over the whole phase.</p>",
+          HtmlReporter.escape(p.strategy().label()), q.budgetMs(), HtmlReporter.escape(q.budgetSource()),
+          q.matureSampleRate(), q.matureRunsFailed(), q.matureRunsSkipped()
+      ));
+    }
+    h.append("<table><tr><th>run</th><th>budgeted queries</th><th>partial (timed out)</th><th>mean coverage</th>");
+    for (String label : QualityAnalysis.figures(List.of(), List.of()).coverageClasses().keySet()) {
+      h.append("<th>coverage ").append(HtmlReporter.escape(label)).append("</th>");
+    }
+    h.append("<th>mature runs</th><th>quality mean</th><th>quality p10</th></tr>");
+    for (PhaseRecord p : budgeted) {
+      final QualityAnalysis.Figures f = QualityAnalysis.figures(p.timeline(), p.quality().matureQualities());
+      h.append(String.format(
+          Locale.ROOT,
+          "<tr><td>%s</td><td>%d</td><td>%d (%s)</td><td>%s</td>",
+          HtmlReporter.escape(p.strategy().label()), f.budgeted(), f.partial(), percent(f.partialFraction()),
+          fixed(f.meanCoverage())
+      ));
+      f.coverageClasses().values().forEach(n -> h.append(String.format(
+          Locale.ROOT, "<td>%d (%s)</td>", n, percent(f.budgeted() == 0 ? Double.NaN : n / (double) f.budgeted())
+      )));
+      h.append(String.format(
+          Locale.ROOT,
+          "<td>%d</td><td>%s</td><td>%s</td></tr>",
+          f.matureRuns(), fixed(f.meanQuality()), fixed(f.p10Quality())
+      ));
+    }
+    h.append("</table><p>Coverage is the answered share of the segments a query read, from the "
+             + "<code>getafixCoverage</code> entry of its <code>X-Druid-Response-Context</code> header; the quality "
+             + "of a mature run is the quality monitor's measure of the online answer against the complete one "
+             + "(p10: nearest rank).</p>");
+    h.append("<h3>The straggler: slow answers or partial ones</h3><p>Queries sent before and after the Historical "
+             + "with the most cores was throttled.</p><table><tr><th>run</th><th>queries before</th>"
+             + "<th>p99 ms before</th><th>partial before</th><th>queries after</th><th>p99 ms after</th>"
+             + "<th>partial after</th></tr>");
+    for (PhaseRecord p : results.phases()) {
+      final QualityAnalysis.Window before = QualityAnalysis.beforeStraggler(p);
+      final QualityAnalysis.Window after = QualityAnalysis.afterStraggler(p);
+      h.append(String.format(
+          Locale.ROOT,
+          "<tr><td>%s</td><td>%d</td><td>%.1f</td><td>%s</td><td>%d</td><td>%.1f</td><td>%s</td></tr>",
+          HtmlReporter.escape(p.strategy().label()), before.queries(), before.p99Ms(),
+          p.quality() == null ? "–" : before.partial() + " (" + percent(before.partialFraction()) + ")",
+          after.queries(), after.p99Ms(),
+          p.quality() == null ? "–" : after.partial() + " (" + percent(after.partialFraction()) + ")"
+      ));
+    }
+    h.append("</table>");
+    h.append("<p>Each point is one measured query: when it was sent and how long its answer took; partial answers "
+             + "(cut off by the budget) are drawn apart.</p>").append(chart(latencyOverTime(results)));
+    return h.toString();
+  }
+
+  private static XYChart latencyOverTime(DemoResults results)
+  {
+    final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                                              .xAxisTitle("seconds since the measurement started")
+                                              .yAxisTitle("latency ms").build();
+    chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+    chart.getStyler().setMarkerSize(4);
+    for (PhaseRecord p : results.phases()) {
+      final List<TimedQuery> whole = p.timeline().stream().filter(q -> !q.partial()).toList();
+      final List<TimedQuery> partial = p.timeline().stream().filter(TimedQuery::partial).toList();
+      addScatter(chart, p.strategy().label() + (p.quality() == null ? "" : " whole answers"), whole, p.measureFrom());
+      addScatter(chart, p.strategy().label() + " partial answers", partial, p.measureFrom());
+    }
+    if (chart.getSeriesMap().isEmpty()) {
+      chart.addSeries("no queries", new double[]{0}, new double[]{0});
+    }
+    return chart;
+  }
+
+  private static void addScatter(XYChart chart, String name, List<TimedQuery> queries, double from)
+  {
+    if (!queries.isEmpty()) {
+      chart.addSeries(
+          name,
+          queries.stream().mapToDouble(q -> q.seconds() - from).toArray(),
+          queries.stream().mapToDouble(TimedQuery::latencyMs).toArray()
+      );
+    }
   }
 
   private static String stragglerNote(PhaseRecord p)

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param segmentSizes      segment id → bytes
  * @param segmentAccesses   per segment (segmentIds order), measured queries that read it
  * @param gamma             Getafix balancer bound in force (0 for stock)
+ * @param timeline          measured queries that answered, in the order they were sent
+ * @param quality           budgets and mature runs of the phase; null when its queries carried no budget (stock)
  */
 public record PhaseRecord(
     Strategy strategy,
@@ -46,7 +48,9 @@ public record PhaseRecord(
     List<String> segmentIds,
     Map<String, Long> segmentSizes,
     long[] segmentAccesses,
-    double gamma
+    double gamma,
+    List<TimedQuery> timeline,
+    QualityRecord quality
 )
 {
   public PhaseRecord
@@ -57,6 +61,7 @@ public record PhaseRecord(
     segmentIds = List.copyOf(segmentIds);
     segmentSizes = Map.copyOf(segmentSizes);
     latencyByType = Map.copyOf(latencyByType);
+    timeline = List.copyOf(timeline);
   }
 
   /** Samples taken while the workload was measured. */

@@ -5,9 +5,12 @@ import org.getafix.it.cluster.CpuCgroup;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.LocalNode;
 import org.getafix.it.getafix.GetafixClient;
+import org.getafix.it.quality.MatureRun;
+import org.getafix.it.quality.QualityClient;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -16,8 +19,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Samples the cluster once per period on a background thread while a phase runs: who serves which segment, each
- * Historical's query CPU time and segment scans, Getafix's tiers and the current CPU caps. A sample that fails (a
- * node busy or restarting) is skipped, never fatal.
+ * Historical's query CPU time and segment scans, Getafix's tiers and the current CPU caps; and, when given the
+ * Broker's quality monitor, the mature runs it finished since the last look (its endpoint lists only the most recent
+ * ones, so it is read every period). A sample that fails (a node busy or restarting) is skipped, never fatal.
  */
 final class PhaseSampler implements AutoCloseable
 {
@@ -27,6 +31,9 @@ final class PhaseSampler implements AutoCloseable
   private final boolean withTiers;
   private final long startNanos = System.nanoTime();
   private final List<Sample> samples = new ArrayList<>();
+  private final QualityClient quality;
+  /** Query id → its mature run, as the quality endpoint listed it. */
+  private final Map<String, MatureRun> matureRuns = new LinkedHashMap<>();
   private boolean closed;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     final Thread t = new Thread(r, "getafix-demo-sampler");
@@ -34,8 +41,12 @@ final class PhaseSampler implements AutoCloseable
     return t;
   });
 
-  PhaseSampler(LocalDruidCluster cluster, String dataSource, boolean withTiers, long periodMillis)
+  /**
+   * @param quality  the Broker's quality monitor, whose mature runs to collect; null for none
+   */
+  PhaseSampler(LocalDruidCluster cluster, String dataSource, boolean withTiers, QualityClient quality, long periodMillis)
   {
+    this.quality = quality;
     this.cluster = cluster;
     this.getafix = new GetafixClient(cluster);
     this.dataSource = dataSource;
@@ -51,6 +62,17 @@ final class PhaseSampler implements AutoCloseable
 
   private void sample()
   {
+    if (quality != null) {
+      try {
+        final List<MatureRun> recent = MatureRun.recent(quality.qualityState());
+        synchronized (matureRuns) {
+          recent.forEach(run -> matureRuns.putIfAbsent(run.queryId(), run));
+        }
+      }
+      catch (RuntimeException e) {
+        System.err.println("[demo] quality sample skipped: " + e.getMessage());
+      }
+    }
     try {
       final Map<String, Long> cpu = new HashMap<>();
       final Map<String, Long> scans = new HashMap<>();
@@ -84,6 +106,14 @@ final class PhaseSampler implements AutoCloseable
   {
     synchronized (samples) {
       return List.copyOf(samples);
+    }
+  }
+
+  /** The mature runs seen so far, by query id. */
+  Map<String, MatureRun> matureRuns()
+  {
+    synchronized (matureRuns) {
+      return Map.copyOf(matureRuns);
     }
   }
 

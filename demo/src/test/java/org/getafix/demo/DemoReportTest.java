@@ -70,9 +70,12 @@ class DemoReportTest
     for (int i = 1; i <= 100; i++) {
       latency.recordValue(i * 1000L * (strategy == Strategy.STOCK ? 2 : 1));
     }
+    final boolean budgeted = strategy == Strategy.GETAFIX;
     return new PhaseRecord(
         strategy, NODES, samples, 0, 6, "h1:1", 3, true, latency, Map.of("timeseries", latency), 100, failures,
-        failures > 0 ? List.of("HTTP 500 <boom>") : List.of(), 6, List.of("s0", "s1"), SIZES, new long[]{80, 20}, 1.0
+        failures > 0 ? List.of("HTTP 500 <boom>") : List.of(), 6, List.of("s0", "s1"), SIZES, new long[]{80, 20}, 1.0,
+        budgeted ? QualityAnalysisTest.BUDGETED_TIMELINE : QualityAnalysisTest.STOCK_TIMELINE,
+        budgeted ? QualityAnalysisTest.QUALITY : null
     );
   }
 
@@ -120,7 +123,7 @@ class DemoReportTest
     final PhaseRecord longRun = new PhaseRecord(
         getafix.strategy(), getafix.nodes(), many, 0, 300, null, Double.NaN, false, getafix.latencyMicros(),
         getafix.latencyByType(), 1, 0, List.of(), 300, getafix.segmentIds(), getafix.segmentSizes(),
-        getafix.segmentAccesses(), 1.0
+        getafix.segmentAccesses(), 1.0, List.of(), null
     );
     final var trace = PhaseAnalysis.runTrace(longRun);
     assertEquals(25, trace.tierByRound().size());
@@ -144,7 +147,8 @@ class DemoReportTest
     final String html = Files.readString(report);
     for (String section : List.of(
         "Query latency CDF", "Replicas vs popularity", "Node load over time", "Tiers over time",
-        "Loads and drops per round", "Answer quality and coverage", "Not yet available"
+        "Loads and drops per round", "Answer quality and coverage", "The straggler: slow answers or partial ones",
+        "<b>640 ms</b>", "stock Druid's measured p99"
     )) {
       assertTrue(html.contains(section), section);
     }
@@ -160,7 +164,21 @@ class DemoReportTest
     assertEquals(4, json.path("strategies").path("stock Druid").path("totalReplicas").asInt());
     assertEquals(3, json.path("strategies").path("druid-getafix").path("totalReplicas").asInt());
     assertEquals(5, json.path("live").path("runs").path("druid-getafix").path("failedQueries").asInt());
-    assertTrue(json.path("live").path("answerQuality").asText().startsWith("not yet available"));
+    final JsonNode quality = json.path("live").path("answerQuality");
+    assertTrue(quality.path("stock Druid").path("budgetMs").isNull());
+    assertEquals(2, quality.path("stock Druid").path("afterStraggler").path("queries").asInt());
+    final JsonNode getafixQuality = quality.path("druid-getafix");
+    assertEquals(640, getafixQuality.path("budgetMs").asLong());
+    assertEquals(4, getafixQuality.path("budgetedQueries").asInt());
+    assertEquals(0.5, getafixQuality.path("partialFraction").asDouble(), 1e-9);
+    assertEquals(2, getafixQuality.path("coverageDistribution").path("1 (whole)").asInt());
+    assertEquals(4, getafixQuality.path("matureRuns").asInt());
+    assertEquals(0.85, getafixQuality.path("meanQuality").asDouble(), 1e-9);
+    assertEquals(0.5, getafixQuality.path("p10Quality").asDouble(), 1e-9);
+    assertEquals(2, getafixQuality.path("afterStraggler").path("partialAnswers").asInt());
+    assertEquals(2, json.path("live").path("runs").path("druid-getafix").path("partialAnswers").asInt());
+    assertEquals(0.85, json.path("live").path("runs").path("druid-getafix").path("meanQuality").asDouble(), 1e-9);
+    assertTrue(json.path("live").path("runs").path("stock Druid").path("meanQuality").isNull());
   }
 
   @Test
@@ -170,5 +188,7 @@ class DemoReportTest
     assertEquals(3, lines.length);
     assertTrue(lines[1].startsWith("stock Druid"));
     assertTrue(lines[2].startsWith("druid-getafix") && lines[2].trim().endsWith("0.78"), lines[2]);
+    assertTrue(lines[2].contains("50.0%") && lines[2].contains("0.850"), lines[2]);
+    assertTrue(lines[1].contains("–"), lines[1]);
   }
 }

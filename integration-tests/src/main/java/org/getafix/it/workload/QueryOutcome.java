@@ -1,5 +1,7 @@
 package org.getafix.it.workload;
 
+import org.getafix.it.quality.Coverage;
+
 import java.time.Instant;
 
 /**
@@ -11,9 +13,24 @@ import java.time.Instant;
  * @param success       whether the Broker answered 2xx with a JSON array
  * @param error         the failure, null on success
  * @param resultRows    number of result rows (timeseries buckets, topN/groupBy rows); -1 on failure
+ * @param coverage      what the answer covers, for a budgeted query that succeeded; null otherwise
  */
-public record QueryOutcome(WorkloadQuery query, Instant startedAt, long latencyNanos, boolean success, String error, int resultRows)
+public record QueryOutcome(
+    WorkloadQuery query,
+    Instant startedAt,
+    long latencyNanos,
+    boolean success,
+    String error,
+    int resultRows,
+    Coverage coverage
+)
 {
+  /** An outcome of a query without a budget. */
+  public QueryOutcome(WorkloadQuery query, Instant startedAt, long latencyNanos, boolean success, String error, int resultRows)
+  {
+    this(query, startedAt, latencyNanos, success, error, resultRows, null);
+  }
+
   public QueryKind kind()
   {
     return query.kind();

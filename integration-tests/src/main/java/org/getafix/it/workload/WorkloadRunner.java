@@ -3,11 +3,16 @@ package org.getafix.it.workload;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.getafix.it.cluster.BrokerClient;
+import org.getafix.it.quality.BrokerAnswer;
+import org.getafix.it.quality.Coverage;
+import org.getafix.it.quality.QualityClient;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -34,11 +39,19 @@ public final class WorkloadRunner
    * @param duration    stop sending after this long
    * @param maxQueries  stop after this many queries in total ({@code <= 0}: no limit)
    * @param seed        seed of the query sequence (client {@code i} uses {@code seed + i})
+   * @param context     entries added to every query's context (e.g. a budget, {@link QualityClient#BUDGET}); when
+   *                    there are any, each answer's coverage is read from its response context
    */
-  public record Options(int threads, Duration duration, int maxQueries, long seed)
+  public record Options(int threads, Duration duration, int maxQueries, long seed, Map<String, Object> context)
   {
+    public Options(int threads, Duration duration, int maxQueries, long seed)
+    {
+      this(threads, duration, maxQueries, seed, Map.of());
+    }
+
     public Options
     {
+      context = Map.copyOf(context);
       if (threads < 1) {
         throw new IllegalArgumentException("threads must be >= 1, got " + threads);
       }
@@ -58,6 +71,7 @@ public final class WorkloadRunner
     final AtomicInteger budget = new AtomicInteger(options.maxQueries() <= 0 ? Integer.MAX_VALUE : options.maxQueries());
     final long start = System.nanoTime();
     final long end = start + options.duration().toNanos();
+    final QualityClient quality = options.context().isEmpty() ? null : new QualityClient(broker.uri());
     final ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
       final Thread t = new Thread(r, "getafix-workload-client");
       t.setDaemon(true);
@@ -69,7 +83,10 @@ public final class WorkloadRunner
         final SplittableRandom random = new SplittableRandom(options.seed() + i);
         clients.add(pool.submit(() -> {
           while (System.nanoTime() < end && budget.getAndDecrement() > 0 && !Thread.currentThread().isInterrupted()) {
-            final QueryOutcome outcome = execute(broker, mix.next(random));
+            final WorkloadQuery query = mix.next(random);
+            final QueryOutcome outcome = quality == null
+                                         ? execute(broker, query)
+                                         : execute(quality, withContext(query, options.context()));
             outcomes.add(outcome);
             histograms.get(outcome.kind()).recordValue(Math.max(1, outcome.latencyNanos() / 1000));
           }
@@ -91,6 +108,51 @@ public final class WorkloadRunner
     return new WorkloadResult(List.copyOf(outcomes), histograms, Duration.ofNanos(System.nanoTime() - start));
   }
 
+  /** {@code query} with {@code extra} added to its context. */
+  static WorkloadQuery withContext(WorkloadQuery query, Map<String, Object> extra)
+  {
+    final Map<String, Object> body = new HashMap<>(query.query());
+    final Map<String, Object> context = new HashMap<>();
+    if (body.get("context") instanceof Map<?, ?> existing) {
+      existing.forEach((k, v) -> context.put(k.toString(), v));
+    }
+    context.putAll(extra);
+    body.put("context", context);
+    return new WorkloadQuery(query.kind(), query.fromHour(), query.toHourExclusive(), query.intervals(), body);
+  }
+
+  /** Runs a query whose answer states its coverage (a budgeted one): any non-2xx status is a failure. */
+  static QueryOutcome execute(QualityClient quality, WorkloadQuery query)
+  {
+    final Instant startedAt = Instant.now();
+    final long t0 = System.nanoTime();
+    try {
+      final BrokerAnswer answer = quality.nativeQuery(query.query());
+      final long latency = System.nanoTime() - t0;
+      if (!answer.isSuccess()) {
+        return new QueryOutcome(query, startedAt, latency, false, "HTTP " + answer.status() + ": " + answer.body(), -1);
+      }
+      if (!answer.body().isArray()) {
+        return new QueryOutcome(query, startedAt, latency, false, "not a JSON array: " + answer.body(), -1);
+      }
+      return new QueryOutcome(
+          query, startedAt, latency, true, null, rows(query, answer.body()), Coverage.fromResponseContext(answer.context())
+      );
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new QueryOutcome(query, startedAt, System.nanoTime() - t0, false, e.toString(), -1);
+    }
+    catch (IOException | RuntimeException e) {
+      return new QueryOutcome(query, startedAt, System.nanoTime() - t0, false, e.toString(), -1);
+    }
+  }
+
+  private static int rows(WorkloadQuery query, JsonNode result)
+  {
+    return query.kind() == QueryKind.TOPN && result.size() > 0 ? result.get(0).path("result").size() : result.size();
+  }
+
   static QueryOutcome execute(BrokerClient broker, WorkloadQuery query)
   {
     final Instant startedAt = Instant.now();
@@ -101,10 +163,7 @@ public final class WorkloadRunner
       if (!result.isArray()) {
         return new QueryOutcome(query, startedAt, latency, false, "not a JSON array: " + result, -1);
       }
-      final int rows = query.kind() == QueryKind.TOPN && result.size() > 0
-                       ? result.get(0).path("result").size()
-                       : result.size();
-      return new QueryOutcome(query, startedAt, latency, true, null, rows);
+      return new QueryOutcome(query, startedAt, latency, true, null, rows(query, result));
     }
     catch (RuntimeException e) {
       return new QueryOutcome(query, startedAt, System.nanoTime() - t0, false, e.toString(), -1);

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -52,9 +51,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BudgetedQueryIT
 {
   private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
-  private static final String COVERAGE = "getafixCoverage";
-  private static final String BUDGET = "getafixBudgetMs";
-  private static final String MATURE = "getafixMature";
+  private static final String BUDGET = QualityClient.BUDGET;
+  private static final String MATURE = QualityClient.MATURE;
   private static final int STRAGGLER = GetafixItCluster.STRONG;
   private static final double STRAGGLER_CORES = 0.02;
   private static final long STRAGGLER_BUDGET_MS = 1500;
@@ -63,6 +61,7 @@ class BudgetedQueryIT
   private static final long TARGET_MARGIN_MS = 1500;
   private static final int MEASURED_QUERIES = 8;
   private static final ObjectMapper MAPPER = new ObjectMapper();
+  /** Only for the authorisation test, which sends its own header. */
   private static final HttpClient HTTP = HttpClient.newBuilder()
                                                    .version(HttpClient.Version.HTTP_1_1)
                                                    .connectTimeout(Duration.ofSeconds(5))
@@ -70,15 +69,6 @@ class BudgetedQueryIT
   private static final Map<String, Object> FIGURES = new LinkedHashMap<>();
 
   private static LocalDruidCluster cluster;
-
-  /** One Broker answer: status, body and the response context header. */
-  private record Answer(int status, JsonNode body, JsonNode context, long millis)
-  {
-    JsonNode coverage()
-    {
-      return context.path(COVERAGE);
-    }
-  }
 
   @BeforeAll
   static void cluster() throws Exception
@@ -184,23 +174,15 @@ class BudgetedQueryIT
     return withContext;
   }
 
-  private static Answer post(String path, Object body) throws IOException, InterruptedException
+  private static BrokerAnswer post(String path, Object body) throws IOException, InterruptedException
   {
-    final HttpRequest request = HttpRequest.newBuilder(cluster.broker().uri().resolve(path))
-                                           .timeout(Duration.ofMinutes(2))
-                                           .header("Content-Type", "application/json")
-                                           .POST(HttpRequest.BodyPublishers.ofString(MAPPER.writeValueAsString(body)))
-                                           .build();
-    final long t0 = System.nanoTime();
-    final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-    final long millis = Duration.ofNanos(System.nanoTime() - t0).toMillis();
-    final String context = response.headers().firstValue("X-Druid-Response-Context").orElse("{}");
-    return new Answer(response.statusCode(), MAPPER.readTree(response.body()), MAPPER.readTree(context), millis);
+    // The Broker's URI is resolved per call: controllerSetBudgetsAndAdmissionControlOnARestartedBroker restarts it.
+    return new QualityClient(cluster.broker().uri()).post(path, body);
   }
 
-  private static Answer nativeQuery(Object query) throws IOException, InterruptedException
+  private static BrokerAnswer nativeQuery(Object query) throws IOException, InterruptedException
   {
-    final Answer answer = post("/druid/v2/", query);
+    final BrokerAnswer answer = post("/druid/v2/", query);
     assertEquals(200, answer.status(), "native query failed: " + answer.body());
     return answer;
   }
@@ -221,10 +203,10 @@ class BudgetedQueryIT
   void aBudgetThatIsMetAnswersExactlyWhatStockDruidAnswers() throws Exception
   {
     for (Map<String, Object> query : everyQueryType()) {
-      final Answer stock = nativeQuery(query);
-      final Answer budgeted = nativeQuery(withBudget(query, 60_000));
+      final BrokerAnswer stock = nativeQuery(query);
+      final BrokerAnswer budgeted = nativeQuery(withBudget(query, 60_000));
       final String type = query.get("queryType").toString();
-      assertTrue(stock.context().path(COVERAGE).isMissingNode(), type + ": a query without a budget states no coverage");
+      assertTrue(stock.coverage().isMissingNode(), type + ": a query without a budget states no coverage");
       assertEquals(canonical(type, stock.body()), canonical(type, budgeted.body()), type + ": budgeted answer differs");
       final JsonNode coverage = budgeted.coverage();
       assertFalse(coverage.path("timedOut").asBoolean(true), type + ": " + coverage);
@@ -251,7 +233,7 @@ class BudgetedQueryIT
   {
     for (Map<String, Object> query : everyQueryType()) {
       final String type = query.get("queryType").toString();
-      final Answer answer = nativeQuery(withBudget(query, 1));
+      final BrokerAnswer answer = nativeQuery(withBudget(query, 1));
       final JsonNode coverage = answer.coverage();
       assertTrue(coverage.path("timedOut").asBoolean(false), type + ": " + coverage);
       assertEquals(segmentsIn(query), coverage.path("total").asInt(), type + ": " + coverage);
@@ -264,11 +246,11 @@ class BudgetedQueryIT
   void aStragglerIsCutOffAtTheBudgetAndTheAnswerCoversTheRest() throws Exception
   {
     final Map<String, Object> query = timeseries(DATASET.interval());
-    final Answer unthrottled = nativeQuery(query);
+    final BrokerAnswer unthrottled = nativeQuery(query);
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
-      final Answer stock = nativeQuery(query);
-      final Answer budgeted = nativeQuery(withBudget(query, STRAGGLER_BUDGET_MS));
+      final BrokerAnswer stock = nativeQuery(query);
+      final BrokerAnswer budgeted = nativeQuery(withBudget(query, STRAGGLER_BUDGET_MS));
       final JsonNode coverage = budgeted.coverage();
       FIGURES.put("stragglerCores", STRAGGLER_CORES);
       FIGURES.put("budgetMs", STRAGGLER_BUDGET_MS);
@@ -315,16 +297,16 @@ class BudgetedQueryIT
   void badBudgetsAreRejectedWith400() throws Exception
   {
     for (Object bad : List.of(-5, 0, "NaN", "Infinity", "abc", "", true, 1e12)) {
-      final Answer nativeAnswer = post("/druid/v2/", withBudget(timeseries(DATASET.interval()), bad));
+      final BrokerAnswer nativeAnswer = post("/druid/v2/", withBudget(timeseries(DATASET.interval()), bad));
       assertEquals(400, nativeAnswer.status(), "native, budget " + bad + ": " + nativeAnswer.body());
       assertTrue(nativeAnswer.body().toString().contains(BUDGET), nativeAnswer.body().toString());
-      final Answer sql = post("/druid/v2/sql/", Map.of(
+      final BrokerAnswer sql = post("/druid/v2/sql/", Map.of(
           "query", "SELECT COUNT(*) FROM " + DATASET.dataSource(),
           "context", Map.of(BUDGET, bad)
       ));
       assertEquals(400, sql.status(), "SQL, budget " + bad + ": " + sql.body());
     }
-    final Answer badMature = post("/druid/v2/", withContext(timeseries(DATASET.interval()), Map.of(BUDGET, 100, MATURE, 5)));
+    final BrokerAnswer badMature = post("/druid/v2/", withContext(timeseries(DATASET.interval()), Map.of(BUDGET, 100, MATURE, 5)));
     assertEquals(400, badMature.status(), "getafixMature 5: " + badMature.body());
   }
 
@@ -332,9 +314,9 @@ class BudgetedQueryIT
   void sqlGetsTheSameBudgetsAndCoverage() throws Exception
   {
     final String sql = "SELECT country, COUNT(*) AS \"rows\" FROM " + DATASET.dataSource() + " GROUP BY country ORDER BY country";
-    final Answer stock = post("/druid/v2/sql/", Map.of("query", sql));
-    final Answer met = post("/druid/v2/sql/", Map.of("query", sql, "context", Map.of(BUDGET, 60_000)));
-    final Answer cut = post("/druid/v2/sql/", Map.of("query", sql, "context", Map.of(BUDGET, 1)));
+    final BrokerAnswer stock = post("/druid/v2/sql/", Map.of("query", sql));
+    final BrokerAnswer met = post("/druid/v2/sql/", Map.of("query", sql, "context", Map.of(BUDGET, 60_000)));
+    final BrokerAnswer cut = post("/druid/v2/sql/", Map.of("query", sql, "context", Map.of(BUDGET, 1)));
     assertEquals(200, met.status(), met.body().toString());
     assertEquals(stock.body(), met.body());
     assertEquals(DATASET.hours(), met.coverage().path("answered").asInt(), met.context().toString());
@@ -350,7 +332,7 @@ class BudgetedQueryIT
     // Full coverage: the mature answer, merged by the Broker from the memoised sub-answers, is the online answer.
     for (Map<String, Object> typed : everyQueryType()) {
       final String id = "it-mature-whole-" + typed.get("queryType");
-      final Answer whole = nativeQuery(withContext(typed, Map.of(BUDGET, 60_000, MATURE, true, "queryId", id)));
+      final BrokerAnswer whole = nativeQuery(withContext(typed, Map.of(BUDGET, 60_000, MATURE, true, "queryId", id)));
       assertFalse(whole.coverage().path("timedOut").asBoolean(true), whole.context().toString());
       final JsonNode wholeRun = awaitMatureRun(id);
       assertEquals(1.0, wholeRun.path("quality").path("quality").asDouble(), wholeRun.toString());
@@ -359,7 +341,7 @@ class BudgetedQueryIT
     final Map<String, Object> query = timeseries(DATASET.interval());
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
-      final Answer cut = nativeQuery(withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-mature-cut")));
+      final BrokerAnswer cut = nativeQuery(withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-mature-cut")));
       final JsonNode coverage = cut.coverage();
       assertTrue(coverage.path("timedOut").asBoolean(false), "the straggler was not cut off: " + coverage);
       final JsonNode run = awaitMatureRun("it-mature-cut");
@@ -404,7 +386,7 @@ class BudgetedQueryIT
     try {
       for (int i = 0; i < MEASURED_QUERIES; i++) {
         final String id = "it-m1-budgeted-" + i;
-        final Answer budgeted = post("/druid/v2/", withContext(query, Map.of(
+        final BrokerAnswer budgeted = post("/druid/v2/", withContext(query, Map.of(
             BUDGET, TARGET_RT_MS - TARGET_MARGIN_MS,
             MATURE, true,
             "queryId", id
@@ -416,7 +398,7 @@ class BudgetedQueryIT
         qualities.add(awaitMatureRun(id).path("quality").path("quality").asDouble(Double.NaN));
       }
       for (int i = 0; i < MEASURED_QUERIES; i++) {
-        final Answer stock = post("/druid/v2/", withContext(query, Map.of("timeout", TARGET_RT_MS, "queryId", "it-m1-stock-" + i)));
+        final BrokerAnswer stock = post("/druid/v2/", withContext(query, Map.of("timeout", TARGET_RT_MS, "queryId", "it-m1-stock-" + i)));
         stockMillis.add(stock.millis());
         if (stock.status() != 200) {
           stockFailed++;
@@ -464,7 +446,7 @@ class BudgetedQueryIT
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
       final long stragglerBefore = cluster.historical(STRAGGLER).cpuUsageNanos();
-      final Answer online = nativeQuery(withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
+      final BrokerAnswer online = nativeQuery(withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
       assertTrue(online.coverage().path("timedOut").asBoolean(false), "the straggler was not cut off: " + online.context());
       final JsonNode run = awaitMatureRun("it-m2-mature");
       final long matureCpu = cluster.historical(STRAGGLER).cpuUsageNanos() - stragglerBefore;
@@ -474,7 +456,7 @@ class BudgetedQueryIT
       for (int h = 0; h < before.length; h++) {
         before[h] = cluster.historical(h).cpuUsageNanos();
       }
-      final Answer full = nativeQuery(withContext(query, Map.of("queryId", "it-m2-full")));
+      final BrokerAnswer full = nativeQuery(withContext(query, Map.of("queryId", "it-m2-full")));
       long fullCpu = 0;
       for (int h = 0; h < before.length; h++) {
         fullCpu += cluster.historical(h).cpuUsageNanos() - before[h];
@@ -523,7 +505,7 @@ class BudgetedQueryIT
     try {
       final List<Long> millis = new ArrayList<>();
       for (int i = 0; i < MEASURED_QUERIES; i++) {
-        final Answer answer = nativeQuery(withContext(query, Map.of("queryId", "it-controlled-" + i)));
+        final BrokerAnswer answer = nativeQuery(withContext(query, Map.of("queryId", "it-controlled-" + i)));
         assertFalse(answer.coverage().isMissingNode(), "not budgeted by the controller: " + answer.context());
         millis.add(answer.millis());
       }
@@ -543,10 +525,10 @@ class BudgetedQueryIT
       // target 0.9, and the controller stops admitting low-priority queries (the controlled queries above may or may
       // not have been cut, depending on where the Broker routed them).
       for (int i = 0; i < 4; i++) {
-        final Answer cut = nativeQuery(withBudget(query, 1));
+        final BrokerAnswer cut = nativeQuery(withBudget(query, 1));
         assertTrue(cut.coverage().path("timedOut").asBoolean(false), cut.context().toString());
       }
-      final Answer shed = post("/druid/v2/", withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
+      final BrokerAnswer shed = post("/druid/v2/", withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
       figures.put("lowPriorityStatus", shed.status());
       figures.put("admission", qualityState().path("admission"));
       assertEquals(429, shed.status(), shed.body().toString());
@@ -574,15 +556,9 @@ class BudgetedQueryIT
     }
   }
 
-  private static JsonNode qualityState() throws IOException, InterruptedException
+  private static JsonNode qualityState()
   {
-    final HttpRequest request = HttpRequest.newBuilder(cluster.broker().uri().resolve("/druid/broker/v1/getafix/quality"))
-                                           .timeout(Duration.ofSeconds(30))
-                                           .GET()
-                                           .build();
-    final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-    assertEquals(200, response.statusCode(), response.body());
-    return MAPPER.readTree(response.body());
+    return new QualityClient(cluster.broker().uri()).qualityState();
   }
 
   /** The Broker's record of the mature run of query {@code queryId}, once it has been measured (off the query thread). */
