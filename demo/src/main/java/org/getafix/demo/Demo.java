@@ -143,7 +143,7 @@ public final class Demo
           cluster.restartBroker(Map.of("druid.broker.balancer.type", strategy.router()), Duration.ofMinutes(3));
           router = strategy.router();
         }
-        phases.add(runPhase(cluster, dataset, strategy, segmentIds, sizes, budget(phases)));
+        phases.add(runPhase(cluster, dataset, strategy, segmentIds, sizes, budget(options.budgetMs(), phases)));
       }
 
       final DemoResults results = new DemoResults(
@@ -192,11 +192,15 @@ public final class Demo
   }
 
   /**
-   * The fixed budget of druid-getafix's queries: stock Druid's measured p99 (rounded up to 10 ms), so that a budgeted
-   * query is cut only where stock Druid answered among its slowest 1%; {@link #DEFAULT_BUDGET_MS} without a stock run.
+   * The fixed budget of druid-getafix's queries: {@code --budget-ms} if given, else stock Druid's measured p99 (rounded
+   * up to 10 ms), so that a budgeted query is cut only where stock Druid answered among its slowest 1%;
+   * {@link #DEFAULT_BUDGET_MS} without a stock run.
    */
-  static QualityRecord budget(List<PhaseRecord> before)
+  static QualityRecord budget(Long chosenMs, List<PhaseRecord> before)
   {
+    if (chosenMs != null) {
+      return budgetRecord(chosenMs, "set by --budget-ms");
+    }
     return before.stream()
                  .filter(p -> p.strategy() == Strategy.STOCK && p.latencyMicros().getTotalCount() > 0)
                  .findFirst()

@@ -20,6 +20,7 @@ import java.util.Locale;
  * @param hours          hourly segments ingested
  * @param rowsPerHour    rows per segment
  * @param keepRunning    leave the cluster up after the report, until Ctrl-C
+ * @param budgetMs       budget of druid-getafix's queries in milliseconds; null for stock Druid's measured p99
  */
 public record DemoOptions(
     boolean quick,
@@ -30,18 +31,20 @@ public record DemoOptions(
     List<Strategy> strategies,
     int hours,
     int rowsPerHour,
-    boolean keepRunning
+    boolean keepRunning,
+    Long budgetMs
 )
 {
   public static final String USAGE = String.join(
       System.lineSeparator(),
       "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
-      "                      [--strategies stock,getafix] [--keep-running]",
+      "                      [--strategies stock,getafix] [--budget-ms MS] [--keep-running]",
       "  --quick         small dataset and short phases (about 5 minutes on 2 cores)",
       "  --duration S    measured seconds per strategy (default 120, quick 30); a straggler appears halfway",
       "  --historicals N number of Historicals, 2 to 6 (default 3)",
       "  --quotas LIST   CPU cores of each Historical (default: 1.0 for the first, 0.25 for the last, 0.5 between)",
       "  --strategies    which of stock, getafix to run, in that order (default both)",
+      "  --budget-ms MS  getafixBudgetMs of druid-getafix's queries (default: stock Druid's measured p99)",
       "  --keep-running  leave the cluster up after the report and print the Druid web console URL"
   );
   private static final int MIN_HISTORICALS = 2;
@@ -62,6 +65,7 @@ public record DemoOptions(
     List<Double> quotas = null;
     List<Strategy> strategies = List.of(Strategy.values());
     boolean keepRunning = false;
+    Long budgetMs = null;
     for (int i = 0; i < args.length; i++) {
       final String arg = args[i];
       switch (arg) {
@@ -74,6 +78,7 @@ public record DemoOptions(
           }
         }
         case "--historicals" -> historicals = positiveInt(value(args, ++i, arg), arg);
+        case "--budget-ms" -> budgetMs = (long) positiveInt(value(args, ++i, arg), arg);
         case "--quotas" -> quotas = quotas(value(args, ++i, arg));
         case "--strategies" -> strategies = strategies(value(args, ++i, arg));
         default -> throw new IllegalArgumentException("unknown option " + arg);
@@ -103,7 +108,8 @@ public record DemoOptions(
         strategies,
         quick ? 24 : 100,
         quick ? 2_000 : 5_000,
-        keepRunning
+        keepRunning,
+        budgetMs
     );
   }
 

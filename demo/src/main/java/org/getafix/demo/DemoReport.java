@@ -375,7 +375,7 @@ public final class DemoReport
     }
     h.append("</table>");
     h.append("<p>Each point is one measured query: when it was sent and how long its answer took; partial answers "
-             + "(cut off by the budget) are drawn apart.</p>").append(chart(latencyOverTime(results)));
+             + "(cut off by the budget) are drawn apart, and a vertical line marks when each run's straggler was throttled.</p>").append(chart(latencyOverTime(results)));
     return h.toString();
   }
 
@@ -392,6 +392,14 @@ public final class DemoReport
       final List<TimedQuery> partial = p.timeline().stream().filter(TimedQuery::partial).toList();
       addScatter(chart, p.strategy().label() + (p.quality() == null ? "" : " whole answers"), whole, p.measureFrom());
       addScatter(chart, p.strategy().label() + " partial answers", partial, p.measureFrom());
+      if (!Double.isNaN(p.stragglerAt()) && !p.timeline().isEmpty()) {
+        final double at = p.stragglerAt() - p.measureFrom();
+        final double top = p.timeline().stream().mapToDouble(TimedQuery::latencyMs).max().orElse(0);
+        final XYSeries line = chart.addSeries(p.strategy().label() + " straggler throttled", new double[]{at, at},
+                                              new double[]{0, top});
+        line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        line.setMarker(SeriesMarkers.NONE);
+      }
     }
     if (chart.getSeriesMap().isEmpty()) {
       chart.addSeries("no queries", new double[]{0}, new double[]{0});

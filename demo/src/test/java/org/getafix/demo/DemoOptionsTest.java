@@ -35,6 +35,21 @@ class DemoOptionsTest
   }
 
   @Test
+  void theBudgetIsStocksP99UnlessGiven()
+  {
+    assertEquals(null, DemoOptions.parse("--quick").budgetMs());
+    assertEquals(250L, DemoOptions.parse("--budget-ms", "250").budgetMs());
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--budget-ms", "0"));
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--budget-ms", "fast"));
+
+    final PhaseRecord stock = DemoReportTest.stock();
+    // The fixture's stock latencies are 2..200 ms: p99 198 ms, rounded up to 200.
+    assertEquals(200, Demo.budget(null, List.of(stock)).budgetMs());
+    assertEquals(250, Demo.budget(250L, List.of(stock)).budgetMs());
+    assertEquals(Demo.DEFAULT_BUDGET_MS, Demo.budget(null, List.of()).budgetMs());
+  }
+
+  @Test
   void historicalsAndQuotasMustAgree()
   {
     assertEquals(List.of(1.0, 0.5, 0.5, 0.25), DemoOptions.parse("--historicals", "4").cpuQuotas());

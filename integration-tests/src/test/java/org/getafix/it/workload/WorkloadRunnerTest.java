@@ -3,6 +3,7 @@ package org.getafix.it.workload;
 import com.sun.net.httpserver.HttpServer;
 import org.getafix.it.cluster.BrokerClient;
 import org.getafix.it.cluster.DruidHttp;
+import org.getafix.it.quality.Coverage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -11,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,13 +28,22 @@ class WorkloadRunnerTest
 {
   private HttpServer server;
   private final AtomicInteger requests = new AtomicInteger();
+  /** Requests that carried the budget and kept the mix's query id. */
+  private final AtomicInteger budgeted = new AtomicInteger();
 
   @BeforeEach
   void startStubBroker() throws Exception
   {
     server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
     server.createContext("/druid/v2/", exchange -> {
-      exchange.getRequestBody().readAllBytes();
+      final String request = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      if (request.contains("\"getafixBudgetMs\":500") && request.contains("\"queryId\":\"getafix-workload-")) {
+        budgeted.incrementAndGet();
+        exchange.getResponseHeaders().add(
+            "X-Druid-Response-Context",
+            "{\"getafixCoverage\":{\"answered\":5,\"total\":6,\"late\":1,\"missingIntervals\":[\"a/b\"],\"timedOut\":true}}"
+        );
+      }
       final boolean fail = requests.incrementAndGet() % 3 == 0;
       final byte[] body = (fail ? "{\"error\":\"boom\"}" : "[{\"result\":[{\"a\":1},{\"a\":2},{\"a\":3}]},{\"result\":{}}]")
           .getBytes(StandardCharsets.UTF_8);
@@ -49,15 +60,16 @@ class WorkloadRunnerTest
     server.stop(0);
   }
 
+  private BrokerClient stubBroker()
+  {
+    return new BrokerClient(URI.create("http://localhost:" + server.getAddress().getPort()), new DruidHttp(Duration.ofSeconds(10)));
+  }
+
   @Test
   void recordsEveryOutcomeAndLatency() throws Exception
   {
-    final BrokerClient broker = new BrokerClient(
-        URI.create("http://localhost:" + server.getAddress().getPort()),
-        new DruidHttp(Duration.ofSeconds(10))
-    );
     final WorkloadResult result = WorkloadRunner.run(
-        broker,
+        stubBroker(),
         QueryMix.defaultMix(SyntheticDataset.hourly("ds", 48, 10)),
         new WorkloadRunner.Options(3, Duration.ofSeconds(30), 30, 5L)
     );
@@ -69,6 +81,7 @@ class WorkloadRunnerTest
     assertEquals(30, result.latencyMicros().getTotalCount());
     for (QueryOutcome outcome : result.outcomes()) {
       assertTrue(outcome.latencyNanos() > 0);
+      assertNull(outcome.coverage(), "no budget, no coverage");
       if (outcome.success()) {
         assertNull(outcome.error());
         assertEquals(outcome.kind() == QueryKind.TOPN ? 3 : 2, outcome.resultRows(), outcome.toString());
@@ -78,5 +91,27 @@ class WorkloadRunnerTest
       }
     }
     assertFalse(result.summary().isEmpty());
+  }
+
+  @Test
+  void contextEntriesReachEveryQueryAndTheCoverageIsRecorded() throws Exception
+  {
+    final WorkloadResult result = WorkloadRunner.run(
+        stubBroker(),
+        QueryMix.defaultMix(SyntheticDataset.hourly("ds", 48, 10)),
+        new WorkloadRunner.Options(2, Duration.ofSeconds(30), 12, 5L, Map.of("getafixBudgetMs", 500))
+    );
+
+    assertEquals(12, budgeted.get(), "every request carried the budget next to the mix's own context");
+    assertEquals(4, result.failures().size());
+    for (QueryOutcome outcome : result.outcomes()) {
+      if (outcome.success()) {
+        assertEquals(new Coverage(5, 6, 1, 1, true), outcome.coverage());
+        assertEquals(outcome.kind() == QueryKind.TOPN ? 3 : 2, outcome.resultRows(), outcome.toString());
+      } else {
+        assertNull(outcome.coverage());
+        assertTrue(outcome.error().startsWith("HTTP 500"), outcome.error());
+      }
+    }
   }
 }
