@@ -196,25 +196,25 @@ public final class Demo
    * up to 10 ms), so that a budgeted query is cut only where stock Druid answered among its slowest 1%;
    * {@link #DEFAULT_BUDGET_MS} without a stock run.
    */
-  static QualityRecord budget(Long chosenMs, List<PhaseRecord> before)
+  static Budget budget(Long chosenMs, List<PhaseRecord> before)
   {
     if (chosenMs != null) {
-      return budgetRecord(chosenMs, "set by --budget-ms");
+      return new Budget(chosenMs, "set by --budget-ms");
     }
     return before.stream()
                  .filter(p -> p.strategy() == Strategy.STOCK && p.latencyMicros().getTotalCount() > 0)
                  .findFirst()
                  .map(p -> {
                    final long p99Ms = (long) Math.ceil(p.latencyMicros().getValueAtPercentile(99) / 1e3);
-                   return budgetRecord(Math.max(10, (p99Ms + 9) / 10 * 10), "stock Druid's measured p99 ("
-                                                                           + p99Ms + " ms), rounded up to 10 ms");
+                   return new Budget(Math.max(10, (p99Ms + 9) / 10 * 10), "stock Druid's measured p99 ("
+                                                                        + p99Ms + " ms), rounded up to 10 ms");
                  })
-                 .orElse(budgetRecord(DEFAULT_BUDGET_MS, "the default (no stock run to take a p99 from)"));
+                 .orElse(new Budget(DEFAULT_BUDGET_MS, "the default (no stock run to take a p99 from)"));
   }
 
-  private static QualityRecord budgetRecord(long budgetMs, String source)
+  /** A fixed {@code getafixBudgetMs} and how it was chosen, in words. */
+  record Budget(long ms, String source)
   {
-    return new QualityRecord(budgetMs, source, MATURE_SAMPLE_RATE, List.of(), 0, 0);
   }
 
   /**
@@ -226,7 +226,7 @@ public final class Demo
       Strategy strategy,
       List<String> segmentIds,
       Map<String, Long> sizes,
-      QualityRecord budget
+      Budget budget
   ) throws Exception
   {
     final String label = strategy.label();
@@ -234,7 +234,7 @@ public final class Demo
     final QueryMix mix = QueryMix.defaultMix(dataset);
     final boolean budgeted = strategy == Strategy.GETAFIX;
     final QualityClient quality = budgeted ? new QualityClient(cluster.broker().uri()) : null;
-    final Map<String, Object> context = budgeted ? Map.of(QualityClient.BUDGET, budget.budgetMs()) : Map.of();
+    final Map<String, Object> context = budgeted ? Map.of(QualityClient.BUDGET, budget.ms()) : Map.of();
     final PhaseSampler sampler = new PhaseSampler(
         cluster,
         DATA_SOURCE,
@@ -258,7 +258,7 @@ public final class Demo
         getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
         Waits.await("Getafix to act", Duration.ofMinutes(3), () -> "ACTIVE".equals(getafix.mode()));
         gamma = getafix.config().path("gamma").asDouble();
-        progress(label + ": every query carries getafixBudgetMs=" + budget.budgetMs() + " (" + budget.budgetSource()
+        progress(label + ": every query carries getafixBudgetMs=" + budget.ms() + " (" + budget.source()
                  + "); the Broker samples " + MATURE_SAMPLE_RATE + " of them for a mature run");
         settled = () -> {
           final Map<String, Set<String>> planned = getafix.plannedHolders();
@@ -384,7 +384,7 @@ public final class Demo
   /** The mature runs of the measured queries, as the sampler collected them from the quality endpoint. */
   private static QualityRecord qualityRecord(
       QualityClient quality,
-      QualityRecord budget,
+      Budget budget,
       PhaseSampler sampler,
       WorkloadResult measured
   )
@@ -405,7 +405,7 @@ public final class Demo
     catch (RuntimeException e) {
       System.err.println("[demo] quality endpoint unreadable: " + e.getMessage());
     }
-    return new QualityRecord(budget.budgetMs(), budget.budgetSource(), budget.matureSampleRate(), qualities, failed, skipped);
+    return new QualityRecord(budget.ms(), budget.source(), MATURE_SAMPLE_RATE, qualities, failed, skipped);
   }
 
   private static String queryId(QueryOutcome outcome)

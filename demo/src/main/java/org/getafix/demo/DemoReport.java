@@ -14,6 +14,8 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
+import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.awt.Color;
@@ -390,8 +392,12 @@ public final class DemoReport
     for (PhaseRecord p : results.phases()) {
       final List<TimedQuery> whole = p.timeline().stream().filter(q -> !q.partial()).toList();
       final List<TimedQuery> partial = p.timeline().stream().filter(TimedQuery::partial).toList();
-      addScatter(chart, p.strategy().label() + (p.quality() == null ? "" : " whole answers"), whole, p.measureFrom());
-      addScatter(chart, p.strategy().label() + " partial answers", partial, p.measureFrom());
+      final Color color = p.quality() == null ? new Color(0x2c7bb6) : new Color(0xfdae61);
+      addScatter(chart, p.strategy().label() + (p.quality() == null ? "" : " whole answers"), whole, p.measureFrom(),
+                 color, SeriesMarkers.CIRCLE);
+      // Few and important: a darker, different marker so that they stand out of the whole answers.
+      addScatter(chart, p.strategy().label() + " partial answers", partial, p.measureFrom(), new Color(0xd7191c),
+                 SeriesMarkers.DIAMOND);
       if (!Double.isNaN(p.stragglerAt()) && !p.timeline().isEmpty()) {
         final double at = p.stragglerAt() - p.measureFrom();
         final double top = p.timeline().stream().mapToDouble(TimedQuery::latencyMs).max().orElse(0);
@@ -399,6 +405,8 @@ public final class DemoReport
                                               new double[]{0, top});
         line.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         line.setMarker(SeriesMarkers.NONE);
+        line.setLineColor(color.darker());
+        line.setLineStyle(SeriesLines.DASH_DASH);
       }
     }
     if (chart.getSeriesMap().isEmpty()) {
@@ -407,14 +415,23 @@ public final class DemoReport
     return chart;
   }
 
-  private static void addScatter(XYChart chart, String name, List<TimedQuery> queries, double from)
+  private static void addScatter(
+      XYChart chart,
+      String name,
+      List<TimedQuery> queries,
+      double from,
+      Color color,
+      Marker marker
+  )
   {
     if (!queries.isEmpty()) {
-      chart.addSeries(
+      final XYSeries series = chart.addSeries(
           name,
           queries.stream().mapToDouble(q -> q.seconds() - from).toArray(),
           queries.stream().mapToDouble(TimedQuery::latencyMs).toArray()
       );
+      series.setMarker(marker);
+      series.setMarkerColor(color);
     }
   }
 

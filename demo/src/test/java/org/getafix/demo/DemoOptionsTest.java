@@ -44,9 +44,9 @@ class DemoOptionsTest
 
     final PhaseRecord stock = DemoReportTest.stock();
     // The fixture's stock latencies are 2..200 ms: p99 198 ms, rounded up to 200.
-    assertEquals(200, Demo.budget(null, List.of(stock)).budgetMs());
-    assertEquals(250, Demo.budget(250L, List.of(stock)).budgetMs());
-    assertEquals(Demo.DEFAULT_BUDGET_MS, Demo.budget(null, List.of()).budgetMs());
+    assertEquals(200, Demo.budget(null, List.of(stock)).ms());
+    assertEquals(250, Demo.budget(250L, List.of(stock)).ms());
+    assertEquals(Demo.DEFAULT_BUDGET_MS, Demo.budget(null, List.of()).ms());
   }
 
   @Test
