@@ -165,7 +165,8 @@ public final class PhaseAnalysis
         counterDelta(window, Sample::scans),
         loadsAndDropsTotal(phase.samples())[0],
         meanUtilisation(phase, window),
-        0
+        0,
+        null
     );
   }
 

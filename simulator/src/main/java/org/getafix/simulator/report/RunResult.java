@@ -55,34 +55,6 @@ public record RunResult(
     @JsonInclude(JsonInclude.Include.NON_NULL) ExecutionResult execution
 )
 {
-  /** A run without budgeted execution (the thesis scenarios, the demo's live phases). */
-  public RunResult(
-      String strategy,
-      String routing,
-      String capacityEstimator,
-      double gamma,
-      long totalReplicas,
-      long extraReplicas,
-      double effectiveReplicationFactor,
-      long totalMemoryBytes,
-      long maxNodeMemoryBytes,
-      Latency latencyMs,
-      Map<String, Latency> latencyMsByType,
-      double makespanMs,
-      Double tieringAccuracy,
-      Double tieringAccuracyNaturalBreaks,
-      long queries,
-      long tasks,
-      long replicaLoads,
-      double meanUtilisation,
-      double meanPlanMillis
-  )
-  {
-    this(strategy, routing, capacityEstimator, gamma, totalReplicas, extraReplicas, effectiveReplicationFactor,
-         totalMemoryBytes, maxNodeMemoryBytes, latencyMs, latencyMsByType, makespanMs, tieringAccuracy,
-         tieringAccuracyNaturalBreaks, queries, tasks, replicaLoads, meanUtilisation, meanPlanMillis, null);
-  }
-
   public record Latency(double mean, double p50, double p99)
   {
     /** Milliseconds from a histogram of microseconds. */
