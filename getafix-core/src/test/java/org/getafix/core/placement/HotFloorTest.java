@@ -51,6 +51,36 @@ class HotFloorTest
   }
 
   @Test
+  void segmentsTooColdToMakeTheirHolderAHotspotKeepOneHolderWhateverTheShare()
+  {
+    // Total load 8 on 3 nodes: a mean node's load is 8 / 3. Each warm segment draws 1 (37% of it), each cold one
+    // 0.05 (under 2%).
+    final List<SegmentLoad> segments = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      segments.add(new SegmentLoad("warm" + i, 1, 1));
+    }
+    for (int i = 0; i < 40; i++) {
+      segments.add(new SegmentLoad("cold" + i, 0.05, 1));
+    }
+    final List<NodeCapacity> nodes =
+        List.of(new NodeCapacity("HN1", 1, GB), new NodeCapacity("HN2", 1, GB), new NodeCapacity("HN3", 1, GB));
+    final PlacementPlan withoutFloor =
+        Strategies.getafixB().plan(new PlacementInput(segments, nodes, new PlacementConstraints(1, 3, 0.0, 0.0)));
+    final PlacementPlan plan =
+        Strategies.getafixB().plan(new PlacementInput(segments, nodes, new PlacementConstraints(1, 3, 0.0, 1.0)));
+    for (int i = 0; i < 6; i++) {
+      assertEquals(2, plan.holders("warm" + i).size(), "warm" + i);
+    }
+    int coldSingles = 0;
+    for (int i = 0; i < 40; i++) {
+      // The fit may split a cold segment to fill a bin's rest; the floor adds no holder to any cold one.
+      assertEquals(withoutFloor.holders("cold" + i).size(), plan.holders("cold" + i).size(), "cold" + i);
+      coldSingles += plan.holders("cold" + i).size() == 1 ? 1 : 0;
+    }
+    org.junit.jupiter.api.Assertions.assertTrue(coldSingles >= 35, "cold segments with one holder: " + coldSingles);
+  }
+
+  @Test
   void theHotFloorRespectsTheReplicaCap()
   {
     final PlacementPlan plan = Strategies.getafixB().plan(input(1.0, 1));
