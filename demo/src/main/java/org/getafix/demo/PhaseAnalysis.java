@@ -243,7 +243,8 @@ public final class PhaseAnalysis
         tiers,
         times,
         phase.segmentAccesses(),
-        replicas
+        replicas,
+        null
     );
   }
 }

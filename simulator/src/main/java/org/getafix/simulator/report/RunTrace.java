@@ -25,16 +25,4 @@ public record RunTrace(
     ControlTrace control
 )
 {
-  /** A run without a budget or queue-limit controller. */
-  public RunTrace(
-      Histogram latencyMicros,
-      List<String> nodeIds,
-      List<int[]> tierByRound,
-      List<Double> roundTimes,
-      long[] segmentAccesses,
-      int[] segmentReplicas
-  )
-  {
-    this(latencyMicros, nodeIds, tierByRound, roundTimes, segmentAccesses, segmentReplicas, null);
-  }
 }
