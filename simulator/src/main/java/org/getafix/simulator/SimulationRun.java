@@ -102,7 +102,7 @@ public final class SimulationRun
         p.popularityDecay(),
         p.popularityBiasCorrection(),
         p.popularityInheritance(),
-        new PlacementConstraints(p.minReplicas(), p.maxReplicas(), gamma(), p.hotLoadShare()),
+        new PlacementConstraints(p.minReplicas(), p.maxReplicas(), gamma(), p.hotLoadShare(), p.hotMinNodeLoadShare()),
         p.druidDefaultReplicas()
     );
 

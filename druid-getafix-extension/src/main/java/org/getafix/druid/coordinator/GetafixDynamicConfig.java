@@ -31,8 +31,12 @@ public final class GetafixDynamicConfig
   private final int maxLoadsPerRound;
   private final int maxDropsPerRound;
   private final double hotLoadShare;
+  private final double hotMinNodeLoadShare;
 
-  /** As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double)}, default hot floor. */
+  /**
+   * As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double, Double)}, with the
+   * default hot floor.
+   */
   public GetafixDynamicConfig(
       boolean enabled,
       boolean dryRun,
@@ -44,12 +48,14 @@ public final class GetafixDynamicConfig
       int maxDropsPerRound
   )
   {
-    this(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound, maxDropsPerRound, null);
+    this(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound, maxDropsPerRound, null, null);
   }
 
   /**
    * @param hotLoadShare the hottest segments that together draw this fraction of the load keep two holders
    *                     (getafix-core's {@code PlacementConstraints#hotLoadShare}); null: the default
+   * @param hotMinNodeLoadShare a segment is hot only if it draws at least this share of a mean Historical's load
+   *                     ({@code PlacementConstraints#hotMinNodeLoadShare}); null: the default
    */
   @JsonCreator
   public GetafixDynamicConfig(
@@ -61,10 +67,14 @@ public final class GetafixDynamicConfig
       @JsonProperty("roundPeriod") @Nullable String roundPeriod,
       @JsonProperty("maxLoadsPerRound") int maxLoadsPerRound,
       @JsonProperty("maxDropsPerRound") int maxDropsPerRound,
-      @JsonProperty("hotLoadShare") @Nullable Double hotLoadShare
+      @JsonProperty("hotLoadShare") @Nullable Double hotLoadShare,
+      @JsonProperty("hotMinNodeLoadShare") @Nullable Double hotMinNodeLoadShare
   )
   {
     this.hotLoadShare = hotLoadShare == null ? PlacementConstraints.DEFAULT.hotLoadShare() : hotLoadShare;
+    this.hotMinNodeLoadShare = hotMinNodeLoadShare == null
+                               ? PlacementConstraints.DEFAULT.hotMinNodeLoadShare()
+                               : hotMinNodeLoadShare;
     this.enabled = enabled;
     this.dryRun = dryRun;
     this.gamma = gamma;
@@ -114,6 +124,9 @@ public final class GetafixDynamicConfig
     if (!Double.isFinite(hotLoadShare) || hotLoadShare < 0 || hotLoadShare > 1) {
       problems.add("hotLoadShare must be in [0, 1], got [" + hotLoadShare + "]");
     }
+    if (!Double.isFinite(hotMinNodeLoadShare) || hotMinNodeLoadShare < 0 || hotMinNodeLoadShare > 1) {
+      problems.add("hotMinNodeLoadShare must be in [0, 1], got [" + hotMinNodeLoadShare + "]");
+    }
     return problems;
   }
 
@@ -127,6 +140,12 @@ public final class GetafixDynamicConfig
   public double getHotLoadShare()
   {
     return hotLoadShare;
+  }
+
+  @JsonProperty
+  public double getHotMinNodeLoadShare()
+  {
+    return hotMinNodeLoadShare;
   }
 
   @JsonProperty
@@ -191,14 +210,15 @@ public final class GetafixDynamicConfig
            && minReplicas == that.minReplicas && maxReplicas == that.maxReplicas
            && Objects.equals(roundPeriod, that.roundPeriod)
            && maxLoadsPerRound == that.maxLoadsPerRound && maxDropsPerRound == that.maxDropsPerRound
-           && Double.compare(hotLoadShare, that.hotLoadShare) == 0;
+           && Double.compare(hotLoadShare, that.hotLoadShare) == 0
+           && Double.compare(hotMinNodeLoadShare, that.hotMinNodeLoadShare) == 0;
   }
 
   @Override
   public int hashCode()
   {
     return Objects.hash(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound,
-                        maxDropsPerRound, hotLoadShare);
+                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare);
   }
 
   @Override
@@ -207,7 +227,7 @@ public final class GetafixDynamicConfig
     return "GetafixDynamicConfig{enabled=" + enabled + ", dryRun=" + dryRun + ", gamma=" + gamma
            + ", minReplicas=" + minReplicas + ", maxReplicas=" + maxReplicas + ", roundPeriod=" + roundPeriod
            + ", maxLoadsPerRound=" + maxLoadsPerRound + ", maxDropsPerRound=" + maxDropsPerRound
-           + ", hotLoadShare=" + hotLoadShare + "}";
+           + ", hotLoadShare=" + hotLoadShare + ", hotMinNodeLoadShare=" + hotMinNodeLoadShare + "}";
   }
 
   /**
@@ -243,6 +263,9 @@ public final class GetafixDynamicConfig
     @JsonProperty
     @Nullable
     Double hotLoadShare;
+    @JsonProperty
+    @Nullable
+    Double hotMinNodeLoadShare;
 
     public GetafixDynamicConfig applyTo(GetafixDynamicConfig current)
     {
@@ -255,7 +278,8 @@ public final class GetafixDynamicConfig
           roundPeriod == null ? current.roundPeriod : roundPeriod,
           maxLoadsPerRound == null ? current.maxLoadsPerRound : maxLoadsPerRound,
           maxDropsPerRound == null ? current.maxDropsPerRound : maxDropsPerRound,
-          hotLoadShare == null ? current.hotLoadShare : hotLoadShare
+          hotLoadShare == null ? current.hotLoadShare : hotLoadShare,
+          hotMinNodeLoadShare == null ? current.hotMinNodeLoadShare : hotMinNodeLoadShare
       );
     }
   }

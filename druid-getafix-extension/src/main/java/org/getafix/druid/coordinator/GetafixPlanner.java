@@ -362,7 +362,8 @@ public class GetafixPlanner
             dynamic.getMinReplicas(),
             dynamic.getMaxReplicas(),
             dynamic.getGamma(),
-            dynamic.getHotLoadShare()
+            dynamic.getHotLoadShare(),
+            dynamic.getHotMinNodeLoadShare()
         ),
         holders
     );

@@ -63,10 +63,14 @@ class GetafixDynamicConfigResourceTest
     final GetafixDynamicConfig now = stored.get();
     assertTrue(now.isDryRun());
     assertEquals(7, now.getMaxLoadsPerRound());
+    assertEquals(GetafixDynamicConfig.defaults().getHotMinNodeLoadShare(), now.getHotMinNodeLoadShare());
     assertEquals(GetafixDynamicConfig.defaults().getGamma(), now.getGamma());
     assertEquals("ops", audit.getValue().getAuthor());
     assertEquals("try dry run", audit.getValue().getComment());
     assertEquals(now, resource.getConfig().getEntity());
+    assertEquals(200, resource.setConfig("{\"hotMinNodeLoadShare\": 0.1}", request).getStatus());
+    assertEquals(0.1, stored.get().getHotMinNodeLoadShare());
+    assertTrue(stored.get().isDryRun(), "fields the POST does not name keep their values");
   }
 
   @Test
@@ -78,6 +82,9 @@ class GetafixDynamicConfigResourceTest
     assertBadRequest("{\"minReplicas\": 0}", "minReplicas must be >= 1, got [0]");
     assertBadRequest("{\"minReplicas\": 4, \"maxReplicas\": 2}", "maxReplicas must be >= minReplicas [4], got [2]");
     assertBadRequest("{\"maxDropsPerRound\": -3}", "maxDropsPerRound must be >= 0, got [-3]");
+    assertBadRequest("{\"hotLoadShare\": 1.2}", "hotLoadShare must be in [0, 1], got [1.2]");
+    assertBadRequest("{\"hotMinNodeLoadShare\": -0.5}", "hotMinNodeLoadShare must be in [0, 1], got [-0.5]");
+    assertBadRequest("{\"hotMinNodeLoadShare\": \"NaN\"}", "hotMinNodeLoadShare must be in [0, 1], got [NaN]");
     assertBadRequest("{\"roundPeriod\": \"five seconds\"}", "roundPeriod must be an ISO-8601 period");
     assertBadRequest("{\"roundPeriod\": \"PT0.1S\"}", "roundPeriod must be at least PT1S");
     assertBadRequest("{\"gama\": 0.1}", "gama");
@@ -92,8 +99,10 @@ class GetafixDynamicConfigResourceTest
   void configRoundTripsThroughJson() throws Exception
   {
     final DefaultObjectMapper mapper = new DefaultObjectMapper();
-    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6);
+    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1);
     assertEquals(config, mapper.readValue(mapper.writeValueAsString(config), GetafixDynamicConfig.class));
+    assertEquals(0.1, config.getHotMinNodeLoadShare());
+    assertEquals(0.05, GetafixDynamicConfig.defaults().getHotMinNodeLoadShare());
     assertEquals(10_000, config.roundPeriodMillisOr(5000));
     assertEquals(5000, GetafixDynamicConfig.defaults().roundPeriodMillisOr(5000));
     assertEquals(List.of(), config.validate());

@@ -12,16 +12,6 @@ final class GetafixStrategy implements PlacementStrategy
   private final boolean capacityAware;
   private final boolean balance;
   private final SplitPolicy split;
-  /**
-   * A hot segment gets its second holder only if it draws at least this share of a mean node's load (total load over
-   * the nodes). Below it, one holder cannot become a hotspot, and a second copy costs memory for no choice that
-   * matters: on small clusters (3 Historicals, 96 segments) the hottest 90% of the load spans a third of the segments,
-   * while most of them each draw under 1% of a node. 5% kept the simulator's thesis scenarios at or under
-   * druid-default's p99 and brought the live-3 cluster from 0.65x to 0.57x of druid-default's memory
-   * (docs/benchmarks.md).
-   */
-  static final double HOT_MIN_NODE_LOAD_SHARE = 0.05;
-
   /** Whether it keeps the hottest load share on two holders ({@link PlacementConstraints#hotLoadShare}). */
   private final boolean hotFloor;
 
@@ -66,7 +56,7 @@ final class GetafixStrategy implements PlacementStrategy
     }
     // Last, so that it only takes memory the plan left free.
     if (hotFloor && problem.constraints.maxReplicas() >= 2) {
-      final int hot = hotCount(problem, problem.constraints.hotLoadShare());
+      final int hot = hotCount(problem, problem.constraints.hotLoadShare(), problem.constraints.hotMinNodeLoadShare());
       ReplicaFloor.run(problem, assignment, 2, true, hot, false, weight);
     }
     return assignment.toPlan();
@@ -74,15 +64,15 @@ final class GetafixStrategy implements PlacementStrategy
 
   /**
    * How many of the hottest segments (a prefix of the fit's order) it takes to draw {@code share} of the load, stopping
-   * at the first one that draws less than {@link #HOT_MIN_NODE_LOAD_SHARE} of a mean node's load.
+   * at the first one that draws less than {@code minNodeShare} of a mean node's load.
    */
-  static int hotCount(PlacementProblem problem, double share)
+  static int hotCount(PlacementProblem problem, double share, double minNodeShare)
   {
     if (share <= 0 || problem.totalLoad <= 0) {
       return 0;
     }
     final double wanted = share * problem.totalLoad;
-    final double leastHotLoad = HOT_MIN_NODE_LOAD_SHARE * problem.totalLoad / problem.nodeCount;
+    final double leastHotLoad = minNodeShare * problem.totalLoad / problem.nodeCount;
     double drawn = 0;
     int count = 0;
     while (count < problem.loadedCount && drawn < wanted && problem.load[count] >= leastHotLoad) {

@@ -64,10 +64,9 @@ class HotFloorTest
     }
     final List<NodeCapacity> nodes =
         List.of(new NodeCapacity("HN1", 1, GB), new NodeCapacity("HN2", 1, GB), new NodeCapacity("HN3", 1, GB));
-    final PlacementPlan withoutFloor =
-        Strategies.getafixB().plan(new PlacementInput(segments, nodes, new PlacementConstraints(1, 3, 0.0, 0.0)));
-    final PlacementPlan plan =
-        Strategies.getafixB().plan(new PlacementInput(segments, nodes, new PlacementConstraints(1, 3, 0.0, 1.0)));
+    final PlacementPlan withoutFloor = planB(segments, nodes, new PlacementConstraints(1, 3, 0.0, 0.0));
+    final PlacementPlan plan = planB(segments, nodes, new PlacementConstraints(1, 3, 0.0, 1.0, 0.05));
+    final PlacementPlan everyHotSegment = planB(segments, nodes, new PlacementConstraints(1, 3, 0.0, 1.0, 0.0));
     for (int i = 0; i < 6; i++) {
       assertEquals(2, plan.holders("warm" + i).size(), "warm" + i);
     }
@@ -78,6 +77,17 @@ class HotFloorTest
       coldSingles += plan.holders("cold" + i).size() == 1 ? 1 : 0;
     }
     org.junit.jupiter.api.Assertions.assertTrue(coldSingles >= 35, "cold segments with one holder: " + coldSingles);
+    // With no minimum every segment of the share is hot, and cold ones get second holders too.
+    int coldDoubles = 0;
+    for (int i = 0; i < 40; i++) {
+      coldDoubles += everyHotSegment.holders("cold" + i).size() >= 2 ? 1 : 0;
+    }
+    org.junit.jupiter.api.Assertions.assertTrue(coldDoubles >= 35, "cold segments with two holders: " + coldDoubles);
+  }
+
+  private static PlacementPlan planB(List<SegmentLoad> segments, List<NodeCapacity> nodes, PlacementConstraints c)
+  {
+    return Strategies.getafixB().plan(new PlacementInput(segments, nodes, c));
   }
 
   @Test
@@ -95,6 +105,14 @@ class HotFloorTest
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalArgumentException.class,
         () -> new PlacementConstraints(1, 3, 0.2, 1.5)
+    );
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> new PlacementConstraints(1, 3, 0.2, 0.9, Double.NaN)
+    );
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> new PlacementConstraints(1, 3, 0.2, 0.9, -0.1)
     );
   }
 }

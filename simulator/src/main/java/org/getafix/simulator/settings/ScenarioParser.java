@@ -261,12 +261,13 @@ public final class ScenarioParser
     if (p == null) {
       return new ScenarioSettings.Planning(
           0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, RoutingPolicies.LBR, ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND,
-          ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE, PlacementConstraints.DEFAULT.hotLoadShare()
+          ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE, PlacementConstraints.DEFAULT.hotLoadShare(),
+          PlacementConstraints.DEFAULT.hotMinNodeLoadShare()
       );
     }
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
-        "routing", "maxLoadsPerRound", "popularityInheritance", "hotLoadShare"
+        "routing", "maxLoadsPerRound", "popularityInheritance", "hotLoadShare", "hotMinNodeLoadShare"
     ));
     final int min = (int) p.integer("minReplicas", 1L, 1, nodeCount);
     return new ScenarioSettings.Planning(
@@ -280,7 +281,8 @@ public final class ScenarioParser
         oneOf(p, "routing", RoutingPolicies.LBR, ScenarioSettings.ROUTINGS),
         (int) p.integer("maxLoadsPerRound", (long) ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND, 0, 1_000_000),
         p.bool("popularityInheritance", ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE),
-        p.number("hotLoadShare", PlacementConstraints.DEFAULT.hotLoadShare(), 0, 1)
+        p.number("hotLoadShare", PlacementConstraints.DEFAULT.hotLoadShare(), 0, 1),
+        p.number("hotMinNodeLoadShare", PlacementConstraints.DEFAULT.hotMinNodeLoadShare(), 0, 1)
     );
   }
 

@@ -129,6 +129,8 @@ public record ScenarioSettings(
    *                             ({@code PopularityTracker}); applies to every strategy that plans on popularity
    * @param hotLoadShare         the hottest segments drawing this fraction of the load keep two holders
    *                             ({@code PlacementConstraints#hotLoadShare}); Getafix strategies only
+   * @param hotMinNodeLoadShare  ... and each draws at least this share of a mean node's load
+   *                             ({@code PlacementConstraints#hotMinNodeLoadShare})
    */
   public record Planning(
       double popularityDecay,
@@ -141,7 +143,8 @@ public record ScenarioSettings(
       String routing,
       int maxLoadsPerRound,
       boolean popularityInheritance,
-      double hotLoadShare
+      double hotLoadShare,
+      double hotMinNodeLoadShare
   )
   {
   }
