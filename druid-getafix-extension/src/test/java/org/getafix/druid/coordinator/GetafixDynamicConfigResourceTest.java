@@ -102,7 +102,7 @@ class GetafixDynamicConfigResourceTest
     final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1);
     assertEquals(config, mapper.readValue(mapper.writeValueAsString(config), GetafixDynamicConfig.class));
     assertEquals(0.1, config.getHotMinNodeLoadShare());
-    assertEquals(0.05, GetafixDynamicConfig.defaults().getHotMinNodeLoadShare());
+    assertEquals(0.08, GetafixDynamicConfig.defaults().getHotMinNodeLoadShare());
     assertEquals(10_000, config.roundPeriodMillisOr(5000));
     assertEquals(5000, GetafixDynamicConfig.defaults().roundPeriodMillisOr(5000));
     assertEquals(List.of(), config.validate());

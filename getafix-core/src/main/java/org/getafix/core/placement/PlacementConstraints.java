@@ -29,7 +29,7 @@ public record PlacementConstraints(
    * node's load: on the simulator's thesis scenarios it brought Getafix-H's p99 under druid-default's at 0.54–0.55×
    * its memory (docs/benchmarks.md, issue 11).
    */
-  public static final PlacementConstraints DEFAULT = new PlacementConstraints(1, Integer.MAX_VALUE, 0.20, 0.9, 0.05);
+  public static final PlacementConstraints DEFAULT = new PlacementConstraints(1, Integer.MAX_VALUE, 0.20, 0.9, 0.08);
 
   /** The thesis' constraints: no hot floor. */
   public PlacementConstraints(int minReplicas, int maxReplicas, double gamma)
