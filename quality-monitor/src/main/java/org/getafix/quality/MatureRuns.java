@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.google.inject.Inject;
 import org.apache.druid.guice.annotations.Json;
+import org.apache.druid.java.util.common.StringUtils;
 import org.apache.druid.java.util.common.concurrent.Execs;
 import org.apache.druid.java.util.common.guava.Sequence;
 import org.apache.druid.java.util.common.guava.Sequences;
@@ -31,6 +32,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -49,9 +52,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * the online answer. Reading the late sub-answers, merging and measuring run off the query thread, on this class's
  * own threads; only memoising (which weighs a sub-answer by serializing it) runs in the query's merge.
  *
- * <p>The memo is bounded in entries and bytes and expires entries after a TTL; an evicted sub-answer makes its mature
- * run fail (counted), as does a late sub-query that fails or a merge that throws. Also keeps the Broker's figures of
- * budgeted queries (coverage, budget, mean response time) for the metrics and {@link QualityResource}.
+ * <p>The memo is bounded in entries and bytes and expires entries after a TTL; an evicted (or expired) sub-answer
+ * fails its mature run at once, as it can never be measured (its slot in {@code maxMatureRuns} and its other memo
+ * entries are freed), and a late sub-query that fails or a merge that throws fail it when it is measured; every
+ * failure is counted with its {@link Failure reason}. Also keeps the Broker's figures of budgeted queries (coverage,
+ * budget, mean response time) and of the memo (bytes, evictions) for the metrics and {@link QualityResource}.
  */
 public class MatureRuns
 {
@@ -84,6 +89,27 @@ public class MatureRuns
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong evictions = new AtomicLong();
+  private final Map<Failure, AtomicLong> failures = new EnumMap<>(Failure.class);
+
+  /** Why a mature run failed: the {@code reason} dimension of {@code getafix/mature/failed}. */
+  enum Failure
+  {
+    /** A memoised sub-answer was evicted to keep the memo within {@code memoMaxBytes} / {@code memoMaxEntries}. */
+    EVICTED,
+    /** A memoised sub-answer outlived {@code memoTtl}. */
+    EXPIRED,
+    /** A late sub-query failed, or was still running at {@code matureTimeoutMs}. */
+    LATE,
+    /** Merging or measuring the mature answer threw. */
+    MERGE,
+    /** The query failed before its online answer. */
+    ABANDONED;
+
+    String dimension()
+    {
+      return StringUtils.toLowerCase(name());
+    }
+  }
 
   @Inject
   public MatureRuns(
@@ -100,6 +126,9 @@ public class MatureRuns
     this.sampler = MatureSampler.byQueryId(config.getMatureSampleRate());
     this.matureReader = Executors.newCachedThreadPool(Execs.makeThreadFactory("getafix-mature-reader-%d"));
     this.measurer = Execs.singleThreaded("getafix-mature-measurer-%d");
+    for (Failure failure : Failure.values()) {
+      failures.put(failure, new AtomicLong());
+    }
     this.memo = Caffeine.newBuilder()
                         // Bounded in bytes and, as every entry weighs at least maxBytes / maxEntries, in entries.
                         .maximumWeight(config.getMemoMaxBytes())
@@ -109,11 +138,33 @@ public class MatureRuns
                         .executor(Runnable::run)
                         .expireAfterWrite(config.getMemoTtl().toStandardDuration().getMillis(), TimeUnit.MILLISECONDS)
                         .removalListener((MemoKey key, List<?> rows, RemovalCause cause) -> {
-                          if (cause.wasEvicted()) {
-                            evictions.incrementAndGet();
+                          if (key != null && cause.wasEvicted()) {
+                            evicted(key, cause);
                           }
                         })
                         .build();
+  }
+
+  /**
+   * A memoised sub-answer was evicted (or expired): counted, and its run failed. Called on the thread that wrote to
+   * the memo, within Caffeine's maintenance, so the run's other entries are invalidated on the measurer's thread.
+   */
+  private void evicted(MemoKey key, RemovalCause cause)
+  {
+    evictions.incrementAndGet();
+    final String dimension = StringUtils.toLowerCase(cause.name());
+    emitter.emit(dimensions(key.run.query).setDimension("cause", dimension).setMetric("getafix/memo/evictions", 1));
+    try {
+      measurer.execute(() -> {
+        if (runs.remove(key.run.matureId) != null) {
+          fail(key.run.query, cause == RemovalCause.EXPIRED ? Failure.EXPIRED : Failure.EVICTED);
+          key.run.memoised.forEach(memo::invalidate);
+        }
+      });
+    }
+    catch (RejectedExecutionException e) {
+      // Stopping: no run will be measured any more.
+    }
   }
 
   private static int minimumWeight(QualityConfig config)
@@ -140,16 +191,16 @@ public class MatureRuns
     }
   }
 
-  /** A memoised sub-answer; its weight is the serialized size of its rows, measured once. */
+  /** A memoised sub-answer of a run; its weight is the serialized size of its rows, measured once. */
   static final class MemoKey
   {
-    final String matureId;
+    final Run run;
     final String server;
     final int bytes;
 
-    MemoKey(String matureId, String server, int bytes)
+    MemoKey(Run run, String server, int bytes)
     {
-      this.matureId = matureId;
+      this.run = run;
       this.server = server;
       this.bytes = bytes;
     }
@@ -157,13 +208,13 @@ public class MatureRuns
     @Override
     public boolean equals(Object o)
     {
-      return o instanceof MemoKey && ((MemoKey) o).matureId.equals(matureId) && ((MemoKey) o).server.equals(server);
+      return o instanceof MemoKey && ((MemoKey) o).run.matureId.equals(run.matureId) && ((MemoKey) o).server.equals(server);
     }
 
     @Override
     public int hashCode()
     {
-      return 31 * matureId.hashCode() + server.hashCode();
+      return 31 * run.matureId.hashCode() + server.hashCode();
     }
   }
 
@@ -209,6 +260,11 @@ public class MatureRuns
    */
   void memoise(Run run, String server, List<?> rows)
   {
+    if (runs.get(run.matureId) != run) {
+      // Failed already (another of its entries was evicted): nothing will read this one. An entry whose run fails
+      // just after this check stays until evicted or expired, within the memo's bounds.
+      return;
+    }
     int bytes;
     try {
       bytes = jsonMapper.writeValueAsBytes(rows).length;
@@ -217,9 +273,16 @@ public class MatureRuns
       // Unmeasurable: weigh it as the whole memo, so that it is evicted first (and its mature run fails, counted).
       bytes = (int) Math.min(Integer.MAX_VALUE, config.getMemoMaxBytes());
     }
-    final MemoKey key = new MemoKey(run.matureId, server, bytes);
+    final MemoKey key = new MemoKey(run, server, bytes);
     run.memoised.add(key);
     memo.put(key, rows);
+    emit(run.query, "getafix/memo/bytes", memoBytes());
+  }
+
+  /** The memo's weighed size: what {@code memoMaxBytes} bounds. */
+  private long memoBytes()
+  {
+    return memo.policy().eviction().map(eviction -> eviction.weightedSize().orElse(0)).orElse(0L);
   }
 
   void late(Run run, CompletableFuture<List<?>> answer)
@@ -278,21 +341,32 @@ public class MatureRuns
   {
     final Run run = runOf(query);
     if (run != null && runs.remove(run.matureId) != null) {
-      failed.incrementAndGet();
-      emit(query, "getafix/mature/failed", 1);
+      fail(query, Failure.ABANDONED);
       run.memoised.forEach(memo::invalidate);
     }
+  }
+
+  private void fail(Query<?> query, Failure reason)
+  {
+    failed.incrementAndGet();
+    failures.get(reason).incrementAndGet();
+    emitter.emit(dimensions(query).setDimension("reason", reason.dimension()).setMetric("getafix/mature/failed", 1));
   }
 
   @Nullable
   @SuppressWarnings("unchecked")
   private <T> AnswerQuality measure(Run run, Query<T> query, List<T> online, Coverage coverage, @Nullable Throwable lateFailure)
   {
-    runs.remove(run.matureId);
+    if (runs.remove(run.matureId) == null) {
+      // Failed already: one of its memo entries was evicted.
+      return null;
+    }
+    Failure failure = Failure.LATE;
     try {
       if (lateFailure != null) {
         throw lateFailure;
       }
+      failure = Failure.EVICTED;
       final List<List<T>> subAnswers = new ArrayList<>();
       for (MemoKey key : run.memoised) {
         final List<?> rows = memo.getIfPresent(key);
@@ -301,6 +375,7 @@ public class MatureRuns
         }
         subAnswers.add((List<T>) rows);
       }
+      failure = Failure.MERGE;
       for (CompletableFuture<List<?>> answer : run.late) {
         subAnswers.add((List<T>) answer.join());
       }
@@ -317,9 +392,8 @@ public class MatureRuns
       return quality;
     }
     catch (Throwable e) {
-      failed.incrementAndGet();
-      emit(query, "getafix/mature/failed", 1);
-      log.warn("Mature run [%s] failed: %s", run.matureId, e.toString());
+      fail(query, failure);
+      log.warn("Mature run [%s] failed (%s): %s", run.matureId, failure.dimension(), e.toString());
       return null;
     }
     finally {
@@ -383,12 +457,14 @@ public class MatureRuns
 
   private void emit(Query<?> query, String metric, Number value)
   {
-    emitter.emit(
-        ServiceMetricEvent.builder()
-                          .setDimension("dataSource", String.join(",", query.getDataSource().getTableNames()))
-                          .setDimension("type", query.getType())
-                          .setMetric(metric, value)
-    );
+    emitter.emit(dimensions(query).setMetric(metric, value));
+  }
+
+  private static ServiceMetricEvent.Builder dimensions(Query<?> query)
+  {
+    return ServiceMetricEvent.builder()
+                             .setDimension("dataSource", String.join(",", query.getDataSource().getTableNames()))
+                             .setDimension("type", query.getType());
   }
 
   /** What {@link QualityResource} shows: configuration, counters, and the latest measured mature runs. */
@@ -402,9 +478,13 @@ public class MatureRuns
     state.put("matureRunsStarted", started.get());
     state.put("matureRunsCompleted", completed.get());
     state.put("matureRunsFailed", failed.get());
+    final Map<String, Long> byReason = new LinkedHashMap<>();
+    failures.forEach((reason, count) -> byReason.put(reason.dimension(), count.get()));
+    state.put("matureRunsFailedByReason", byReason);
     state.put("matureRunsSkipped", skipped.get());
     state.put("matureRunsInFlight", runs.size());
     state.put("memoEntries", memo.estimatedSize());
+    state.put("memoBytes", memoBytes());
     state.put("memoEvictions", evictions.get());
     synchronized (recent) {
       state.put("recent", new ArrayList<>(recent));

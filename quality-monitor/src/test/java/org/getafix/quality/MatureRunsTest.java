@@ -20,11 +20,14 @@ import org.apache.druid.query.aggregation.CountAggregatorFactory;
 import org.apache.druid.query.timeseries.TimeseriesQuery;
 import org.apache.druid.query.timeseries.TimeseriesQueryQueryToolChest;
 import org.apache.druid.query.timeseries.TimeseriesResultValue;
+import org.getafix.core.quality.AnswerQuality;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MatureRunsTest
 {
@@ -64,6 +68,8 @@ class MatureRunsTest
   private MatureRuns runs;
   /** Metric name → values emitted, in order. */
   private final Map<String, List<Number>> metrics = new ConcurrentHashMap<>();
+  /** Metric name → dimensions of each event, in order. */
+  private final Map<String, List<Map<String, Object>>> dimensions = new ConcurrentHashMap<>();
   private final Emitter capturing = new Emitter()
   {
     @Override
@@ -79,6 +85,7 @@ class MatureRunsTest
         assertEquals("ds", metric.getUserDims().get("dataSource"));
         assertEquals("timeseries", metric.getUserDims().get("type"));
         metrics.computeIfAbsent(metric.getMetric(), m -> new CopyOnWriteArrayList<>()).add(metric.getValue());
+        dimensions.computeIfAbsent(metric.getMetric(), m -> new CopyOnWriteArrayList<>()).add(metric.getUserDims());
       }
     }
 
@@ -175,20 +182,66 @@ class MatureRunsTest
   @Test
   void anEvictedMemoEntryOrAFailedLateSubQueryFailsTheMatureRun()
   {
-    // Every entry weighs at least 1 byte in a memo of 1 byte: the second evicts the first.
+    // An entry heavier than the whole memo (1 byte) is evicted as it is written.
     final MatureRuns runs = runs(Map.of("memoMaxBytes", 1, "memoMaxEntries", 1));
     final Query<Result<TimeseriesResultValue>> evicted = runs.maybeSample(query("q2", true), 0);
     runs.memoise(runs.runOf(evicted), "h1", List.of(hour(0, 5)));
-    runs.memoise(runs.runOf(evicted), "h2", List.of(hour(1, 5)));
     runs.answered(evicted, List.of(), Coverage.answered(2), 100, 50).join();
 
     final Query<Result<TimeseriesResultValue>> lateFailed = runs.maybeSample(query("q3", true), 0);
     runs.late(runs.runOf(lateFailed), CompletableFuture.failedFuture(new IllegalStateException("timeout")));
     runs.answered(lateFailed, List.of(), Coverage.late(List.of()), 100, 50).join();
 
-    assertEquals(2L, runs.state().get("matureRunsFailed"));
-    assertEquals(0L, runs.state().get("matureRunsCompleted"));
+    // The eviction failed its run at once (on the measurer's thread, before the measurements joined above).
+    final Map<String, Object> state = runs.state();
+    assertEquals(2L, state.get("matureRunsFailed"));
+    assertEquals(0L, state.get("matureRunsCompleted"));
+    assertEquals(1L, state.get("memoEvictions"));
+    assertEquals(0L, state.get("memoBytes"));
+    assertEquals(
+        Map.of("evicted", 1L, "expired", 0L, "late", 1L, "merge", 0L, "abandoned", 0L),
+        state.get("matureRunsFailedByReason")
+    );
     assertEquals(List.of(1, 1), metrics.get("getafix/mature/failed"));
+    assertEquals(List.of("evicted", "late"), dimension("getafix/mature/failed", "reason"));
+    assertEquals(List.of(1), metrics.get("getafix/memo/evictions"));
+    assertEquals(List.of("size"), dimension("getafix/memo/evictions", "cause"));
+    assertEquals(List.of(0L), metrics.get("getafix/memo/bytes"));
+  }
+
+  @Test
+  void theMemoStaysWithinItsBoundAndEachEvictionFailsItsRun()
+  {
+    // Every entry (a one-hour sub-answer, under 100 bytes as JSON) weighs 100: the memo holds 10 of them.
+    final int runsStarted = 25;
+    final MatureRuns runs = runs(Map.of("memoMaxBytes", 1000, "memoMaxEntries", 10, "maxMatureRuns", runsStarted));
+    final List<Query<Result<TimeseriesResultValue>>> sampled = new ArrayList<>();
+    for (int i = 0; i < runsStarted; i++) {
+      final Query<Result<TimeseriesResultValue>> query = runs.maybeSample(query("m" + i, true), 0);
+      sampled.add(query);
+      runs.memoise(runs.runOf(query), "h1", List.of(hour(i % 24, i)));
+      assertTrue((Long) runs.state().get("memoBytes") <= 1000, runs.state().toString());
+    }
+    // The measurer runs eviction failures and measurements in order: once a later measurement is in, so are they.
+    final List<AnswerQuality> measured = new ArrayList<>();
+    for (Query<Result<TimeseriesResultValue>> query : sampled) {
+      measured.add(runs.answered(query, List.of(), Coverage.answered(1), 100, 50).join());
+    }
+    final Map<String, Object> state = runs.state();
+    assertEquals(0L, state.get("memoBytes"), "measured and failed runs leave nothing in the memo");
+    assertEquals(runsStarted - 10L, state.get("memoEvictions"), state.toString());
+    assertEquals(runsStarted - 10L, ((Map<?, ?>) state.get("matureRunsFailedByReason")).get("evicted"), state.toString());
+    assertEquals(runsStarted - 10L, state.get("matureRunsFailed"), state.toString());
+    assertEquals(10L, state.get("matureRunsCompleted"), state.toString());
+    assertEquals(10L, measured.stream().filter(Objects::nonNull).count(), "the runs whose memo survived are measured");
+    assertEquals(0, state.get("matureRunsInFlight"), state.toString());
+    assertTrue(metrics.get("getafix/memo/bytes").stream().allMatch(b -> b.longValue() <= 1000), metrics.toString());
+    assertEquals(runsStarted - 10, metrics.get("getafix/memo/evictions").size());
+  }
+
+  private List<Object> dimension(String metric, String dimension)
+  {
+    return dimensions.get(metric).stream().map(d -> d.get(dimension)).toList();
   }
 
   @Test
