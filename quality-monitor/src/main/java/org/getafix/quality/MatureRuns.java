@@ -43,6 +43,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -53,9 +54,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * own threads; only memoising (which weighs a sub-answer by serializing it) runs in the query's merge.
  *
  * <p>The memo is bounded in entries and bytes and expires entries after a TTL; an evicted (or expired) sub-answer
- * fails its mature run at once, as it can never be measured (its slot in {@code maxMatureRuns} and its other memo
- * entries are freed), and a late sub-query that fails or a merge that throws fail it when it is measured; every
- * failure is counted with its {@link Failure reason}. Also keeps the Broker's figures of budgeted queries (coverage,
+ * fails its mature run at once, as it can never be measured (its other memo entries are dropped; it keeps its place
+ * in {@code maxMatureRuns} until its late sub-queries end, as they still hold their connections), and a late
+ * sub-query that fails or a merge that throws fail it when it is measured; every failure is counted with its
+ * {@link Failure reason}. Also keeps the Broker's figures of budgeted queries (coverage,
  * budget, mean response time) and of the memo (bytes, evictions) for the metrics and {@link QualityResource}.
  */
 public class MatureRuns
@@ -156,7 +158,7 @@ public class MatureRuns
     emitter.emit(dimensions(key.run.query).setDimension("cause", dimension).setMetric("getafix/memo/evictions", 1));
     try {
       measurer.execute(() -> {
-        if (runs.remove(key.run.matureId) != null) {
+        if (key.run.ended.compareAndSet(false, true)) {
           fail(key.run.query, cause == RemovalCause.EXPIRED ? Failure.EXPIRED : Failure.EVICTED);
           key.run.memoised.forEach(memo::invalidate);
         }
@@ -179,6 +181,8 @@ public class MatureRuns
     final Query<?> query;
     final long startMillis;
     final long failTime;
+    /** Set once the run is counted, as completed or failed: an evicted entry fails it before it is measured. */
+    final AtomicBoolean ended = new AtomicBoolean();
     final List<MemoKey> memoised = Collections.synchronizedList(new ArrayList<>());
     final List<CompletableFuture<List<?>>> late = Collections.synchronizedList(new ArrayList<>());
 
@@ -260,7 +264,7 @@ public class MatureRuns
    */
   void memoise(Run run, String server, List<?> rows)
   {
-    if (runs.get(run.matureId) != run) {
+    if (run.ended.get()) {
       // Failed already (another of its entries was evicted): nothing will read this one. An entry whose run fails
       // just after this check stays until evicted or expired, within the memo's bounds.
       return;
@@ -340,7 +344,7 @@ public class MatureRuns
   void abandoned(Query<?> query)
   {
     final Run run = runOf(query);
-    if (run != null && runs.remove(run.matureId) != null) {
+    if (run != null && runs.remove(run.matureId) != null && run.ended.compareAndSet(false, true)) {
       fail(query, Failure.ABANDONED);
       run.memoised.forEach(memo::invalidate);
     }
@@ -357,7 +361,8 @@ public class MatureRuns
   @SuppressWarnings("unchecked")
   private <T> AnswerQuality measure(Run run, Query<T> query, List<T> online, Coverage coverage, @Nullable Throwable lateFailure)
   {
-    if (runs.remove(run.matureId) == null) {
+    runs.remove(run.matureId);
+    if (!run.ended.compareAndSet(false, true)) {
       // Failed already: one of its memo entries was evicted.
       return null;
     }

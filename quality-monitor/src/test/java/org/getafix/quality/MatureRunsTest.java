@@ -222,6 +222,8 @@ class MatureRunsTest
       runs.memoise(runs.runOf(query), "h1", List.of(hour(i % 24, i)));
       assertTrue((Long) runs.state().get("memoBytes") <= 1000, runs.state().toString());
     }
+    // A failed run keeps its place in maxMatureRuns until its late sub-queries end (they hold their connections).
+    assertEquals(runsStarted, runs.state().get("matureRunsInFlight"));
     // The measurer runs eviction failures and measurements in order: once a later measurement is in, so are they.
     final List<AnswerQuality> measured = new ArrayList<>();
     for (Query<Result<TimeseriesResultValue>> query : sampled) {
