@@ -57,8 +57,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * fails its mature run at once, as it can never be measured (its other memo entries are dropped; it keeps its place
  * in {@code maxMatureRuns} until its late sub-queries end, as they still hold their connections), and a late
  * sub-query that fails or a merge that throws fail it when it is measured; every failure is counted with its
- * {@link Failure reason}. Also keeps the Broker's figures of budgeted queries (coverage,
- * budget, mean response time) and of the memo (bytes, evictions) for the metrics and {@link QualityResource}.
+ * {@link Failure reason}. Also keeps the Broker's figures of budgeted queries (coverage, budget, mean response time)
+ * and of the memo (bytes, evictions) for the metrics and {@link QualityResource}.
  */
 public class MatureRuns
 {
@@ -96,7 +96,10 @@ public class MatureRuns
   /** Why a mature run failed: the {@code reason} dimension of {@code getafix/mature/failed}. */
   enum Failure
   {
-    /** A memoised sub-answer was evicted to keep the memo within {@code memoMaxBytes} / {@code memoMaxEntries}. */
+    /**
+     * A memoised sub-answer was evicted to keep the memo within {@code memoMaxBytes} / {@code memoMaxEntries} (or
+     * had expired, but the memo had not yet noticed when the run was measured).
+     */
     EVICTED,
     /** A memoised sub-answer outlived {@code memoTtl}. */
     EXPIRED,

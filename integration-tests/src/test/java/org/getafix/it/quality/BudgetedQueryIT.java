@@ -4,27 +4,43 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.LocalDruidCluster;
+import org.getafix.it.cluster.MetricsReceiver;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixItCluster;
 import org.getafix.it.getafix.GetafixSetup;
+import org.getafix.it.workload.QueryMix;
+import org.getafix.it.workload.QueryOutcome;
 import org.getafix.it.workload.SyntheticDataset;
+import org.getafix.it.workload.WorkloadResult;
+import org.getafix.it.workload.WorkloadRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,12 +54,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   budget answers, and their coverage says every segment answered;</li>
  *   <li>with a budget they cannot meet (1 ms) they still answer (HTTP 200), with {@code timedOut} and the late
  *   segments in the coverage;</li>
- *   <li>with one Historical throttled to a straggler, the answer comes about when the budget ends, covers the segments
- *   of the Historicals that answered in time, and is exactly the stock answer over those segments: the row count of
- *   the partial answer equals the stock count minus the stock count over the missing intervals;</li>
+ *   <li>with one Historical throttled to a straggler, each query type's answer comes about when the budget ends, its
+ *   coverage is exactly the straggler's segments late (their intervals missing) and every other segment answered,
+ *   and its rows are exactly the unthrottled answer's rows of the answered hours;</li>
  *   <li>bad budgets get HTTP 400;</li>
  *   <li>a sampled query's late sub-queries keep running: its mature answer is formed off the query thread, and the
- *   measured quality (on the Broker's quality endpoint) matches the coverage.</li>
+ *   measured quality (on the Broker's quality endpoint) matches the coverage;</li>
+ *   <li>a memo of a few entries under sustained load evicts, counts its evictions and the mature runs they fail (on
+ *   the endpoint and in the emitted metrics), stays within its bound, and the Broker answers every query.</li>
  * </ul>
  * Writes the straggler figures to {@code integration-tests/target/budgeted-queries.json}.
  */
@@ -60,6 +78,24 @@ class BudgetedQueryIT
   private static final long TARGET_RT_MS = 4000;
   private static final long TARGET_MARGIN_MS = 1500;
   private static final int MEASURED_QUERIES = 8;
+  /**
+   * The memo under sustained load: a memo of 4 entries (each weighing at least 2 KiB, about the largest sub-answer of
+   * the workload's queries), every budgeted query sampled, clients, how long they query, their budget, the mature
+   * runs' timeout (short, so that the late sub-queries queued on the straggler end soon after the load), and their
+   * limit.
+   */
+  private static final long MEMO_MAX_BYTES = 8192;
+  private static final int MEMO_MAX_ENTRIES = 4;
+  private static final int MEMO_CLIENTS = 4;
+  private static final Duration MEMO_LOAD = Duration.ofSeconds(30);
+  private static final long MEMO_BUDGET_MS = 500;
+  private static final long MEMO_MATURE_TIMEOUT_MS = 15_000;
+  /**
+   * Mature runs in flight: each holds a connection to the straggler until its late sub-query ends; with the clients'
+   * own sub-queries they stay below the launcher's {@code druid.broker.http.numConnections} (10), so that no online
+   * sub-query waits for a connection (see {@code maxMatureRuns} in docs/configuration.md).
+   */
+  private static final int MEMO_MATURE_RUNS = 4;
   private static final ObjectMapper MAPPER = new ObjectMapper();
   /** Only for the authorisation test, which sends its own header. */
   private static final HttpClient HTTP = HttpClient.newBuilder()
@@ -69,6 +105,8 @@ class BudgetedQueryIT
   private static final Map<String, Object> FIGURES = new LinkedHashMap<>();
 
   private static LocalDruidCluster cluster;
+  /** The hours (segments) that only the straggler serves, as placed in {@link #cluster()}. */
+  private static final Set<Integer> STRAGGLER_HOURS = new TreeSet<>();
 
   @BeforeAll
   static void cluster() throws Exception
@@ -88,6 +126,39 @@ class BudgetedQueryIT
                  && holders.values().stream().allMatch(h -> h.size() == 1)
                  && holders.values().stream().filter(h -> h.contains(straggler)).count() >= DATASET.hours() / 5;
         }, () -> "holders per segment: " + holders);
+    holders.forEach((segment, holder) -> {
+      if (holder.contains(straggler)) {
+        STRAGGLER_HOURS.add(hourOf(segment));
+      }
+    });
+  }
+
+  /** The hour of a segment of {@link #DATASET}, from its id ({@code <dataSource>_<start>_<end>_<version>...}). */
+  private static int hourOf(String segmentId)
+  {
+    final String start = segmentId.substring(DATASET.dataSource().length() + 1).split("_")[0];
+    return (int) Duration.between(DATASET.start(), Instant.parse(start)).toHours();
+  }
+
+  /** The hour of a result row's timestamp (ISO or epoch milliseconds). */
+  private static int hourOf(JsonNode timestamp)
+  {
+    final Instant time = timestamp.isNumber() ? Instant.ofEpochMilli(timestamp.asLong()) : Instant.parse(timestamp.asText());
+    return (int) Duration.between(DATASET.start(), time).toHours();
+  }
+
+  /** Adjacent hours joined, as Druid condenses intervals: [from, to) hour pairs. */
+  private static List<List<Integer>> condensed(Set<Integer> hours)
+  {
+    final List<List<Integer>> runs = new ArrayList<>();
+    for (Integer hour : new TreeSet<>(hours)) {
+      if (!runs.isEmpty() && runs.get(runs.size() - 1).get(1) == hour.intValue()) {
+        runs.get(runs.size() - 1).set(1, hour + 1);
+      } else {
+        runs.add(new ArrayList<>(List.of(hour, hour + 1)));
+      }
+    }
+    return runs;
   }
 
   @AfterAll
@@ -109,6 +180,17 @@ class BudgetedQueryIT
    */
   private static Map<String, Object> stragglerQuery()
   {
+    return stragglerQuery("timeseries");
+  }
+
+  /**
+   * The straggler query of a type, over the whole dataset: timeseries and groupBy (by country) by hour, topN
+   * (countries by rows: 30 of them, so each segment's top 1000 is exact) over all of it, each with the cardinality
+   * aggregator; scan, which has no aggregators, with a filter
+   * that matches a string expression against every row (no index can answer it) and keeps about 2% of them.
+   */
+  private static Map<String, Object> stragglerQuery(String type)
+  {
     final List<Object> aggregations = new ArrayList<>(aggregations());
     aggregations.add(Map.of(
         "type", "cardinality",
@@ -116,12 +198,35 @@ class BudgetedQueryIT
         "fields", List.of("page", "country", "user"),
         "byRow", true
     ));
-    return query(Map.of(
-        "queryType", "timeseries",
-        "granularity", "hour",
-        "intervals", List.of(DATASET.interval()),
-        "aggregations", aggregations
+    final Map<String, Object> query = new HashMap<>(Map.of(
+        "queryType", type,
+        "intervals", List.of(DATASET.interval())
     ));
+    switch (type) {
+      case "timeseries" -> query.putAll(Map.of("granularity", "hour", "aggregations", aggregations));
+      case "topN" -> query.putAll(Map.of(
+          "granularity", "all",
+          "dimension", "country",
+          "metric", "rows",
+          "threshold", 10,
+          "aggregations", aggregations
+      ));
+      case "groupBy" -> query.putAll(Map.of(
+          "granularity", "hour",
+          "dimensions", List.of("country"),
+          "aggregations", aggregations
+      ));
+      case "scan" -> query.putAll(Map.of(
+          "columns", List.of("__time", "page", "country", "user", "added"),
+          "filter", Map.of(
+              "type", "expression",
+              "expression", "regexp_like(concat(page, country, user), 'c[0-9]+user-[0-9]*[05]$') && added < 100"
+          ),
+          "resultFormat", "compactedList"
+      ));
+      default -> throw new IllegalArgumentException(type);
+    }
+    return query(query);
   }
 
   private static Map<String, Object> timeseries(String interval)
@@ -265,55 +370,123 @@ class BudgetedQueryIT
     }
   }
 
-  @Test
-  void aStragglerIsCutOffAtTheBudgetAndTheAnswerCoversTheRest() throws Exception
+  /**
+   * Each query type under a straggler: the budgeted answer comes about when the budget ends, its coverage is exactly
+   * the straggler's segments late and every other segment answered, and its rows are exactly the unthrottled answer's
+   * rows of the answered hours (for topN: the unthrottled topN over the answered hours).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"timeseries", "topN", "groupBy", "scan"})
+  void aStragglerIsCutOffAtTheBudgetAndTheAnswerCoversTheRest(String type) throws Exception
   {
-    final Map<String, Object> query = stragglerQuery();
+    final Map<String, Object> query = stragglerQuery(type);
+    final List<List<Integer>> missingHours = condensed(STRAGGLER_HOURS);
+    final Set<Integer> allHours = new TreeSet<>();
+    for (int h = 0; h < DATASET.hours(); h++) {
+      allHours.add(h);
+    }
+    final Set<Integer> answeredHours = new TreeSet<>(allHours);
+    answeredHours.removeAll(STRAGGLER_HOURS);
     final BrokerAnswer unthrottled = nativeQuery(query);
+    final BrokerAnswer reference;
+    if ("topN".equals(type)) {
+      final Map<String, Object> overAnswered = new HashMap<>(query);
+      overAnswered.put("intervals", condensed(answeredHours).stream().map(r -> DATASET.interval(r.get(0), r.get(1))).toList());
+      reference = nativeQuery(overAnswered);
+    } else {
+      reference = unthrottled;
+    }
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
-      final BrokerAnswer stock = nativeQuery(query);
+      final BrokerAnswer stock = "timeseries".equals(type) ? nativeQuery(query) : null;
       final BrokerAnswer budgeted = nativeQuery(withBudget(query, STRAGGLER_BUDGET_MS));
       final JsonNode coverage = budgeted.coverage();
-      FIGURES.put("stragglerCores", STRAGGLER_CORES);
-      FIGURES.put("budgetMs", STRAGGLER_BUDGET_MS);
-      FIGURES.put("unthrottledStockMs", unthrottled.millis());
-      FIGURES.put("stragglerStockMs", stock.millis());
-      FIGURES.put("stragglerBudgetedMs", budgeted.millis());
-      FIGURES.put("budgetedOverBudget", budgeted.millis() / (double) STRAGGLER_BUDGET_MS);
-      FIGURES.put("budgetedOverStock", budgeted.millis() / (double) stock.millis());
-      FIGURES.put("coverage", coverage);
+      final Map<String, Object> figures = new LinkedHashMap<>();
+      figures.put("unthrottledStockMs", unthrottled.millis());
+      figures.put("stragglerBudgetedMs", budgeted.millis());
+      figures.put("coverage", coverage);
+      FIGURES.put("straggler-" + type, figures);
+      final String what = type + " (" + budgeted.millis() + " ms, straggler hours " + STRAGGLER_HOURS + "): " + coverage;
 
-      assertTrue(stock.millis() > STRAGGLER_BUDGET_MS, "the straggler is not slow enough to test: " + stock.millis() + " ms");
-      assertTrue(coverage.path("timedOut").asBoolean(false), "the straggler was not cut off: " + coverage);
-      assertEquals(DATASET.hours(), coverage.path("total").asInt(), coverage.toString());
-      assertTrue(coverage.path("answered").asInt() > 0, "no Historical answered in time: " + coverage);
-      assertTrue(budgeted.millis() < STRAGGLER_BUDGET_MS + 2_000, "answered " + budgeted.millis() + " ms after a "
-                                                                 + STRAGGLER_BUDGET_MS + " ms budget");
-      assertFalse(coverage.path("missingIntervalsTruncated").asBoolean(true), coverage.toString());
+      if (stock != null) {
+        FIGURES.put("stragglerCores", STRAGGLER_CORES);
+        FIGURES.put("budgetMs", STRAGGLER_BUDGET_MS);
+        FIGURES.put("unthrottledStockMs", unthrottled.millis());
+        FIGURES.put("stragglerStockMs", stock.millis());
+        FIGURES.put("stragglerBudgetedMs", budgeted.millis());
+        FIGURES.put("budgetedOverBudget", budgeted.millis() / (double) STRAGGLER_BUDGET_MS);
+        FIGURES.put("budgetedOverStock", budgeted.millis() / (double) stock.millis());
+        FIGURES.put("coverage", coverage);
+        assertTrue(stock.millis() > STRAGGLER_BUDGET_MS, "the straggler is not slow enough to test: " + stock.millis() + " ms");
+        assertEquals(unthrottled.body(), stock.body(), "stock Druid's answer under the straggler");
+      }
+      assertTrue(coverage.path("timedOut").asBoolean(false), "the straggler was not cut off: " + what);
+      assertEquals(DATASET.hours(), coverage.path("total").asInt(), what);
+      assertEquals(answeredHours.size(), coverage.path("answered").asInt(), "answered: every segment but the straggler's: " + what);
+      assertEquals(STRAGGLER_HOURS.size(), coverage.path("late").asInt(), what);
+      assertTrue(budgeted.millis() < STRAGGLER_BUDGET_MS + 2_000, "answered after the budget: " + what);
+      // The late segments' intervals, condensed and capped as the coverage documents.
+      final List<String> expectedMissing = missingHours.stream()
+                                                       .limit(32)
+                                                       .map(r -> normalised(DATASET.interval(r.get(0), r.get(1))))
+                                                       .toList();
+      final List<String> missing = new ArrayList<>();
+      coverage.path("missingIntervals").forEach(interval -> missing.add(normalised(interval.asText())));
+      assertEquals(expectedMissing, missing, "missing intervals are the straggler's segments: " + what);
+      assertEquals(missingHours.size() > 32, coverage.path("missingIntervalsTruncated").asBoolean(), what);
 
-      // The partial answer is the stock answer without the missing intervals' hours, and has each answered hour whole.
-      final long rowsPerHour = DATASET.rowsPerHour();
-      long partialRows = 0;
-      for (JsonNode bucket : budgeted.body()) {
-        final long rows = bucket.path("result").path("rows").asLong();
-        if (rows > 0) {
-          assertEquals(rowsPerHour, rows, "a partly answered hour: " + bucket);
-        }
-        partialRows += rows;
-      }
-      assertEquals(rowsPerHour * coverage.path("answered").asInt(), partialRows, coverage.toString());
-      long missingRows = 0;
-      for (JsonNode interval : coverage.path("missingIntervals")) {
-        for (JsonNode bucket : nativeQuery(timeseries(interval.asText())).body()) {
-          missingRows += bucket.path("result").path("rows").asLong();
-        }
-      }
-      assertEquals(DATASET.totalRows() - missingRows, partialRows, "partial answer vs stock minus missing intervals");
+      // The partial answer's rows (all of them) are exactly the reference rows of the answered hours.
+      final JsonNode expected = switch (type) {
+        case "topN" -> reference.body().path(0).path("result");
+        case "scan" -> MAPPER.valueToTree(scanRows(reference.body(), answeredHours));
+        default -> MAPPER.valueToTree(rowsOfHours(reference.body(), answeredHours));
+      };
+      final JsonNode actual = switch (type) {
+        case "topN" -> budgeted.body().path(0).path("result");
+        case "scan" -> MAPPER.valueToTree(scanRows(budgeted.body(), allHours));
+        default -> MAPPER.valueToTree(rowsOfHours(budgeted.body(), allHours));
+      };
+      assertTrue(expected.size() > 0, "nothing to compare: " + reference.body());
+      assertEquals(expected, actual, "the partial answer vs the reference over the answered hours: " + what);
     }
     finally {
       cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
     }
+  }
+
+  private static String normalised(String interval)
+  {
+    final String[] bounds = interval.split("/");
+    return Instant.parse(bounds[0]) + "/" + Instant.parse(bounds[1]);
+  }
+
+  /**
+   * The rows (timeseries buckets, groupBy rows) of {@code hours}, in answer order, without empty timeseries buckets
+   * (which Druid may zero-fill where no segment answered).
+   */
+  private static List<JsonNode> rowsOfHours(JsonNode body, Set<Integer> hours)
+  {
+    final List<JsonNode> rows = new ArrayList<>();
+    for (JsonNode row : body) {
+      final boolean zeroFilled = row.has("result") && row.path("result").path("rows").asLong() == 0;
+      if (!zeroFilled && hours.contains(hourOf(row.path("timestamp")))) {
+        rows.add(row);
+      }
+    }
+    return rows;
+  }
+
+  /** The scan rows (compacted lists, {@code __time} first) of {@code hours}, sorted: batches come in any order. */
+  private static List<String> scanRows(JsonNode body, Set<Integer> hours)
+  {
+    final List<String> rows = new ArrayList<>();
+    body.forEach(batch -> batch.path("events").forEach(row -> {
+      if (hours.contains(hourOf(row.path(0)))) {
+        rows.add(row.toString());
+      }
+    }));
+    rows.sort(String::compareTo);
+    return rows;
   }
 
   @Test
@@ -562,6 +735,119 @@ class BudgetedQueryIT
       FIGURES.put("controllerAndAdmission", figures);
       cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
       cluster.restartBroker(Map.of(), Duration.ofMinutes(10));
+    }
+  }
+
+  /**
+   * A memory-bounded memo under sustained load (issue 9). The Broker is restarted (and restored afterwards) with a
+   * memo of a few entries, every budgeted query sampled, and its metrics sent to a {@link MetricsReceiver}; with the
+   * straggler throttled, mature runs stay pending on it while several clients keep sending the workload's queries,
+   * so the memo must evict. Every query is answered (HTTP 200, with its coverage), the Broker lives on without an
+   * OutOfMemoryError, the evictions and the mature runs they fail are counted on the quality endpoint and in the
+   * emitted metrics, and the memo's weighed size, as the endpoint and the metrics report it, never exceeds its bound.
+   */
+  @Test
+  void aTinyMemoUnderSustainedLoadEvictsCountsTheFailedRunsAndAnswersEveryQuery() throws Exception
+  {
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    final long brokerLogBefore = Files.size(cluster.broker().logFile());
+    try (MetricsReceiver metrics = MetricsReceiver.start()) {
+      final Map<String, String> broker = new HashMap<>(metrics.emitterProperties(List.of("getafix", "getafixRouting")));
+      broker.put("druid.getafix.quality.matureSampleRate", "1.0");
+      broker.put("druid.getafix.quality.memoMaxBytes", String.valueOf(MEMO_MAX_BYTES));
+      broker.put("druid.getafix.quality.memoMaxEntries", String.valueOf(MEMO_MAX_ENTRIES));
+      broker.put("druid.getafix.quality.matureTimeoutMs", String.valueOf(MEMO_MATURE_TIMEOUT_MS));
+      broker.put("druid.getafix.quality.maxMatureRuns", String.valueOf(MEMO_MATURE_RUNS));
+      cluster.restartBroker(broker, Duration.ofMinutes(10));
+      cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+      final List<Long> memoBytesSeen = new CopyOnWriteArrayList<>();
+      final List<String> endpointErrors = new CopyOnWriteArrayList<>();
+      final ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor();
+      try {
+        final Instant from = Instant.now();
+        poller.scheduleWithFixedDelay(() -> {
+          try {
+            memoBytesSeen.add(qualityState().path("memoBytes").asLong(-1));
+          }
+          catch (RuntimeException e) {
+            endpointErrors.add(e.toString());
+          }
+        }, 0, 250, TimeUnit.MILLISECONDS);
+        final WorkloadResult load = WorkloadRunner.run(
+            cluster.brokerClient(),
+            QueryMix.defaultMix(DATASET),
+            new WorkloadRunner.Options(MEMO_CLIENTS, MEMO_LOAD, 0, 9, Map.of(BUDGET, MEMO_BUDGET_MS))
+        );
+        poller.shutdown();
+        assertTrue(poller.awaitTermination(1, TimeUnit.MINUTES), "the endpoint poller did not stop");
+        System.out.println("memo under sustained load: " + load.summary());
+        figures.put("load", load.summary());
+        figures.put("queries", load.outcomes().size());
+        figures.put("timedOut", load.outcomes().stream().filter(o -> o.coverage() != null && o.coverage().timedOut()).count());
+
+        assertEquals(List.of(), load.failures().stream().limit(5).map(QueryOutcome::error).toList(), load.summary());
+        assertTrue(load.outcomes().stream().allMatch(o -> o.coverage() != null), "an answer without its coverage");
+        assertTrue(load.outcomes().size() >= 4 * MEMO_CLIENTS, "too little load to test: " + load.summary());
+        assertTrue(cluster.broker().isAlive(), "the Broker died under load");
+
+        // Every mature run ends: measured, or failed (evicted, or late at matureTimeoutMs).
+        final JsonNode[] state = new JsonNode[1];
+        Waits.await("every mature run to end", Duration.ofMillis(MEMO_MATURE_TIMEOUT_MS).plusMinutes(1), Duration.ofMillis(500), () -> {
+          state[0] = qualityState();
+          return state[0].path("matureRunsInFlight").asInt(-1) == 0;
+        }, () -> String.valueOf(state[0]));
+        final JsonNode counters = state[0];
+        final long evictions = counters.path("memoEvictions").asLong();
+        final long failedByEviction = counters.path("matureRunsFailedByReason").path("evicted").asLong();
+        figures.put("matureRunsStarted", counters.path("matureRunsStarted").asLong());
+        figures.put("matureRunsCompleted", counters.path("matureRunsCompleted").asLong());
+        figures.put("matureRunsFailed", counters.path("matureRunsFailed").asLong());
+        figures.put("matureRunsFailedByReason", counters.path("matureRunsFailedByReason"));
+        figures.put("matureRunsSkipped", counters.path("matureRunsSkipped").asLong());
+        figures.put("memoEvictions", evictions);
+        figures.put("memoBytesLargestSeen", memoBytesSeen.stream().mapToLong(Long::longValue).max().orElse(-1));
+        figures.put("memoBytesReads", memoBytesSeen.size());
+        assertTrue(evictions > 0, "the memo never evicted: " + counters);
+        assertTrue(failedByEviction > 0, "no mature run failed by eviction: " + counters);
+        assertTrue(failedByEviction <= evictions, counters.toString());
+        assertEquals(
+            counters.path("matureRunsStarted").asLong(),
+            counters.path("matureRunsCompleted").asLong() + counters.path("matureRunsFailed").asLong(),
+            "every mature run is counted as completed or failed: " + counters
+        );
+        assertEquals(List.of(), endpointErrors);
+        assertFalse(memoBytesSeen.isEmpty(), "the endpoint was never read during the load");
+        assertTrue(memoBytesSeen.stream().allMatch(b -> b >= 0 && b <= MEMO_MAX_BYTES), "memo bytes seen: " + memoBytesSeen);
+        assertTrue(counters.path("memoBytes").asLong(-1) <= MEMO_MAX_BYTES, counters.toString());
+
+        // The same counts reach the operator's metrics collector, and no emitted memo size exceeds the bound.
+        Waits.await("the Broker's memo metrics", Duration.ofMinutes(1), Duration.ofMillis(500), () ->
+            metrics.events("getafix/memo/evictions", from, Instant.now(), e -> true).size() == evictions
+            && metrics.events("getafix/mature/failed", from, Instant.now(), e -> "evicted".equals(e.path("reason").asText())).size()
+               == failedByEviction,
+            () -> metrics.countBy("getafix/mature/failed", "reason", from, Instant.now()) + ", "
+                  + metrics.countBy("getafix/memo/evictions", "cause", from, Instant.now())
+        );
+        final List<JsonNode> memoBytes = metrics.events("getafix/memo/bytes", from, Instant.now(), e -> true);
+        figures.put("memoBytesMetricLargest", memoBytes.stream().mapToLong(e -> e.path("value").asLong()).max().orElse(-1));
+        assertFalse(memoBytes.isEmpty(), "no getafix/memo/bytes emitted");
+        assertTrue(memoBytes.stream().allMatch(e -> e.path("value").asLong() <= MEMO_MAX_BYTES), memoBytes.toString());
+
+        final String brokerLog;
+        try (RandomAccessFile log = new RandomAccessFile(cluster.broker().logFile().toFile(), "r")) {
+          log.seek(brokerLogBefore);
+          final byte[] tail = new byte[(int) (log.length() - brokerLogBefore)];
+          log.readFully(tail);
+          brokerLog = new String(tail, StandardCharsets.UTF_8);
+        }
+        assertFalse(brokerLog.contains("java.lang.OutOfMemoryError"), "the Broker logged an OutOfMemoryError");
+      }
+      finally {
+        poller.shutdownNow();
+        FIGURES.put("memoUnderLoad", figures);
+        cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+        cluster.restartBroker(Map.of(), Duration.ofMinutes(10));
+      }
     }
   }
 
