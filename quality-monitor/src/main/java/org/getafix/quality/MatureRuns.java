@@ -5,7 +5,9 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.google.inject.Inject;
+import org.apache.druid.guice.annotations.EscalatedClient;
 import org.apache.druid.guice.annotations.Json;
+import org.apache.druid.guice.http.DruidHttpClientConfig;
 import org.apache.druid.java.util.common.StringUtils;
 import org.apache.druid.java.util.common.concurrent.Execs;
 import org.apache.druid.java.util.common.guava.Sequence;
@@ -66,9 +68,30 @@ public class MatureRuns
   public static final String MATURE_KEY = "getafixMature";
   static final String MATURE_ID_KEY = "getafixMatureId";
   private static final Logger log = new Logger(MatureRuns.class);
+
+  /**
+   * Mature runs in flight at most: {@code maxMatureRuns}, but at most half of the Broker's connections per Historical
+   * ({@code druid.broker.http.numConnections}). Every run may hold one connection to the straggler until its late
+   * sub-query ends; with all of them held, online sub-queries wait for a connection and answer long after their
+   * budget (BudgetedQueryIT's memo test: up to 31 s against a 500 ms budget with 16 runs on 10 connections).
+   */
+  static int maxRuns(int configured, int connectionsPerHistorical)
+  {
+    final int cap = Math.max(1, connectionsPerHistorical / 2);
+    if (configured > cap) {
+      log.warn(
+          "druid.getafix.quality.maxMatureRuns [%d] is above half of druid.broker.http.numConnections [%d]: "
+          + "using %d, so that mature runs leave online sub-queries a connection to every Historical.",
+          configured, connectionsPerHistorical, cap
+      );
+      return cap;
+    }
+    return configured;
+  }
   private static final int RECENT = 50;
 
   private final QualityConfig config;
+  private final int maxRuns;
   private final ServiceEmitter emitter;
   private final QueryRunnerFactoryConglomerate conglomerate;
   private final ObjectMapper jsonMapper;
@@ -121,10 +144,12 @@ public class MatureRuns
       QualityConfig config,
       ServiceEmitter emitter,
       QueryRunnerFactoryConglomerate conglomerate,
-      @Json ObjectMapper jsonMapper
+      @Json ObjectMapper jsonMapper,
+      @EscalatedClient DruidHttpClientConfig brokerHttp
   )
   {
     this.config = config.validate();
+    this.maxRuns = maxRuns(config.getMaxMatureRuns(), brokerHttp.getNumConnections());
     this.emitter = emitter;
     this.conglomerate = conglomerate;
     this.jsonMapper = jsonMapper;
@@ -235,7 +260,7 @@ public class MatureRuns
     if (query.getId() == null || !(asked == null ? sampler.sample(query.getId()) : asked)) {
       return query;
     }
-    if (runs.size() >= config.getMaxMatureRuns()) {
+    if (runs.size() >= maxRuns) {
       skipped.incrementAndGet();
       emit(query, "getafix/mature/skipped", 1);
       return query;

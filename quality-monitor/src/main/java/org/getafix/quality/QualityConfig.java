@@ -39,10 +39,11 @@ public class QualityConfig
 
   /**
    * Mature runs in flight at most; a sampled query beyond them runs without one (counted as skipped). Each holds at
-   * most one reader thread and HTTP connection per Historical it queries, until its sub-answers are in.
+   * most one reader thread and HTTP connection per Historical it queries, until its sub-answers are in. At most half of
+   * {@code druid.broker.http.numConnections} is used ({@code MatureRuns#maxRuns}).
    */
   @JsonProperty
-  private int maxMatureRuns = 16;
+  private int maxMatureRuns = 8;
 
   @JsonProperty
   private long memoMaxBytes = 64L * 1024 * 1024;

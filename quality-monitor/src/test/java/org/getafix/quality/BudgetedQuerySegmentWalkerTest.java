@@ -1,6 +1,7 @@
 package org.getafix.quality;
 
 import org.apache.druid.error.DruidException;
+import org.apache.druid.guice.http.DruidHttpClientConfig;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.java.util.common.guava.Sequence;
@@ -78,7 +79,8 @@ class BudgetedQuerySegmentWalkerTest
         QualityConfig.defaults(),
         new ServiceEmitter("broker", "localhost", new NoopEmitter()),
         null,
-        new DefaultObjectMapper()
+        new DefaultObjectMapper(),
+        new DruidHttpClientConfig()
     );
   }
 

@@ -7,6 +7,7 @@ import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.java.util.common.granularity.Granularities;
 import org.apache.druid.java.util.emitter.core.Emitter;
 import org.apache.druid.java.util.emitter.core.Event;
+import org.apache.druid.guice.http.DruidHttpClientConfig;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.query.Druids;
@@ -114,9 +115,19 @@ class MatureRunsTest
         MAPPER.convertValue(config, QualityConfig.class),
         new ServiceEmitter("broker", "localhost", capturing),
         CONGLOMERATE,
-        MAPPER
+        MAPPER,
+        MAPPER.convertValue(Map.of("numConnections", 100), DruidHttpClientConfig.class)
     );
     return runs;
+  }
+
+  @Test
+  void matureRunsLeaveHalfOfTheBrokersConnectionsPerHistoricalToOnlineSubQueries()
+  {
+    assertEquals(8, MatureRuns.maxRuns(8, 20));
+    assertEquals(10, MatureRuns.maxRuns(16, 20));
+    assertEquals(5, MatureRuns.maxRuns(16, 10));
+    assertEquals(1, MatureRuns.maxRuns(4, 1));
   }
 
   private static TimeseriesQuery query(String id, Boolean mature)
