@@ -71,7 +71,7 @@ public final class WorkloadRunner
     final AtomicInteger budget = new AtomicInteger(options.maxQueries() <= 0 ? Integer.MAX_VALUE : options.maxQueries());
     final long start = System.nanoTime();
     final long end = start + options.duration().toNanos();
-    final QualityClient quality = options.context().isEmpty() ? null : new QualityClient(broker.uri());
+    final QualityClient quality = new QualityClient(broker.uri());
     final ExecutorService pool = Executors.newFixedThreadPool(options.threads(), r -> {
       final Thread t = new Thread(r, "getafix-workload-client");
       t.setDaemon(true);
@@ -84,9 +84,10 @@ public final class WorkloadRunner
         clients.add(pool.submit(() -> {
           while (System.nanoTime() < end && budget.getAndDecrement() > 0 && !Thread.currentThread().isInterrupted()) {
             final WorkloadQuery query = mix.next(random);
-            final QueryOutcome outcome = quality == null
-                                         ? execute(broker, query)
-                                         : execute(quality, withContext(query, options.context()));
+            final QueryOutcome outcome = execute(
+                quality,
+                options.context().isEmpty() ? query : withContext(query, options.context())
+            );
             outcomes.add(outcome);
             histograms.get(outcome.kind()).recordValue(Math.max(1, outcome.latencyNanos() / 1000));
           }
@@ -121,7 +122,7 @@ public final class WorkloadRunner
     return new WorkloadQuery(query.kind(), query.fromHour(), query.toHourExclusive(), query.intervals(), body);
   }
 
-  /** Runs a query whose answer states its coverage (a budgeted one): any non-2xx status is a failure. */
+  /** Runs a query, reading its status and its coverage if it is budgeted: any non-2xx status is a failure. */
   static QueryOutcome execute(QualityClient quality, WorkloadQuery query)
   {
     final Instant startedAt = Instant.now();
@@ -151,22 +152,5 @@ public final class WorkloadRunner
   private static int rows(WorkloadQuery query, JsonNode result)
   {
     return query.kind() == QueryKind.TOPN && result.size() > 0 ? result.get(0).path("result").size() : result.size();
-  }
-
-  static QueryOutcome execute(BrokerClient broker, WorkloadQuery query)
-  {
-    final Instant startedAt = Instant.now();
-    final long t0 = System.nanoTime();
-    try {
-      final JsonNode result = broker.nativeQuery(query.query());
-      final long latency = System.nanoTime() - t0;
-      if (!result.isArray()) {
-        return new QueryOutcome(query, startedAt, latency, false, "not a JSON array: " + result, -1);
-      }
-      return new QueryOutcome(query, startedAt, latency, true, null, rows(query, result));
-    }
-    catch (RuntimeException e) {
-      return new QueryOutcome(query, startedAt, System.nanoTime() - t0, false, e.toString(), -1);
-    }
   }
 }
