@@ -61,6 +61,13 @@ public class QualityConfig
   @JsonProperty
   private List<String> controlledDataSources = List.of();
 
+  /**
+   * Query lanes (the context key {@code lane}, as Druid's {@code manual} laning strategy reads it) whose queries get
+   * their budget from a {@link BudgetControl} controller (one per lane); a lane's controller wins over its datasource's.
+   */
+  @JsonProperty
+  private List<String> controlledLanes = List.of();
+
   /** The response-time target of the budget controllers. */
   @JsonProperty
   private long targetResponseTimeMs = 1000;
@@ -152,6 +159,11 @@ public class QualityConfig
     return controlledDataSources;
   }
 
+  public List<String> getControlledLanes()
+  {
+    return controlledLanes;
+  }
+
   public long getTargetResponseTimeMs()
   {
     return targetResponseTimeMs;
@@ -171,7 +183,7 @@ public class QualityConfig
   @Nullable
   public BudgetControlConfig budgetControlConfig()
   {
-    if (controlledDataSources == null || controlledDataSources.isEmpty()) {
+    if (controlledDataSources.isEmpty() && controlledLanes.isEmpty()) {
       return null;
     }
     return BudgetControlConfig.of(
@@ -218,6 +230,11 @@ public class QualityConfig
     if (controlledDataSources == null || controlledDataSources.stream().anyMatch(d -> d == null || d.isEmpty())) {
       throw new IllegalArgumentException(
           PREFIX + ".controlledDataSources must be a list of datasource names, got [" + controlledDataSources + "]"
+      );
+    }
+    if (controlledLanes == null || controlledLanes.stream().anyMatch(l -> l == null || l.isEmpty())) {
+      throw new IllegalArgumentException(
+          PREFIX + ".controlledLanes must be a list of lane names, got [" + controlledLanes + "]"
       );
     }
     positive("targetResponseTimeMs", targetResponseTimeMs);

@@ -244,6 +244,34 @@ class BudgetedQuerySegmentWalkerTest
   }
 
   @Test
+  void aControlledLaneHasItsOwnControllerAheadOfItsDataSources()
+  {
+    final RecordingWalker inner = new RecordingWalker();
+    final BudgetedQuerySegmentWalker walker = walker(
+        inner,
+        config(Map.of(
+            "controlledDataSources", List.of("ds"),
+            "controlledLanes", List.of("reports"),
+            "targetResponseTimeMs", 200,
+            "controlMode", "INTEGRAL"
+        )),
+        steppingClock(500)
+    );
+    run(walker, query(Map.of("lane", "reports")), ResponseContext.createEmpty());
+    assertEquals(200L, inner.ran.get(0).context().getLong(QueryBudget.BUDGET_KEY), "the lane's controller budgets it");
+    assertEquals(500.0, (double) controllerState(walker, "lane:reports").get("responseTimeEstimateMs"), 1e-9);
+    assertNull(controllerState(walker, "ds").get("responseTimeEstimateMs"), "the datasource's controller is not fed");
+
+    run(walker, query(Map.of("lane", "interactive")), ResponseContext.createEmpty());
+    assertEquals(
+        500.0,
+        (double) controllerState(walker, "ds").get("responseTimeEstimateMs"),
+        1e-9,
+        "a lane that is not controlled falls back to its datasource's controller"
+    );
+  }
+
+  @Test
   void badControlSettingsFailStartupNamingThem()
   {
     for (Map<String, Object> bad : List.<Map<String, Object>>of(
@@ -252,7 +280,8 @@ class BudgetedQuerySegmentWalkerTest
         Map.of("minBudgetMs", 400_000),
         Map.of("admissionTarget", 1.5),
         Map.of("admissionEvaluationPeriod", 0),
-        Map.of("admissionWindow", 0)
+        Map.of("admissionWindow", 0),
+        Map.of("controlledLanes", List.of(""))
     )) {
       final QualityConfig config = new DefaultObjectMapper().convertValue(bad, QualityConfig.class);
       final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, config::validate);
