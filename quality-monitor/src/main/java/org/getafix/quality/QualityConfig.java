@@ -193,7 +193,7 @@ public class QualityConfig
         minBudgetMs,
         maxBudgetMs,
         Math.max(minBudgetMs, Math.min(maxBudgetMs, targetResponseTimeMs))
-    );
+    ).withResponseCeiling(BudgetControlConfig.DEADLINE_RESPONSE_CEILING);
   }
 
   /** The admission controller's settings, or null if admission control is off. */

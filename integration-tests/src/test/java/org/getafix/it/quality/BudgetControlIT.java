@@ -80,13 +80,20 @@ class BudgetControlIT
   /** Queries per control interval: the controller's adaptive period (BudgetControlConfig.DEFAULT_ADAPTIVE_PERIOD). */
   private static final int INTERVAL = 10;
   private static final double SETTLE_BAND = 0.05;
+  /** A second, wider band: how noisy the controlled statistic itself is on this plant decides which one is met. */
+  private static final double WIDE_SETTLE_BAND = 0.10;
   /** The target as a share of the mean whole-answer response time under N clients. */
   private static final double TARGET_SHARE_OF_WHOLE = 0.6;
   /** The whole answers must take long enough that Broker overheads (tens of ms) are a small part of the target. */
   private static final long MIN_WHOLE_MEAN_MS = 400;
   private static final long CALIBRATION_BUDGET_MS = 20_000;
+  /**
+   * Calibration queries not counted: the first queries after the cluster starts run on cold JVMs and page caches (in
+   * a first run they took 2.4 s on average where the same load took 0.9 s a minute later).
+   */
+  private static final int CALIBRATION_WARMUP = 10;
   private static final int CALIBRATION_QUERIES = 30;
-  private static final Duration CALIBRATION_MAX = Duration.ofSeconds(30);
+  private static final Duration CALIBRATION_MAX = Duration.ofSeconds(45);
   private static final int BEFORE_STEP_QUERIES = 120;
   private static final Duration BEFORE_STEP_MAX = Duration.ofSeconds(40);
   private static final int AFTER_STEP_QUERIES = 250;
@@ -143,7 +150,8 @@ class BudgetControlIT
 
   /**
    * Whole answers under N clients on the Broker as found (no controller): budgets far above the answers' times, so
-   * that nothing is cut. Sets the target to a share of their mean, and measurement 4's budget to their p90.
+   * that nothing is cut, after a warm-up. Sets the target to a share of their mean, and measurement 4's budget to
+   * their p90.
    */
   private static void calibrate() throws Exception
   {
@@ -158,20 +166,21 @@ class BudgetControlIT
           )),
           true
       ));
-      run.awaitCompleted("calibration queries", CALIBRATION_QUERIES, CALIBRATION_MAX);
+      run.awaitCompleted("calibration queries", CALIBRATION_WARMUP + CALIBRATION_QUERIES, CALIBRATION_MAX);
     }
     finally {
       run.stop();
       cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
     }
-    final List<Outcome> answered = run.outcomes(o -> o.status() == 200);
+    final List<Outcome> answered = run.outcomes(o -> o.status() == 200 && o.index() > CALIBRATION_WARMUP);
     final double[] millis = answered.stream().mapToDouble(Outcome::millis).sorted().toArray();
     final double mean = mean(millis);
     final double p90 = millis.length == 0 ? Double.NaN : millis[(int) Math.floor(0.9 * (millis.length - 1))];
     final Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("stragglerCores", STRAGGLER_CORES);
     figures.put("clients", CLIENTS);
-    figures.put("queries", run.outcomes(o -> true).size());
+    figures.put("queries", run.outcomes(o -> o.index() > CALIBRATION_WARMUP).size());
+    figures.put("warmupQueries", CALIBRATION_WARMUP);
     figures.put("answered", answered.size());
     figures.put("wholeMeanMs", mean);
     figures.put("wholeP90Ms", p90);
@@ -189,9 +198,9 @@ class BudgetControlIT
   /**
    * Measurement 3 (issue 9; budget paper Figs 9-11): response-time tracking through a 2× step in load, for integral,
    * adaptive and hybrid control. Settling is counted in control intervals after the step, until the controlled
-   * statistic (the controller's EWMA of response time, read at the end of each interval) stays within ±5% of the target
-   * to the end of the run; the steady-state error is the mean response time of the second half of each phase's
-   * intervals against the target.
+   * statistic (the controller's EWMA of response time, read at the end of each interval) stays within ±5% (and,
+   * separately, ±10%) of the target to the end of the run; the steady-state error is the mean response time of the
+   * second half of each phase's intervals against the target.
    */
   @Test
   void measurement3ControllersTrackTheTargetThroughATwofoldLoadStep() throws Exception
@@ -639,7 +648,8 @@ class BudgetControlIT
       final double rtAfter = column(lateAfter, 0);
       final double budgetBefore = column(lateBefore, 1);
       final double budgetAfter = column(lateAfter, 1);
-      final Integer settle = settlingIntervals(after);
+      final Integer settle = settlingIntervals(after, SETTLE_BAND);
+      final Integer settleWide = settlingIntervals(after, WIDE_SETTLE_BAND);
 
       final Map<String, Object> figures = new LinkedHashMap<>();
       figures.put("mode", mode);
@@ -655,6 +665,8 @@ class BudgetControlIT
       figures.put("estimateErrorBefore", column(lateBefore, 2) / targetMs - 1);
       figures.put("estimateErrorAfter", column(lateAfter, 2) / targetMs - 1);
       figures.put("settlingIntervalsAfterStep", settle);
+      figures.put("settlingIntervalsAfterStepWithin10Percent", settleWide);
+      figures.put("lateEstimateSdOverTarget", sd(lateAfter, 2) / targetMs);
       figures.put("lateBudgetBeforeMs", budgetBefore);
       figures.put("lateBudgetAfterMs", budgetAfter);
       figures.put("budgetRatioAfterOverBefore", budgetAfter / budgetBefore);
@@ -675,15 +687,15 @@ class BudgetControlIT
     }
 
     /**
-     * Intervals after the step until the controlled statistic is within ±5% of the target for good (0 if it never left
-     * the band); null if it is outside the band at the end of the run, i.e. did not settle.
+     * Intervals after the step until the controlled statistic is within ±{@code band} of the target for good (0 if it
+     * never left the band); null if it is outside the band at the end of the run, i.e. did not settle.
      */
-    private static Integer settlingIntervals(List<double[]> after)
+    private static Integer settlingIntervals(List<double[]> after, double band)
     {
       int lastOutside = -1;
       for (int k = 0; k < after.size(); k++) {
         final double estimate = after.get(k)[2];
-        if (!(Math.abs(estimate / targetMs - 1) <= SETTLE_BAND)) {
+        if (!(Math.abs(estimate / targetMs - 1) <= band)) {
           lastOutside = k;
         }
       }
@@ -693,6 +705,17 @@ class BudgetControlIT
     private static double column(List<double[]> rows, int column)
     {
       return rows.stream().mapToDouble(r -> r[column]).filter(Double::isFinite).average().orElse(Double.NaN);
+    }
+
+    private static double sd(List<double[]> rows, int column)
+    {
+      final double mean = column(rows, column);
+      return Math.sqrt(rows.stream()
+                           .mapToDouble(r -> r[column])
+                           .filter(Double::isFinite)
+                           .map(v -> (v - mean) * (v - mean))
+                           .average()
+                           .orElse(Double.NaN));
     }
   }
 

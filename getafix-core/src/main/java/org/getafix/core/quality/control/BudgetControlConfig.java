@@ -22,6 +22,11 @@ package org.getafix.core.quality.control;
  * @param ewmaAlpha         α of the {@link ResponseTimeEstimator.Kind#MEAN} estimator, in (0, 1]
  * @param percentileWindow  responses in the {@link ResponseTimeEstimator.Kind#P90} window, ≥ 10
  * @param percentile        the percentile the P90 estimator reports, in (0, 100]
+ * @param responseCeiling   0 (off), or ≥ 1: the budget never rises above this many times the slowest response of
+ *                          the current and previous control interval (or the target, if higher). Only for a budget
+ *                          that is each query's deadline, in the response time's unit (the Broker's): a budget
+ *                          above its slowest responses binds nothing, and raising it only winds up (see
+ *                          {@link FeedbackBudgetController})
  */
 public record BudgetControlConfig(
     Mode mode,
@@ -37,7 +42,8 @@ public record BudgetControlConfig(
     double changeWeight,
     double ewmaAlpha,
     int percentileWindow,
-    double percentile
+    double percentile,
+    double responseCeiling
 )
 {
   /**
@@ -57,6 +63,8 @@ public record BudgetControlConfig(
   public static final int DEFAULT_ADAPTIVE_PERIOD = 10;
   public static final int DEFAULT_MODEL_ORDER = 10;
   public static final double DEFAULT_LQ_WEIGHT = 0.5;
+  /** {@link #responseCeiling} for a per-query deadline budget: twice the slowest recent response. */
+  public static final double DEADLINE_RESPONSE_CEILING = 2;
 
   /** The control laws of the budget paper, §3.1. */
   public enum Mode
@@ -94,6 +102,9 @@ public record BudgetControlConfig(
     if (modelOrder < 2) {
       throw new IllegalArgumentException("modelOrder must be >= 2, got [" + modelOrder + "]");
     }
+    if (!(responseCeiling == 0 || (Double.isFinite(responseCeiling) && responseCeiling >= 1))) {
+      throw new IllegalArgumentException("responseCeiling must be 0 (off) or a finite number >= 1, got [" + responseCeiling + "]");
+    }
     requirePositive("trackingWeight", trackingWeight);
     requirePositive("changeWeight", changeWeight);
     // The estimators validate alpha, window and percentile with their own messages.
@@ -125,7 +136,8 @@ public record BudgetControlConfig(
         DEFAULT_LQ_WEIGHT,
         EwmaResponseTime.DEFAULT_ALPHA,
         WindowPercentileResponseTime.DEFAULT_WINDOW,
-        WindowPercentileResponseTime.DEFAULT_PERCENTILE
+        WindowPercentileResponseTime.DEFAULT_PERCENTILE,
+        0
     );
   }
 
@@ -133,7 +145,15 @@ public record BudgetControlConfig(
   {
     return new BudgetControlConfig(mode, estimator, targetMillis, minBudget, maxBudget, initialBudget, gain,
                                    adaptivePeriod, modelOrder, trackingWeight, changeWeight, ewmaAlpha,
-                                   percentileWindow, percentile);
+                                   percentileWindow, percentile, responseCeiling);
+  }
+
+  /** With the budget bounded by {@code factor} times the slowest recent response ({@link #responseCeiling}). */
+  public BudgetControlConfig withResponseCeiling(double factor)
+  {
+    return new BudgetControlConfig(mode, estimator, targetMillis, minBudget, maxBudget, initialBudget, integralGain,
+                                   adaptivePeriod, modelOrder, trackingWeight, changeWeight, ewmaAlpha,
+                                   percentileWindow, percentile, factor);
   }
 
   ResponseTimeEstimator newEstimator()

@@ -23,13 +23,27 @@ import org.HdrHistogram.Histogram;
  * </ul>
  * Anti-windup: the integrator is the budget itself (velocity form), and every step clamps it to [min, max], so an
  * error that cannot be acted on (the target unreachable even at the max budget, e.g. at idle) is dropped rather
- * than stored, and the controller reacts at once when the error changes sign.
+ * than stored, and the controller reacts at once when the error changes sign. Two more guards, both found on the
+ * live cluster (BudgetControlIT), where a budget cuts a query off and so response time is min(demand, budget):
+ * <ul>
+ *   <li>Where the budget is each query's deadline ({@link BudgetControlConfig#responseCeiling()} set, as on the
+ *   Broker), it only binds up to the slowest response: while every query answers well within it (the target met by
+ *   whole answers), raising it only stores error, which must all be unwound once load returns (live: 40 s against
+ *   a 1.44 s target). So the budget never rises above that factor times the slowest response of the current and the
+ *   previous control interval, or the target if that is higher. A budget that binds is not touched by this: its
+ *   slowest responses are the budget itself.</li>
+ *   <li>Where the budget does not bind, response time does not depend on it, the model's slope tends to 0 and the
+ *   LQ step, which divides by it, to infinity (live: from 40 s to the 10 ms minimum, answering nothing). So one
+ *   adaptive step changes the budget by at most a factor of {@value #MAX_ADAPTIVE_STEP} either way.</li>
+ * </ul>
  *
  * <p>Thread-safe: {@link #onResponse} serialises on the instance (O(1) per query, O(N) every adaptive step);
  * {@link #budget} is a volatile read.
  */
 public final class FeedbackBudgetController implements BudgetController
 {
+  static final double MAX_ADAPTIVE_STEP = 2;
+
   private final BudgetControlConfig config;
   private final ResponseTimeEstimator estimator;
   private final LinearBudgetModel model;
@@ -41,6 +55,8 @@ public final class FeedbackBudgetController implements BudgetController
   private double intervalResponseSum;
   private double intervalBudgetSum;
   private int inInterval;
+  private double intervalSlowest;
+  private double previousIntervalSlowest;
 
   public FeedbackBudgetController(BudgetControlConfig config)
   {
@@ -65,6 +81,7 @@ public final class FeedbackBudgetController implements BudgetController
       intervalPercentile.recordValue(Math.round(Math.min(responseTimeMillis, Long.MAX_VALUE / 2e3) * 1e3));
     }
     inInterval++;
+    intervalSlowest = Math.max(intervalSlowest, responseTimeMillis);
 
     double next = budget;
     if (config.mode() != BudgetControlConfig.Mode.ADAPTIVE) {
@@ -77,11 +94,25 @@ public final class FeedbackBudgetController implements BudgetController
       intervalResponseSum = 0;
       intervalBudgetSum = 0;
       inInterval = 0;
+      previousIntervalSlowest = intervalSlowest;
+      intervalSlowest = 0;
       if (intervalPercentile != null) {
         intervalPercentile.reset();
       }
     }
-    budget = clamp(next);
+    budget = clamp(Math.min(next, ceiling()));
+  }
+
+  /** The highest budget that can still bind, if the config asks for one: see the class comment. */
+  private double ceiling()
+  {
+    if (config.responseCeiling() == 0) {
+      return Double.POSITIVE_INFINITY;
+    }
+    return Math.max(
+        config.targetMillis(),
+        config.responseCeiling() * Math.max(intervalSlowest, previousIntervalSlowest)
+    );
   }
 
   private double adaptiveStep(double current)
@@ -100,7 +131,8 @@ public final class FeedbackBudgetController implements BudgetController
     final double predicted = intervalResponse + slope * (current - intervalBudget);
     final double w2 = config.trackingWeight() * config.trackingWeight();
     final double q2 = config.changeWeight() * config.changeWeight();
-    return current + w2 * (config.targetMillis() - predicted) / (slope * (w2 + q2));
+    final double step = current + w2 * (config.targetMillis() - predicted) / (slope * (w2 + q2));
+    return Math.max(current / MAX_ADAPTIVE_STEP, Math.min(current * MAX_ADAPTIVE_STEP, step));
   }
 
   private double clamp(double value)

@@ -32,6 +32,7 @@ class FeedbackBudgetControllerTest
     assertMessage("initialBudget", () -> BudgetControlConfig.of(h, m, 10, 1, 10, Double.NaN));
     assertMessage("integralGain", () -> BudgetControlConfig.of(h, m, 10, 1, 10, 5).withIntegralGain(-1));
     assertMessage("mode", () -> BudgetControlConfig.of(null, m, 10, 1, 10, 5));
+    assertMessage("responseCeiling", () -> BudgetControlConfig.of(h, m, 10, 1, 10, 5).withResponseCeiling(0.5));
     assertMessage("alpha", () -> new EwmaResponseTime(0));
     assertMessage("window", () -> new WindowPercentileResponseTime(5, 90));
     assertMessage("percentile", () -> new WindowPercentileResponseTime(1000, 0));
@@ -82,6 +83,54 @@ class FeedbackBudgetControllerTest
       assertTrue(controller.budget() >= 5);
     }
     assertEquals(5, controller.budget(), 1e-9);
+  }
+
+  @Test
+  void aDeadlineBudgetRisesNoFurtherThanTwiceTheSlowestResponse()
+  {
+    // Idle: every query is far faster than the target, whatever the budget, so the error never changes sign. A
+    // budget above the slowest responses binds nothing, so it rises no further than the target (or twice the
+    // slowest response), not to the max: nothing is stored that must be unwound when load comes.
+    final FeedbackBudgetController controller = new FeedbackBudgetController(
+        config(BudgetControlConfig.Mode.HYBRID).withResponseCeiling(BudgetControlConfig.DEADLINE_RESPONSE_CEILING)
+    );
+    for (int i = 0; i < 5000; i++) {
+      controller.onResponse(1);
+      assertTrue(controller.budget() <= 100, "budget " + controller.budget());
+    }
+    assertEquals(100, controller.budget(), 1e-9);
+    for (int i = 0; i < 5000; i++) {
+      controller.onResponse(90);
+      assertTrue(controller.budget() <= 180, "budget " + controller.budget());
+    }
+    assertEquals(180, controller.budget(), 1e-9);
+    // Load arrives: RT now grows with the budget and misses the target at 180. The controller moves at once.
+    int queries = 0;
+    while (controller.budget() >= 140 && queries < 1000) {
+      controller.onResponse(0.5 * controller.budget() + 50);
+      queries++;
+    }
+    assertTrue(queries <= 30, "left the wound-up budget after " + queries + " queries");
+    for (int i = 0; i < 5000; i++) {
+      controller.onResponse(10_000);
+      assertTrue(controller.budget() >= 5);
+    }
+    assertEquals(5, controller.budget(), 1e-9);
+  }
+
+  @Test
+  void theAdaptiveStepChangesTheBudgetByAtMostAFactorOfTwo()
+  {
+    // Budget 50, RT flat at 10 whatever the budget: the model's slope is ~0 and the LQ step, dividing by it, would
+    // jump by orders of magnitude. The ceiling (twice the slowest response, or the target) is 100 here.
+    final FeedbackBudgetController controller = new FeedbackBudgetController(config(BudgetControlConfig.Mode.ADAPTIVE));
+    double previous = controller.budget();
+    for (int i = 0; i < 200; i++) {
+      controller.onResponse(i < 100 ? 10 : 1000);
+      assertTrue(controller.budget() <= 2 * previous + 1e-9 && controller.budget() >= previous / 2 - 1e-9,
+                 "query " + i + ": " + previous + " -> " + controller.budget());
+      previous = controller.budget();
+    }
   }
 
   @Test
