@@ -60,7 +60,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   each control mode, N closed-loop clients send controller-budgeted queries (no {@code getafixBudgetMs}), then 2N.
  *   Per control interval (10 completed queries, the controller's adaptive period) it records the mean response time
  *   and the controller's budget and response-time estimate (from the quality endpoint).</li>
- *   <li><b>Measurement 4, admission</b> ({@link #measurement4QualityGuidedAdmissionAdmitsMoreLowPriorityLoad}):
+ *   <li><b>Measurement 4, admission</b> ({@link #measurement4QualityGuidedVsTimeoutRateGuidedAdmission}):
  *   high-priority closed-loop clients and open-loop low-priority arrivals, all with the same fixed budget, under the
  *   quality-guided and then the timeout-rate-guided admission controller.</li>
  * </ul>
@@ -286,7 +286,7 @@ class BudgetControlIT
    * the sampled ones'.
    */
   @Test
-  void measurement4QualityGuidedAdmissionAdmitsMoreLowPriorityLoad() throws Exception
+  void measurement4QualityGuidedVsTimeoutRateGuidedAdmission() throws Exception
   {
     final Map<String, Object> figures = new LinkedHashMap<>();
     FIGURES.put("measurement4", figures);
