@@ -6,7 +6,6 @@ import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixItCluster;
-import org.getafix.it.getafix.GetafixSetup;
 import org.getafix.it.workload.SyntheticDataset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -127,18 +126,8 @@ class BudgetControlIT
   {
     cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
     SharedDruidCluster.ensureIngested(DATASET);
-    // As BudgetedQueryIT: one replica per segment, some on the straggler, so that the Broker cannot route around it.
-    GetafixSetup.handPlacementToStock(cluster, DATASET.dataSource(), 1);
     final String straggler = cluster.historical(STRAGGLER).hostAndPort();
-    final Map<String, Set<String>> holders = new HashMap<>();
-    Waits.await("every segment on exactly one Historical, some on the straggler", Duration.ofMinutes(4),
-                Duration.ofSeconds(1), () -> {
-          holders.clear();
-          holders.putAll(GetafixSetup.holdersChecked(cluster, DATASET.dataSource()));
-          return holders.size() == DATASET.hours()
-                 && holders.values().stream().allMatch(h -> h.size() == 1)
-                 && holders.values().stream().filter(h -> h.contains(straggler)).count() >= DATASET.hours() / 5;
-        }, () -> "holders per segment: " + holders);
+    final Map<String, Set<String>> holders = StragglerPlacement.oneReplicaEach(cluster, DATASET, STRAGGLER);
     final long onStraggler = holders.values().stream().filter(h -> h.contains(straggler)).count();
     FIGURES.put("segmentsOnStraggler", onStraggler);
     calibrate();
@@ -166,7 +155,7 @@ class BudgetControlIT
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
       run.closedLoop(CLIENTS, i -> new Request(
-          withContext(sizedQuery(i), Map.of(
+          StragglerPlacement.withContext(sizedQuery(i), Map.of(
               QualityClient.BUDGET, CALIBRATION_BUDGET_MS,
               QualityClient.MATURE, false,
               "queryId", "it-control-calibration-" + i
@@ -256,7 +245,7 @@ class BudgetControlIT
         "druid.getafix.quality.matureSampleRate", "0"
     ), Duration.ofMinutes(10));
     final LongFunction<Request> controlled = i -> new Request(
-        withContext(sizedQuery(i), Map.of("queryId", "it-m3-" + mode.toLowerCase() + "-" + i)),
+        StragglerPlacement.withContext(sizedQuery(i), Map.of("queryId", "it-m3-" + mode.toLowerCase() + "-" + i)),
         true
     );
     final LoadRun run = new LoadRun(BUDGET_AND_ESTIMATE);
@@ -343,7 +332,7 @@ class BudgetControlIT
     final LoadRun run = new LoadRun(ADMIT_FRACTION_AND_SIGNAL);
     try {
       run.closedLoop(HIGH_PRIORITY_CLIENTS, i -> new Request(
-          withContext(sizedQuery(i), Map.of(
+          StragglerPlacement.withContext(sizedQuery(i), Map.of(
               QualityClient.BUDGET, admissionBudgetMs,
               QualityClient.MATURE, i % MATURE_EVERY == 0,
               "queryId", prefix + "high-" + i
@@ -351,7 +340,7 @@ class BudgetControlIT
           true
       ));
       run.openLoop(LOW_PRIORITY_PERIOD, i -> new Request(
-          withContext(sizedQuery(i), Map.of(
+          StragglerPlacement.withContext(sizedQuery(i), Map.of(
               QualityClient.BUDGET, admissionBudgetMs,
               QualityClient.MATURE, false,
               "priority", -1,
@@ -387,13 +376,6 @@ class BudgetControlIT
         Map.of("type", "cardinality", "name", "distinctRows", "fields", List.of("page", "country", "user"), "byRow", true)
     ));
     return query;
-  }
-
-  private static Map<String, Object> withContext(Map<String, Object> query, Map<String, Object> context)
-  {
-    final Map<String, Object> withContext = new HashMap<>(query);
-    withContext.put("context", context);
-    return withContext;
   }
 
   private static JsonNode qualityState()

@@ -8,7 +8,6 @@ import org.getafix.it.cluster.MetricsReceiver;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixItCluster;
-import org.getafix.it.getafix.GetafixSetup;
 import org.getafix.it.workload.QueryMix;
 import org.getafix.it.workload.QueryOutcome;
 import org.getafix.it.workload.SyntheticDataset;
@@ -113,19 +112,8 @@ class BudgetedQueryIT
   {
     cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
     SharedDruidCluster.ensureIngested(DATASET);
-    // The straggler tests need segments that only the straggler serves, whatever placement the ITs before left
-    // (Getafix's plan, or stock's 2 replicas, which let the Broker route around the straggler): one replica each.
-    GetafixSetup.handPlacementToStock(cluster, DATASET.dataSource(), 1);
     final String straggler = cluster.historical(STRAGGLER).hostAndPort();
-    final Map<String, Set<String>> holders = new HashMap<>();
-    Waits.await("every segment on exactly one Historical, some on the straggler", Duration.ofMinutes(4),
-                Duration.ofSeconds(1), () -> {
-          holders.clear();
-          holders.putAll(GetafixSetup.holdersChecked(cluster, DATASET.dataSource()));
-          return holders.size() == DATASET.hours()
-                 && holders.values().stream().allMatch(h -> h.size() == 1)
-                 && holders.values().stream().filter(h -> h.contains(straggler)).count() >= DATASET.hours() / 5;
-        }, () -> "holders per segment: " + holders);
+    final Map<String, Set<String>> holders = StragglerPlacement.oneReplicaEach(cluster, DATASET, STRAGGLER);
     holders.forEach((segment, holder) -> {
       if (holder.contains(straggler)) {
         STRAGGLER_HOURS.add(hourOf(segment));
@@ -292,14 +280,7 @@ class BudgetedQueryIT
   /** {@code query} with a budget, and without a mature run: the online path alone, whatever the sampling rate. */
   private static Map<String, Object> withBudget(Map<String, Object> query, Object budget)
   {
-    return withContext(query, Map.of(BUDGET, budget, MATURE, false));
-  }
-
-  private static Map<String, Object> withContext(Map<String, Object> query, Map<String, Object> context)
-  {
-    final Map<String, Object> withContext = new HashMap<>(query);
-    withContext.put("context", context);
-    return withContext;
+    return StragglerPlacement.withContext(query, Map.of(BUDGET, budget, MATURE, false));
   }
 
   private static BrokerAnswer post(String path, Object body) throws IOException, InterruptedException
@@ -502,7 +483,7 @@ class BudgetedQueryIT
       ));
       assertEquals(400, sql.status(), "SQL, budget " + bad + ": " + sql.body());
     }
-    final BrokerAnswer badMature = post("/druid/v2/", withContext(timeseries(DATASET.interval()), Map.of(BUDGET, 100, MATURE, 5)));
+    final BrokerAnswer badMature = post("/druid/v2/", StragglerPlacement.withContext(timeseries(DATASET.interval()), Map.of(BUDGET, 100, MATURE, 5)));
     assertEquals(400, badMature.status(), "getafixMature 5: " + badMature.body());
   }
 
@@ -528,7 +509,7 @@ class BudgetedQueryIT
     // Full coverage: the mature answer, merged by the Broker from the memoised sub-answers, is the online answer.
     for (Map<String, Object> typed : everyQueryType()) {
       final String id = "it-mature-whole-" + typed.get("queryType");
-      final BrokerAnswer whole = nativeQuery(withContext(typed, Map.of(BUDGET, 60_000, MATURE, true, "queryId", id)));
+      final BrokerAnswer whole = nativeQuery(StragglerPlacement.withContext(typed, Map.of(BUDGET, 60_000, MATURE, true, "queryId", id)));
       assertFalse(whole.coverage().path("timedOut").asBoolean(true), whole.context().toString());
       final JsonNode wholeRun = awaitMatureRun(id);
       assertEquals(1.0, wholeRun.path("quality").path("quality").asDouble(), wholeRun.toString());
@@ -537,7 +518,7 @@ class BudgetedQueryIT
     final Map<String, Object> query = stragglerQuery();
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
-      final BrokerAnswer cut = nativeQuery(withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-mature-cut")));
+      final BrokerAnswer cut = nativeQuery(StragglerPlacement.withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-mature-cut")));
       final JsonNode coverage = cut.coverage();
       assertTrue(coverage.path("timedOut").asBoolean(false), "the straggler was not cut off: " + coverage);
       final JsonNode run = awaitMatureRun("it-mature-cut");
@@ -582,7 +563,7 @@ class BudgetedQueryIT
     try {
       for (int i = 0; i < MEASURED_QUERIES; i++) {
         final String id = "it-m1-budgeted-" + i;
-        final BrokerAnswer budgeted = post("/druid/v2/", withContext(query, Map.of(
+        final BrokerAnswer budgeted = post("/druid/v2/", StragglerPlacement.withContext(query, Map.of(
             BUDGET, TARGET_RT_MS - TARGET_MARGIN_MS,
             MATURE, true,
             "queryId", id
@@ -594,7 +575,7 @@ class BudgetedQueryIT
         qualities.add(awaitMatureRun(id).path("quality").path("quality").asDouble(Double.NaN));
       }
       for (int i = 0; i < MEASURED_QUERIES; i++) {
-        final BrokerAnswer stock = post("/druid/v2/", withContext(query, Map.of("timeout", TARGET_RT_MS, "queryId", "it-m1-stock-" + i)));
+        final BrokerAnswer stock = post("/druid/v2/", StragglerPlacement.withContext(query, Map.of("timeout", TARGET_RT_MS, "queryId", "it-m1-stock-" + i)));
         stockMillis.add(stock.millis());
         if (stock.status() != 200) {
           stockFailed++;
@@ -642,7 +623,7 @@ class BudgetedQueryIT
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
       final long stragglerBefore = cluster.historical(STRAGGLER).cpuUsageNanos();
-      final BrokerAnswer online = nativeQuery(withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
+      final BrokerAnswer online = nativeQuery(StragglerPlacement.withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
       assertTrue(online.coverage().path("timedOut").asBoolean(false), "the straggler was not cut off: " + online.context());
       final JsonNode run = awaitMatureRun("it-m2-mature");
       final long matureCpu = cluster.historical(STRAGGLER).cpuUsageNanos() - stragglerBefore;
@@ -652,7 +633,7 @@ class BudgetedQueryIT
       for (int h = 0; h < before.length; h++) {
         before[h] = cluster.historical(h).cpuUsageNanos();
       }
-      final BrokerAnswer full = nativeQuery(withContext(query, Map.of("queryId", "it-m2-full")));
+      final BrokerAnswer full = nativeQuery(StragglerPlacement.withContext(query, Map.of("queryId", "it-m2-full")));
       long fullCpu = 0;
       for (int h = 0; h < before.length; h++) {
         fullCpu += cluster.historical(h).cpuUsageNanos() - before[h];
@@ -701,7 +682,7 @@ class BudgetedQueryIT
     try {
       final List<Long> millis = new ArrayList<>();
       for (int i = 0; i < MEASURED_QUERIES; i++) {
-        final BrokerAnswer answer = nativeQuery(withContext(query, Map.of("queryId", "it-controlled-" + i)));
+        final BrokerAnswer answer = nativeQuery(StragglerPlacement.withContext(query, Map.of("queryId", "it-controlled-" + i)));
         assertFalse(answer.coverage().isMissingNode(), "not budgeted by the controller: " + answer.context());
         millis.add(answer.millis());
       }
@@ -724,7 +705,7 @@ class BudgetedQueryIT
         final BrokerAnswer cut = nativeQuery(withBudget(query, 1));
         assertTrue(cut.coverage().path("timedOut").asBoolean(false), cut.context().toString());
       }
-      final BrokerAnswer shed = post("/druid/v2/", withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
+      final BrokerAnswer shed = post("/druid/v2/", StragglerPlacement.withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
       figures.put("lowPriorityStatus", shed.status());
       figures.put("admission", qualityState().path("admission"));
       assertEquals(429, shed.status(), shed.body().toString());
