@@ -36,7 +36,8 @@ import it.unimi.dsi.fastutil.ints.IntRBTreeSet;
  * them now, as far as those bins go; only what does not fit there is then packed by the fit proper. Bins keep
  * their capacity-proportional size, so node loads, tiering and straggler avoidance are those of the plain fit, up
  * to the hysteresis: a node may carry up to {@link #HOLD_SLACK} more than its bin, and may be short of it by what
- * its segments lost in popularity until load moves in (new segments, or segments that must move anyway).
+ * its segments lost in popularity until load moves in (new segments, or segments that must move anyway). A
+ * negligible segment (see {@link #NEGLIGIBLE_NODE_LOAD_SHARE}) stays even on a full bin, within a wider bound.
  *
  * <p>Cost: the segments come sorted ({@link PlacementProblem}); O(log splits) per re-queued remainder and O(log N)
  * per bin choice, with a red-black tree of the nodes keyed by remaining capacity (see {@link Bins}); splits ≤ N +
@@ -74,6 +75,24 @@ final class ModifiedBestFit
    */
   static final double HOLD_SLACK = 0.05;
 
+  /**
+   * A segment that draws at most this share of a mean node's load is negligible for placement: moving it changes a
+   * node's load by less than the popularity estimate's noise, yet costs a load and a drop. The coldest segments of a
+   * skewed workload are the last the sticky pass offers to their holders, when the bins are nearly full, so the noise
+   * in the hotter segments' loads decided each round which of them fitted; on the live 3-Historical cluster a fifth
+   * of them moved every round (74 loads in a minute of a steady workload). Such a segment stays on its holder as long
+   * as the holder's bin overflows by no more than {@link #NEGLIGIBLE_OVERFLOW}. Below
+   * the default {@link PlacementConstraints#hotMinNodeLoadShare}, so that by default no segment is both hot and negligible.
+   */
+  static final double NEGLIGIBLE_NODE_LOAD_SHARE = 0.03;
+
+  /**
+   * How far the negligible segments kept on a node may overflow its bin, as a fraction of the bin. Bounded so that a
+   * node whose capacity drops (a straggler) still sheds its cold segments beyond twice its new bin, as it would if they
+   * were all equally popular.
+   */
+  static final double NEGLIGIBLE_OVERFLOW = 1.0;
+
   private final PlacementProblem p;
   private final Assignment a;
   private final double[] weight;
@@ -81,6 +100,8 @@ final class ModifiedBestFit
   private final double[] binRemaining;
   private final double[] remaining;
   private final double epsilon;
+  /** The load at or below which a segment is negligible ({@link #NEGLIGIBLE_NODE_LOAD_SHARE}). */
+  private final double negligibleLoad;
   private final long minSizeInFit;
   private final Reserve reserve;
   private final SplitPolicy split;
@@ -137,6 +158,7 @@ final class ModifiedBestFit
       }
     }
     this.epsilon = problem.loadEpsilon;
+    this.negligibleLoad = problem.nodeCount == 0 ? 0 : NEGLIGIBLE_NODE_LOAD_SHARE * totalLoad / problem.nodeCount;
     this.minSizeInFit = minSize;
     this.largestSize = maxSize;
     double totalWeight = 0;
@@ -284,6 +306,9 @@ final class ModifiedBestFit
         tightestShare = share;
       }
     }
+    if (tightest < 0 && load <= negligibleLoad) {
+      tightest = negligibleHolder(s, load);
+    }
     if (tightest >= 0) {
       place(s, tightest, load);
       remaining[s] = 0;
@@ -298,6 +323,27 @@ final class ModifiedBestFit
     }
     keepParts(s);
     return Kept.POPULAR;
+  }
+
+  /**
+   * The holder that keeps negligible segment {@code s} although its bin is full: of the holders whose bin overflows by
+   * no more than {@link #NEGLIGIBLE_OVERFLOW} with it, the one routed the largest share of it now; -1 if none.
+   */
+  private int negligibleHolder(int s, double load)
+  {
+    int kept = -1;
+    double keptShare = 0;
+    for (int i = 0; i < p.holderCount(s); i++) {
+      final int h = p.holder(s, i);
+      final double share = p.holderShare(s, i);
+      if (weight[h] > 0 && a.fits(s, h)
+          && load <= binRemaining[h] + NEGLIGIBLE_OVERFLOW * binCapacity[h] + epsilon
+          && (kept < 0 || share > keptShare)) {
+        kept = h;
+        keptShare = share;
+      }
+    }
+    return kept;
   }
 
   /**
