@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   Druid's own {@code connectionCount} class (issue 11: not our least-connections fallback).</li>
  * </ul>
  * The Broker is restarted for each phase and restored to the shared cluster's configuration afterwards.
- * Logs and writes the replica and p99 ratios and the tiering accuracy to {@code integration-tests/target/getafix-vs-stock.json}.
+ * Logs and writes the replica and p99 ratios, the tiering accuracy and Getafix's loads and drops while measured to
+ * {@code integration-tests/target/getafix-vs-stock.json}.
  * Asserts only the robust direction: Getafix-H keeps fewer replicas than a uniform 2 for a skewed workload.
  */
 @ExtendWith(DruidClusterExtension.class)
@@ -81,7 +82,12 @@ class GetafixVsStockIT
     getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
     Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
     final WorkloadResult getafixWarmUp = run(cluster, mix, WARM_UP, SEED + 1000);
+    final long loadsBefore = getafix.status().path("loadsIssued").asLong();
+    final long dropsBefore = getafix.status().path("dropsIssued").asLong();
     final WorkloadResult getafixRun = run(cluster, mix, MEASURE, SEED);
+    // Churn under a steady workload: each load costs the Historical CPU that queries then wait for.
+    final long loadsDuring = getafix.status().path("loadsIssued").asLong() - loadsBefore;
+    final long dropsDuring = getafix.status().path("dropsIssued").asLong() - dropsBefore;
     final int getafixReplicas = replicas(cluster);
     final int getafixPlanned = getafix.status().path("plannedReplicas").asInt();
     final Map<String, String> tiers = getafix.tiers();
@@ -112,6 +118,8 @@ class GetafixVsStockIT
                             + MEASURE.toSeconds() + " s measured after a warm-up");
     figures.put("getafix", phase(getafixReplicas, getafixRun));
     figures.put("getafixPlannedReplicas", getafixPlanned);
+    figures.put("getafixLoadsWhileMeasured", loadsDuring);
+    figures.put("getafixDropsWhileMeasured", dropsDuring);
     figures.put("stock", phase(stockReplicas, stockRun));
     figures.put("replicaRatio", getafixReplicas / (double) stockReplicas);
     figures.put("p99Ratio", getafixP99 / (double) stockP99);
