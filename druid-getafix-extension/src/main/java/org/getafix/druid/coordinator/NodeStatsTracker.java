@@ -45,6 +45,8 @@ public final class NodeStatsTracker
    * @param segmentScans         number of segment scans
    * @param segments             segment id → its counters this round (only segments scanned in the round)
    * @param cpuCores             CPU the node may use, in cores, as it reported last; 0 when it does not say
+   * @param processCpuMicros     CPU time of the whole Historical process; 0 when unknown: the node does not report
+   *                             it, or the round starts at the node's start, whose start-up CPU is no query's cost
    */
   public record NodeDelta(
       long wallMillis,
@@ -53,7 +55,8 @@ public final class NodeStatsTracker
       long segmentTimeMillis,
       long segmentScans,
       Map<String, HistoricalStatsReport.SegmentStats> segments,
-      double cpuCores
+      double cpuCores,
+      long processCpuMicros
   )
   {
   }
@@ -105,6 +108,10 @@ public final class NodeStatsTracker
     if (current.cpuTimeMicros() < previous.cpuTimeMicros()) {
       return "cpuTimeMicros went backwards [" + previous.cpuTimeMicros() + " -> " + current.cpuTimeMicros() + "]";
     }
+    if (current.processCpuMicros() < previous.processCpuMicros() && current.processCpuMicros() > 0) {
+      return "processCpuMicros went backwards [" + previous.processCpuMicros() + " -> "
+             + current.processCpuMicros() + "]";
+    }
     if (current.segmentTimeMillis() < previous.segmentTimeMillis()) {
       return "segmentTimeMillis went backwards [" + previous.segmentTimeMillis() + " -> "
              + current.segmentTimeMillis() + "]";
@@ -143,7 +150,10 @@ public final class NodeStatsTracker
         current.segmentTimeMillis() - (previous == null ? 0 : previous.segmentTimeMillis()),
         current.segmentScans() - (previous == null ? 0 : previous.segmentScans()),
         segments,
-        current.cpuCores()
+        current.cpuCores(),
+        previous == null || previous.processCpuMicros() == 0 || current.processCpuMicros() == 0
+        ? 0
+        : current.processCpuMicros() - previous.processCpuMicros()
     );
   }
 }

@@ -36,6 +36,7 @@ public record RoundStats(Map<String, Double> accessTime, Map<String, NodeRoundSt
         delta.numProcessingThreads(),
         delta.cpuCores(),
         delta.cpuTimeMicros(),
+        delta.processCpuMicros(),
         segments
     );
   }

@@ -87,10 +87,10 @@ public final class QueryStatsCollector
   }
 
   /**
-   * The counters now. Also forgets segments that were not scanned since {@code idleEvictionMillis}; called by the
+   * The counters now, with the node's CPU allowance and its process CPU time (0 when the JVM cannot tell). Also forgets segments that were not scanned since {@code idleEvictionMillis}; called by the
    * stats endpoint only, a few times a minute, so the eviction scan costs nothing on query threads.
    */
-  public synchronized HistoricalStatsReport report(int numProcessingThreads, double cpuCores)
+  public synchronized HistoricalStatsReport report(int numProcessingThreads, double cpuCores, long processCpuMicros)
   {
     final long now = System.nanoTime();
     final Map<String, HistoricalStatsReport.SegmentStats> perSegment = new TreeMap<>();
@@ -117,7 +117,8 @@ public final class QueryStatsCollector
         queryTimeMillis.sum(),
         queryTimes.sum(),
         perSegment,
-        cpuCores
+        cpuCores,
+        processCpuMicros
     );
   }
 

@@ -93,6 +93,38 @@ class NodeStatsTrackerTest
   }
 
   @Test
+  void processCpuIsDiffedButNotOverARestartOrFromAnOlderHistorical()
+  {
+    tracker.observe("h1", withProcessCpu(report("e1", 1000, 100, Map.of()), 5_000_000));
+    assertEquals(
+        300_000,
+        tracker.observe("h1", withProcessCpu(report("e1", 4000, 200, Map.of()), 5_300_000)).delta().processCpuMicros()
+    );
+    // Restarted: its process CPU since start is mostly start-up, no query's cost.
+    assertEquals(
+        0,
+        tracker.observe("h1", withProcessCpu(report("e2", 3000, 10, Map.of()), 9_000_000)).delta().processCpuMicros()
+    );
+    // Downgraded to a Historical that does not report it.
+    assertEquals(0, tracker.observe("h1", report("e2", 6000, 20, Map.of())).delta().processCpuMicros());
+    // Upgraded again: the first report with it is a baseline for it, not a delta from 0.
+    final NodeStatsTracker.Outcome upgraded =
+        tracker.observe("h1", withProcessCpu(report("e2", 9000, 30, Map.of()), 7_000_000));
+    assertNull(upgraded.problem());
+    assertEquals(0, upgraded.delta().processCpuMicros());
+  }
+
+  @Test
+  void processCpuGoingBackwardsIsRejected()
+  {
+    tracker.observe("h1", withProcessCpu(report("e1", 1000, 100, Map.of()), 5_000_000));
+    final NodeStatsTracker.Outcome backwards =
+        tracker.observe("h1", withProcessCpu(report("e1", 2000, 100, Map.of()), 4_000_000));
+    assertTrue(backwards.problem().contains("processCpuMicros went backwards [5000000 -> 4000000]"),
+               backwards.problem());
+  }
+
+  @Test
   void parseRejectsBadAnswersWithAReason()
   {
     final DefaultObjectMapper mapper = new DefaultObjectMapper();
@@ -105,6 +137,9 @@ class NodeStatsTrackerTest
                           .problem().contains("numProcessingThreads [0]"));
     assertTrue(StatsPuller.parse(200, "{\"epoch\":\"e\",\"uptimeMillis\":\"NaN\",\"numProcessingThreads\":1}",
                                  mapper).problem() != null);
+    assertTrue(StatsPuller.parse(200, "{\"epoch\":\"e\",\"uptimeMillis\":1,\"numProcessingThreads\":1,"
+                                      + "\"processCpuMicros\":-1}", mapper)
+                          .problem().contains("processCpuMicros [-1]"));
     assertTrue(StatsPuller.parse(200, "{\"uptimeMillis\":1,\"numProcessingThreads\":1}", mapper)
                           .problem().contains("epoch"));
     final StatsPuller.Pulled good = StatsPuller.parse(
@@ -116,6 +151,14 @@ class NodeStatsTrackerTest
     );
     assertNull(good.problem());
     assertEquals(new SegmentStats(3, 2), good.report().segments().get("s1"));
+  }
+
+  private static HistoricalStatsReport withProcessCpu(HistoricalStatsReport r, long processCpuMicros)
+  {
+    return new HistoricalStatsReport(r.epoch(), r.uptimeMillis(), r.numProcessingThreads(), r.cpuTimeMicros(),
+                                     r.queries(), r.segmentTimeMillis(), r.segmentScans(), r.waitTimeMillis(),
+                                     r.queryTimeMillis(), r.queryTimes(), r.segments(), r.cpuCores(),
+                                     processCpuMicros);
   }
 
   static HistoricalStatsReport report(String epoch, long uptime, long cpu, Map<String, SegmentStats> segments)

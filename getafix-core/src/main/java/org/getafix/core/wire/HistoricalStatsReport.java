@@ -21,6 +21,9 @@ import java.util.Map;
  * @param segments             segment id → its scan counters
  * @param cpuCores             the CPU the node may use, in cores: its cgroup quota, or the machine's cores; 0 from
  *                             a Historical that does not report it (readers then use numProcessingThreads)
+ * @param processCpuMicros     CPU time of the whole Historical process since it started: query CPU plus what
+ *                             {@code query/cpu/time} does not count (HTTP, merging and serialising results, GC);
+ *                             0 from a Historical that does not report it
  */
 public record HistoricalStatsReport(
     String epoch,
@@ -34,7 +37,8 @@ public record HistoricalStatsReport(
     long queryTimeMillis,
     long queryTimes,
     Map<String, SegmentStats> segments,
-    double cpuCores
+    double cpuCores,
+    long processCpuMicros
 )
 {
   public static final String PATH = "/druid/historical/v1/getafix/stats";
@@ -44,7 +48,7 @@ public record HistoricalStatsReport(
     segments = segments == null ? Map.of() : segments;
   }
 
-  /** A report without {@code cpuCores}, as older Historicals send it. */
+  /** A report without {@code cpuCores} and {@code processCpuMicros}, as older Historicals send it. */
   public HistoricalStatsReport(
       String epoch,
       long uptimeMillis,
@@ -60,7 +64,7 @@ public record HistoricalStatsReport(
   )
   {
     this(epoch, uptimeMillis, numProcessingThreads, cpuTimeMicros, queries, segmentTimeMillis, segmentScans,
-         waitTimeMillis, queryTimeMillis, queryTimes, segments, 0);
+         waitTimeMillis, queryTimeMillis, queryTimes, segments, 0, 0);
   }
 
   /**
@@ -85,6 +89,9 @@ public record HistoricalStatsReport(
     }
     if (numProcessingThreads < 1) {
       return "numProcessingThreads [" + numProcessingThreads + "] is not >= 1";
+    }
+    if (processCpuMicros < 0) {
+      return "processCpuMicros [" + processCpuMicros + "] is negative";
     }
     if (cpuTimeMicros < 0) {
       return "cpuTimeMicros [" + cpuTimeMicros + "] is negative";

@@ -76,6 +76,46 @@ class MeasuredRoundTest
   }
 
   @Test
+  void processCpuBeyondTheScansIsSharedOverTheScans()
+  {
+    // 2 ms of query CPU, 6 ms of process CPU: 4 ms of per query work over 8 scans, 0.5 ms each.
+    final MeasuredRound round = MeasuredRound.of(Map.of(
+        "a", new MeasuredRound.NodeCounters(3000, 2, 1.0, 2000, 6000, Map.of(
+            "s1", new MeasuredRound.ScanCounters(0, 6),
+            "s2", new MeasuredRound.ScanCounters(0, 2)
+        ))
+    ));
+    assertEquals(6 * 0.5 + 6 * 0.5, round.accessTimeMillis().get("s1"), 1e-9);
+    assertEquals(2 * 0.5 + 2 * 0.5, round.accessTimeMillis().get("s2"), 1e-9);
+    assertEquals(0.006, round.nodeStats().get("a").cpuTimeSeconds(), 1e-12, "the node's CPU is its process CPU");
+  }
+
+  @Test
+  void backgroundCpuOfAQuietRoundDoesNotMakeItsFewScansHot()
+  {
+    // A segment load burnt 200 ms while 2 scans of 1 ms of CPU ran: the share is capped at 3 × 1 ms per scan.
+    final MeasuredRound round = MeasuredRound.of(Map.of(
+        "a", new MeasuredRound.NodeCounters(3000, 2, 1.0, 2000, 202_000, Map.of(
+            "s1", new MeasuredRound.ScanCounters(2, 2)
+        ))
+    ));
+    assertEquals(2 + 2 * 0.5 + 2 * 3.0, round.accessTimeMillis().get("s1"), 1e-9);
+  }
+
+  @Test
+  void processCpuBelowQueryCpuAddsNothing()
+  {
+    // Counters read at slightly different moments: the process CPU may trail the query CPU.
+    final MeasuredRound round = MeasuredRound.of(Map.of(
+        "a", new MeasuredRound.NodeCounters(3000, 2, 1.0, 5000, 4000, Map.of(
+            "s1", new MeasuredRound.ScanCounters(4, 4)
+        ))
+    ));
+    assertEquals(6.0, round.accessTimeMillis().get("s1"), 1e-9);
+    assertEquals(0.005, round.nodeStats().get("a").cpuTimeSeconds(), 1e-12);
+  }
+
+  @Test
   void busyTimeNeverExceedsTheRoundAndBadCoreCountsFallBack()
   {
     final Map<String, NodeRoundStats> stats = MeasuredRound.of(Map.of(
