@@ -91,6 +91,7 @@ public final class SimulationRun
         scenario.warmupSeconds(),
         scenario.durationSeconds()
     );
+    cluster.setQueryOverhead(scenario.workload().queryOverheadMillis() / 1000);
     for (ScenarioSettings.Straggler s : scenario.stragglers()) {
       cluster.nodes()[cluster.nodeIndex(s.node())].slowDown(s.fromSeconds(), s.speed());
     }

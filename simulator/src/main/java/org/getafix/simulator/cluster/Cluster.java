@@ -82,6 +82,18 @@ public final class Cluster
     dispatcher.setQueryListener(listener);
   }
 
+  /**
+   * CPU seconds at speed 1 a Historical spends on each query it is asked, besides the scans: Druid's per query work
+   * outside its processing threads, which {@code query/cpu/time} does not count. 0 unless set.
+   */
+  public void setQueryOverhead(double seconds)
+  {
+    if (!(seconds >= 0) || !Double.isFinite(seconds)) {
+      throw new IllegalArgumentException("query overhead must be a finite number >= 0, got [" + seconds + "]");
+    }
+    dispatcher.setQueryOverhead(seconds);
+  }
+
   public Historical[] nodes()
   {
     return nodes;

@@ -133,7 +133,7 @@ public final class Historical
     task.running = true;
     tasksStarted++;
     totalWaitSeconds += now - task.enqueuedAt;
-    final double service = task.work / speedAt(now);
+    final double service = (task.work + task.overhead) / speedAt(now);
     loop.schedule(now + service, () -> complete(task, service));
   }
 

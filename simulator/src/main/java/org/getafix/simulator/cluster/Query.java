@@ -3,6 +3,7 @@ package org.getafix.simulator.cluster;
 import org.getafix.simulator.workload.QueryType;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /** One client query in flight: done when the last of its per-segment tasks is done. */
@@ -12,6 +13,8 @@ public final class Query
   final QueryType type;
   final double arrivalTime;
   final List<Task> tasks = new ArrayList<>();
+  /** Nodes asked for a part of this query so far: each pays its per query work once. */
+  final BitSet nodesAsked = new BitSet();
   int remainingTasks;
 
   public Query(int client, QueryType type, double arrivalTime)

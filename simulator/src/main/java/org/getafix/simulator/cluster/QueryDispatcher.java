@@ -15,6 +15,7 @@ final class QueryDispatcher implements Historical.TaskListener, RoutingPolicy.Br
   private final int[][] open;
   private Cluster.QueryListener queryListener = (q, t) -> {
   };
+  private double queryOverheadSeconds;
 
   /** {@code nodes} may still be filled in: the Historicals report their finished tasks to this dispatcher. */
   QueryDispatcher(EventLoop loop, Historical[] nodes, int brokers, RoutingPolicy routing)
@@ -30,6 +31,12 @@ final class QueryDispatcher implements Historical.TaskListener, RoutingPolicy.Br
     this.queryListener = listener;
   }
 
+  /** See {@link Cluster#setQueryOverhead}. */
+  void setQueryOverhead(double seconds)
+  {
+    this.queryOverheadSeconds = seconds;
+  }
+
   void dispatch(Query query, Segment segment, double work, int broker)
   {
     final int node = routing.choose(broker, segment, this);
@@ -43,8 +50,13 @@ final class QueryDispatcher implements Historical.TaskListener, RoutingPolicy.Br
     // Access time is charged when the task arrives, not when it finishes: a saturated holder finishes at most its
     // own capacity per round, so counting finished work would hide exactly the demand that needs more replicas.
     // In steady state both counts agree.
-    segment.accessTimeThisRound += work / nodes[node].speedAt(loop.now());
-    final Task task = new Task(query, segment, node, work, loop.now());
+    // A node pays its per query work once per query, with the query's first task there. The Coordinator cannot see
+    // which scan it came with and shares it over all the node's scans (MeasuredRound); charging it to the first
+    // segment is the same on average over the queries.
+    final double overhead = query.nodesAsked.get(node) ? 0 : queryOverheadSeconds;
+    query.nodesAsked.set(node);
+    segment.accessTimeThisRound += (work + overhead) / nodes[node].speedAt(loop.now());
+    final Task task = new Task(query, segment, node, work, overhead, loop.now());
     query.tasks.add(task);
     nodes[node].submit(task);
   }

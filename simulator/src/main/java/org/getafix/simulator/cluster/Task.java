@@ -1,8 +1,10 @@
 package org.getafix.simulator.cluster;
 
 /**
- * One segment's share of a query, run on one core of one Historical. {@code work} is CPU seconds at speed 1;
- * a node at speed {@code f} takes {@code work / f} wall seconds on a core.
+ * One segment's share of a query, run on one core of one Historical. {@code work} is the scan's CPU seconds at
+ * speed 1, {@code overhead} the per query work a Historical does for a query besides its scans (HTTP, merging,
+ * serialising; see {@link QueryDispatcher}), carried by the query's first task on the node. A node at speed
+ * {@code f} takes {@code (work + overhead) / f} wall seconds on a core.
  */
 public final class Task
 {
@@ -10,14 +12,16 @@ public final class Task
   final Segment segment;
   final int node;
   final double work;
+  final double overhead;
   final double enqueuedAt;
   double startedAt;
   boolean running;
   /** Finished or cancelled: its completion event, if one is scheduled, does nothing. */
   boolean over;
 
-  Task(Query query, Segment segment, int node, double work, double enqueuedAt)
+  Task(Query query, Segment segment, int node, double work, double overhead, double enqueuedAt)
   {
+    this.overhead = overhead;
     this.query = query;
     this.segment = segment;
     this.node = node;

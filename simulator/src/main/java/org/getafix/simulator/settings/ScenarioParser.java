@@ -224,9 +224,9 @@ public final class ScenarioParser
         new ScenarioSettings.QueryTypeSettings("groupBy", 0.20, 40, 1.0)
     );
     if (w == null) {
-      return new ScenarioSettings.Workload(1.4, 4, defaultTypes);
+      return new ScenarioSettings.Workload(1.4, 4, defaultTypes, 0);
     }
-    w.rejectUnknown(Set.of("recencyExponent", "meanIntervalSegments", "queryTypes"));
+    w.rejectUnknown(Set.of("recencyExponent", "meanIntervalSegments", "queryTypes", "queryOverheadMillis"));
     List<ScenarioSettings.QueryTypeSettings> types = defaultTypes;
     final JsonNode array = w.array("queryTypes", false);
     if (array != null) {
@@ -252,7 +252,8 @@ public final class ScenarioParser
     return new ScenarioSettings.Workload(
         w.number("recencyExponent", 1.4, 0, 100),
         w.number("meanIntervalSegments", 4.0, 1, 1e6),
-        types
+        types,
+        w.number("queryOverheadMillis", 0.0, 0, 1e9)
     );
   }
 

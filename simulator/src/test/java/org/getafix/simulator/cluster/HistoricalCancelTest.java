@@ -28,9 +28,9 @@ class HistoricalCancelTest
     });
     final Segment segment = new Segment(0, "s", 1);
     final Query query = new Query(0, new QueryType("q", 1, 1, 0), 0);
-    final Task running = new Task(query, segment, 0, 10, 0);
-    final Task queued = new Task(query, segment, 0, 10, 0);
-    final Task next = new Task(query, segment, 0, 1, 0);
+    final Task running = new Task(query, segment, 0, 10, 0, 0);
+    final Task queued = new Task(query, segment, 0, 10, 0, 0);
+    final Task next = new Task(query, segment, 0, 1, 0, 0);
     loop.schedule(0, () -> {
       node.submit(running);
       node.submit(queued);

@@ -26,7 +26,7 @@ class HistoricalMeterTest
     // 0.3 ms of CPU each: 1.2 ms on this node, reported as 1 ms.
     for (int i = 0; i < 10; i++) {
       final double at = i * 0.01;
-      loop.schedule(at, () -> node.submit(new Task(new Query(0, TYPE, at), segment, 0, 0.0003, at)));
+      loop.schedule(at, () -> node.submit(new Task(new Query(0, TYPE, at), segment, 0, 0.0003, 0, at)));
     }
     loop.runUntil(3.0);
     final MeasuredRound.NodeCounters counters = node.takeRoundStats(3.0).measured();

@@ -66,7 +66,7 @@ class MmcQueueingTest
       t += -Math.log(1 - random.nextDouble()) / lambda;
       final double work = -Math.log(1 - random.nextDouble()) / mu;
       final double at = t;
-      loop.schedule(at, () -> node.submit(new Task(new Query(0, type, at), segment, 0, work, at)));
+      loop.schedule(at, () -> node.submit(new Task(new Query(0, type, at), segment, 0, work, 0, at)));
     }
     loop.runToCompletion();
     assertEquals(tasks, node.tasksStarted());
