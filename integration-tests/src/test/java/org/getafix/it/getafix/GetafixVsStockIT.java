@@ -1,7 +1,9 @@
 package org.getafix.it.getafix;
 
 import org.getafix.it.cluster.DruidClusterExtension;
+import org.getafix.it.cluster.JitCompilerCpu;
 import org.getafix.it.cluster.LocalDruidCluster;
+import org.getafix.it.cluster.LocalNode;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.workload.QueryMix;
@@ -13,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -29,7 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   the {@code cost} balancer (Getafix disabled, so the strategy is its {@code cost} fallback), and the Broker on
  *   Druid's own {@code connectionCount} class (issue 11: not our least-connections fallback).</li>
  * </ul>
- * The Broker is restarted for each phase and restored to the shared cluster's configuration afterwards.
+ * The Broker is restarted for each phase and restored to the shared cluster's configuration afterwards. Each phase
+ * is measured only once its Historicals' JIT compilers have settled (see {@link #warmUp}): on a fresh cluster they
+ * took up to a quarter of each node's capped CPU through the whole first phase, whichever setup that was.
  * Logs and writes the replica and p99 ratios, the tiering accuracy and Getafix's loads and drops while measured to
  * {@code integration-tests/target/getafix-vs-stock.json}.
  * Asserts only the robust direction: Getafix-H keeps fewer replicas than a uniform 2 for a skewed workload.
@@ -41,6 +46,14 @@ class GetafixVsStockIT
   private static final int THREADS = 4;
   private static final long SEED = 42L;
   private static final Duration WARM_UP = Duration.ofSeconds(60);
+  private static final Duration WARM_UP_WINDOW = Duration.ofSeconds(20);
+  /** The longest a phase warms up waiting for the JIT compilers; the share they kept is reported either way. */
+  private static final Duration JIT_DEADLINE = Duration.ofMinutes(5);
+  /**
+   * Compiler CPU / process CPU per Historical over a warm-up window below which a phase is measured. In the steady
+   * state of the 3rd session's full suite it was under 0.05; on a fresh cluster's first phase 0.15-0.45.
+   */
+  private static final double SETTLED_JIT_SHARE = 0.10;
   /**
    * As long as issue 11's own measurement. With 60 s the p99 of each phase rested on about 80 queries, and the p99
    * ratio of one build moved between 0.65 and 0.93 from run to run.
@@ -85,10 +98,12 @@ class GetafixVsStockIT
     GetafixItCluster.handPlacementToGetafix(cluster, 1);
     getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
     Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
-    final WorkloadResult getafixWarmUp = run(cluster, mix, WARM_UP, SEED + 1000);
+    final WarmUp getafixWarmUp = warmUp(cluster, mix, WARM_UP);
     final long loadsBefore = getafix.status().path("loadsIssued").asLong();
     final long dropsBefore = getafix.status().path("dropsIssued").asLong();
+    final Map<LocalNode, long[]> getafixJitBefore = jitReading(cluster);
     final WorkloadResult getafixRun = run(cluster, mix, MEASURE, SEED);
+    final double getafixJitShare = jitShare(cluster, getafixJitBefore);
     // Churn under a steady workload: each load costs the Historical CPU that queries then wait for.
     final long loadsDuring = getafix.status().path("loadsIssued").asLong() - loadsBefore;
     final long dropsDuring = getafix.status().path("dropsIssued").asLong() - dropsBefore;
@@ -107,8 +122,10 @@ class GetafixVsStockIT
       final Map<String, Set<String>> holders = GetafixClusterIT.holdersChecked(cluster);
       return holders.size() == DATASET.hours() && holders.values().stream().allMatch(h -> h.size() == 2);
     }, () -> "");
-    final WorkloadResult stockWarmUp = run(cluster, mix, Duration.ofSeconds(20), SEED + 1000);
+    final WarmUp stockWarmUp = warmUp(cluster, mix, WARM_UP_WINDOW);
+    final Map<LocalNode, long[]> stockJitBefore = jitReading(cluster);
     final WorkloadResult stockRun = run(cluster, mix, MEASURE, SEED);
+    final double stockJitShare = jitShare(cluster, stockJitBefore);
     final int stockReplicas = replicas(cluster);
 
     final long getafixP99 = getafixRun.latencyMicros().getValueAtPercentile(99);
@@ -134,7 +151,11 @@ class GetafixVsStockIT
     figures.put("hardwareTiers", hardware);
     figures.put("tieringAccuracy", tieringAccuracy);
     figures.put("capacities", capacities);
-    figures.put("warmUpFailures", getafixWarmUp.failures().size() + stockWarmUp.failures().size());
+    figures.put("warmUpFailures", getafixWarmUp.failures() + stockWarmUp.failures());
+    figures.put("warmUpSeconds", Map.of("getafix", getafixWarmUp.seconds(), "stock", stockWarmUp.seconds()));
+    // Largest share of a Historical's CPU its JIT compilers took: at the end of the warm-up, and while measured.
+    figures.put("jitShareAfterWarmUp", Map.of("getafix", getafixWarmUp.jitShare(), "stock", stockWarmUp.jitShare()));
+    figures.put("jitShareWhileMeasured", Map.of("getafix", getafixJitShare, "stock", stockJitShare));
     final String json = GetafixItCluster.writeFigures("getafix-vs-stock.json", "Getafix-H vs stock Druid", figures);
     System.out.println("Getafix-H run: " + getafixRun.summary());
     System.out.println("stock run: " + stockRun.summary());
@@ -149,6 +170,62 @@ class GetafixVsStockIT
                "Getafix-H failed queries: " + getafixRun.failures().stream().limit(3).toList());
     assertTrue(stockRun.failures().size() <= stockRun.outcomes().size() / 100,
                "stock failed queries: " + stockRun.failures().stream().limit(3).toList());
+  }
+
+  private record WarmUp(int failures, long seconds, double jitShare)
+  {
+  }
+
+  /**
+   * Runs the workload for at least {@code minimum}, then in windows until no Historical's JIT compilers took more
+   * than {@link #SETTLED_JIT_SHARE} of its CPU in the last window, or {@link #JIT_DEADLINE} passes. Where {@code /proc}
+   * cannot tell (not Linux), the minimum only.
+   */
+  private static WarmUp warmUp(LocalDruidCluster cluster, QueryMix mix, Duration minimum) throws InterruptedException
+  {
+    final long start = System.nanoTime();
+    final boolean measurable = JitCompilerCpu.ofThisMachine().isAvailable();
+    int failures = run(cluster, mix, minimum, SEED + 1000).failures().size();
+    double share = Double.NaN;
+    long window = 0;
+    while (measurable) {
+      final Map<LocalNode, long[]> before = jitReading(cluster);
+      failures += run(cluster, mix, WARM_UP_WINDOW, SEED + 1001 + window++).failures().size();
+      share = jitShare(cluster, before);
+      if (share <= SETTLED_JIT_SHARE || Duration.ofNanos(System.nanoTime() - start).compareTo(JIT_DEADLINE) >= 0) {
+        break;
+      }
+    }
+    return new WarmUp(failures, Duration.ofNanos(System.nanoTime() - start).toSeconds(), share);
+  }
+
+  /** Per Historical: its compilers' and its whole process's CPU nanoseconds so far (empty where /proc cannot tell). */
+  private static Map<LocalNode, long[]> jitReading(LocalDruidCluster cluster)
+  {
+    final JitCompilerCpu jit = JitCompilerCpu.ofThisMachine();
+    final Map<LocalNode, long[]> reading = new HashMap<>();
+    if (jit.isAvailable()) {
+      for (LocalNode historical : cluster.historicals()) {
+        reading.put(historical, new long[]{jit.compilerNanos(historical.pid()), jit.processNanos(historical.pid())});
+      }
+    }
+    return reading;
+  }
+
+  /** The largest compiler share of a Historical's CPU since {@code before}; NaN if none could be read. */
+  private static double jitShare(LocalDruidCluster cluster, Map<LocalNode, long[]> before)
+  {
+    final Map<LocalNode, long[]> after = jitReading(cluster);
+    double largest = Double.NaN;
+    for (Map.Entry<LocalNode, long[]> node : before.entrySet()) {
+      final long[] now = after.get(node.getKey());
+      final long process = now == null ? 0 : now[1] - node.getValue()[1];
+      if (process > 0) {
+        final double share = Math.max(0, now[0] - node.getValue()[0]) / (double) process;
+        largest = Double.isNaN(largest) ? share : Math.max(largest, share);
+      }
+    }
+    return largest;
   }
 
   private static WorkloadResult run(LocalDruidCluster cluster, QueryMix mix, Duration duration, long seed)

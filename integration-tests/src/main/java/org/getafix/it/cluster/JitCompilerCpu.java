@@ -1,0 +1,90 @@
+package org.getafix.it.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * CPU time of a JVM's JIT compiler threads ({@code C1 CompilerThreadN}, {@code C2 CompilerThreadN}), read from
+ * {@code /proc/<pid>/task}. A fresh Historical capped at a fraction of a core spends minutes compiling Druid's query
+ * path, on its own quota: issue 11's comparison measured whichever phase came first with up to a quarter of each
+ * node's CPU going to the compilers, so the comparison waits for them to settle and reports their share.
+ */
+public final class JitCompilerCpu
+{
+  /** Linux's USER_HZ, the unit of utime and stime in {@code /proc}; 100 on every Linux ABI Druid runs on. */
+  private static final long TICKS_PER_SECOND = 100;
+  private static final long NANOS_PER_TICK = 1_000_000_000L / TICKS_PER_SECOND;
+
+  private final Path proc;
+
+  public JitCompilerCpu(Path proc)
+  {
+    this.proc = proc;
+  }
+
+  public static JitCompilerCpu ofThisMachine()
+  {
+    return new JitCompilerCpu(Path.of("/proc"));
+  }
+
+  public boolean isAvailable()
+  {
+    return Files.isDirectory(proc.resolve("self/task"));
+  }
+
+  /**
+   * CPU time (ns) of the process's live compiler threads. HotSpot may retire a compiler thread that idles, taking
+   * its time with it, so a difference of two readings is a lower bound and may even be negative: clamp it at 0.
+   */
+  public long compilerNanos(long pid)
+  {
+    final Path tasks = proc.resolve(Long.toString(pid)).resolve("task");
+    try (Stream<Path> threads = Files.list(tasks)) {
+      return threads.filter(JitCompilerCpu::isCompilerThread).mapToLong(JitCompilerCpu::cpuNanos).sum();
+    }
+    catch (NoSuchFileException e) {
+      throw new IllegalStateException("no process " + pid + " under " + proc, e);
+    }
+    catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** CPU time (ns) of the whole process, all threads, live and exited. */
+  public long processNanos(long pid)
+  {
+    return cpuNanos(proc.resolve(Long.toString(pid)));
+  }
+
+  private static boolean isCompilerThread(Path task)
+  {
+    try {
+      final String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim();
+      // The kernel keeps 15 characters of a thread name: "C2 CompilerThread0" reads "C2 CompilerThre".
+      return name.matches("C[12] CompilerThre.*");
+    }
+    catch (IOException e) {
+      return false; // the thread exited while we listed it
+    }
+  }
+
+  /** utime + stime of a {@code stat} file: fields 14 and 15, counted after the parenthesised command name. */
+  private static long cpuNanos(Path processOrTask)
+  {
+    final String stat;
+    try {
+      stat = Files.readString(processOrTask.resolve("stat"), StandardCharsets.UTF_8);
+    }
+    catch (IOException e) {
+      return 0; // an exited thread: its time is gone from the list anyway
+    }
+    final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+    // fields[0] is field 3 (state), so utime (14) and stime (15) are fields[11] and fields[12].
+    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * NANOS_PER_TICK;
+  }
+}

@@ -1,0 +1,55 @@
+package org.getafix.it.cluster;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The /proc parsing on a fake tree; the real one is read by {@code GetafixVsStockIT}. */
+class JitCompilerCpuTest
+{
+  @Test
+  void sumsTheCompilerThreadsOnly(@TempDir Path proc) throws Exception
+  {
+    Files.createDirectories(proc.resolve("self/task"));
+    thread(proc, 7, 7, "java", 500, 20);
+    thread(proc, 7, 8, "C2 CompilerThre", 300, 12);
+    thread(proc, 7, 9, "C1 CompilerThre", 40, 2);
+    thread(proc, 7, 10, "processing_0", 900, 30);
+    // A command name with spaces and parentheses must not shift the fields.
+    thread(proc, 7, 11, "qtp1) (x y", 5, 5);
+    Files.writeString(proc.resolve("7/stat"), stat("java", 2000, 100));
+
+    final JitCompilerCpu jit = new JitCompilerCpu(proc);
+    assertTrue(jit.isAvailable());
+    assertEquals((300 + 12 + 40 + 2) * 10_000_000L, jit.compilerNanos(7));
+    assertEquals(2100 * 10_000_000L, jit.processNanos(7));
+  }
+
+  @Test
+  void aMissingProcessIsAnError(@TempDir Path proc)
+  {
+    final JitCompilerCpu jit = new JitCompilerCpu(proc);
+    assertFalse(jit.isAvailable());
+    assertThrows(IllegalStateException.class, () -> jit.compilerNanos(42));
+  }
+
+  private static void thread(Path proc, int pid, int tid, String name, long utime, long stime) throws Exception
+  {
+    final Path task = Files.createDirectories(proc.resolve(pid + "/task/" + tid));
+    Files.writeString(task.resolve("comm"), name + "\n");
+    Files.writeString(task.resolve("stat"), stat(name, utime, stime));
+  }
+
+  /** A stat line as Linux writes it: pid (comm) state ppid ... utime stime ... */
+  private static String stat(String name, long utime, long stime)
+  {
+    return "7 (" + name + ") S 1 7 7 0 -1 4194560 1000 0 0 0 " + utime + " " + stime + " 0 0 20 0 40 0 100 0 0\n";
+  }
+}
