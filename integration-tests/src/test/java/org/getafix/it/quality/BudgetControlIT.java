@@ -97,18 +97,29 @@ class BudgetControlIT
   private static final Duration CALIBRATION_MAX = Duration.ofSeconds(45);
   private static final int BEFORE_STEP_QUERIES = 120;
   private static final Duration BEFORE_STEP_MAX = Duration.ofSeconds(40);
+  private static final int MIN_INTERVALS_BEFORE_STEP = 4;
   private static final int AFTER_STEP_QUERIES = 250;
   private static final Duration AFTER_STEP_MAX = Duration.ofSeconds(45);
+  private static final int MIN_INTERVALS_AFTER_STEP = 10;
+  /**
+   * A phase lasts at least this many times the time its fewest measurable intervals take at the target response time,
+   * so that a slower machine, which calibrates a longer target, still gets them (a run with a 1.75 s target had 9
+   * intervals after the step in 45 s).
+   */
+  private static final double PHASE_TIME_MARGIN = 1.5;
   /** Generous bound on the hybrid controller's late-window mean response time after the step, as a share of target. */
   private static final double HYBRID_TRACKING_MARGIN = 0.3;
   /** Measurement 4: high-priority closed-loop clients, the low-priority arrival period, and the phase's bounds. */
   private static final int HIGH_PRIORITY_CLIENTS = CLIENTS;
   /**
-   * 4 per second. At 5 (a run at 21:05 UTC) about 13 budgeted queries were in flight besides the high-priority ones,
-   * the Broker's 16 HTTP threads filled, and high-priority queries waited ~9 s for a thread against a 2.5 s budget:
-   * the wait for a thread is outside the budget, so that run measured the Broker's queue, not admission control.
+   * Low-priority queries in flight on average: by Little's law the arrival rate times the budget that bounds each one,
+   * so the arrival period is the calibrated budget over this. Runs with 12 to 13 in flight (4/s at a 3.1 or 3.2 s
+   * budget, 5/s at 2.5 s) filled the Broker's 16 HTTP threads with them, the high-priority clients and the mature
+   * runs, and high-priority queries waited 5 to 17 s for a thread against their budget: a wait outside the budget, so
+   * those runs measured the Broker's queue, not admission control. Runs with 10 in flight (4/s at 2.49 s) were valid. A
+   * fixed rate tipped over whenever a slower machine calibrated a longer budget.
    */
-  private static final Duration LOW_PRIORITY_PERIOD = Duration.ofMillis(250);
+  private static final double LOW_PRIORITY_IN_FLIGHT = 8;
   private static final int ADMISSION_HIGH_PRIORITY_QUERIES = 120;
   private static final Duration ADMISSION_MAX = Duration.ofSeconds(50);
   /** Every this many high-priority queries, one gets a mature run, whose measured quality is the Ubora signal. */
@@ -224,7 +235,8 @@ class BudgetControlIT
     results.forEach((mode, result) -> {
       checks.add(() -> assertEquals(0, result.failed(), mode + ": controller-budgeted queries failed: " + result.figures()));
       checks.add(() -> assertEquals(0, result.unbudgeted(), mode + ": queries without coverage, i.e. not budgeted by the controller"));
-      checks.add(() -> assertTrue(result.intervalsBefore() >= 4 && result.intervalsAfter() >= 10,
+      checks.add(() -> assertTrue(result.intervalsBefore() >= MIN_INTERVALS_BEFORE_STEP
+                                  && result.intervalsAfter() >= MIN_INTERVALS_AFTER_STEP,
                                   mode + ": too few control intervals to measure: " + result.figures()));
       checks.add(() -> assertTrue(result.budgetAfter() < result.budgetBefore(),
                                   mode + ": the budget did not fall after the load doubled: " + result.figures()));
@@ -252,10 +264,12 @@ class BudgetControlIT
     final int stepIndex;
     try {
       run.closedLoop(CLIENTS, controlled);
-      run.awaitCompleted(mode + ": queries before the step", BEFORE_STEP_QUERIES, BEFORE_STEP_MAX);
+      run.awaitCompleted(mode + ": queries before the step", BEFORE_STEP_QUERIES,
+                        phaseMax(BEFORE_STEP_MAX, MIN_INTERVALS_BEFORE_STEP, CLIENTS));
       stepIndex = run.completed();
       run.closedLoop(CLIENTS, controlled);
-      run.awaitCompleted(mode + ": queries after the step", stepIndex + AFTER_STEP_QUERIES, AFTER_STEP_MAX);
+      run.awaitCompleted(mode + ": queries after the step", stepIndex + AFTER_STEP_QUERIES,
+                        phaseMax(AFTER_STEP_MAX, MIN_INTERVALS_AFTER_STEP, 2 * CLIENTS));
     }
     finally {
       run.stop();
@@ -282,7 +296,7 @@ class BudgetControlIT
     figures.put("budgetMs", admissionBudgetMs);
     figures.put("admissionTarget", ADMISSION_TARGET);
     figures.put("highPriorityClients", HIGH_PRIORITY_CLIENTS);
-    figures.put("lowPriorityArrivalsPerSecond", 1000.0 / LOW_PRIORITY_PERIOD.toMillis());
+    figures.put("lowPriorityArrivalsPerSecond", 1000.0 / lowPriorityPeriod().toMillis());
     final Map<String, AdmissionResult> results = new LinkedHashMap<>();
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
@@ -339,7 +353,7 @@ class BudgetControlIT
           )),
           true
       ));
-      run.openLoop(LOW_PRIORITY_PERIOD, i -> new Request(
+      run.openLoop(lowPriorityPeriod(), i -> new Request(
           StragglerPlacement.withContext(sizedQuery(i), Map.of(
               QualityClient.BUDGET, admissionBudgetMs,
               QualityClient.MATURE, false,
@@ -354,6 +368,18 @@ class BudgetControlIT
       run.stop();
     }
     return AdmissionResult.of(signal, run, qualityState(), prefix);
+  }
+
+  /** The longer of a phase's usual bound and the time its fewest measurable intervals take at the target. */
+  private static Duration phaseMax(Duration usual, int intervals, int clients)
+  {
+    final long atTarget = Math.round(PHASE_TIME_MARGIN * intervals * INTERVAL * targetMs / clients);
+    return usual.compareTo(Duration.ofMillis(atTarget)) >= 0 ? usual : Duration.ofMillis(atTarget);
+  }
+
+  private static Duration lowPriorityPeriod()
+  {
+    return Duration.ofMillis(Math.round(admissionBudgetMs / LOW_PRIORITY_IN_FLIGHT));
   }
 
   /**
