@@ -6,6 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -55,6 +58,36 @@ public final class JitCompilerCpu
     }
   }
 
+  /** Compiler and whole-process CPU time of each process now; empty where /proc cannot tell. */
+  public Map<Long, CpuTimes> read(Collection<Long> pids)
+  {
+    final Map<Long, CpuTimes> reading = new HashMap<>();
+    if (isAvailable()) {
+      for (long pid : pids) {
+        reading.put(pid, new CpuTimes(compilerNanos(pid), processNanos(pid)));
+      }
+    }
+    return reading;
+  }
+
+  /**
+   * The largest share of a process's CPU its compilers took between two readings, over the processes in both that
+   * used any CPU; NaN if there is none.
+   */
+  public static double largestCompilerShare(Map<Long, CpuTimes> before, Map<Long, CpuTimes> after)
+  {
+    double largest = Double.NaN;
+    for (Map.Entry<Long, CpuTimes> process : before.entrySet()) {
+      final CpuTimes now = after.get(process.getKey());
+      final long used = now == null ? 0 : now.processNanos() - process.getValue().processNanos();
+      if (used > 0) {
+        final double share = Math.max(0, now.compilerNanos() - process.getValue().compilerNanos()) / (double) used;
+        largest = Double.isNaN(largest) ? share : Math.max(largest, share);
+      }
+    }
+    return largest;
+  }
+
   /** CPU time (ns) of the whole process, all threads, live and exited. */
   public long processNanos(long pid)
   {
@@ -86,5 +119,10 @@ public final class JitCompilerCpu
     final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
     // fields[0] is field 3 (state), so utime (14) and stime (15) are fields[11] and fields[12].
     return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * NANOS_PER_TICK;
+  }
+
+  /** One process's CPU time so far: its live compiler threads' and its own. */
+  public record CpuTimes(long compilerNanos, long processNanos)
+  {
   }
 }

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -38,6 +39,25 @@ class JitCompilerCpuTest
     final JitCompilerCpu jit = new JitCompilerCpu(proc);
     assertFalse(jit.isAvailable());
     assertThrows(IllegalStateException.class, () -> jit.compilerNanos(42));
+  }
+
+  @Test
+  void theLargestCompilerShareIsTakenOverTheProcessesThatRan()
+  {
+    final Map<Long, JitCompilerCpu.CpuTimes> before = Map.of(
+        1L, new JitCompilerCpu.CpuTimes(100, 1_000),
+        2L, new JitCompilerCpu.CpuTimes(100, 1_000),
+        3L, new JitCompilerCpu.CpuTimes(500, 1_000),
+        4L, new JitCompilerCpu.CpuTimes(0, 1_000)
+    );
+    final Map<Long, JitCompilerCpu.CpuTimes> after = Map.of(
+        1L, new JitCompilerCpu.CpuTimes(150, 2_000),  // 50 of 1,000
+        2L, new JitCompilerCpu.CpuTimes(400, 2_000),  // 300 of 1,000: the largest
+        3L, new JitCompilerCpu.CpuTimes(100, 1_500)   // a compiler thread retired: clamped at 0
+        // 4 exited: not counted
+    );
+    assertEquals(0.3, JitCompilerCpu.largestCompilerShare(before, after), 1e-12);
+    assertTrue(Double.isNaN(JitCompilerCpu.largestCompilerShare(before, before)), "no CPU used, no share");
   }
 
   private static void thread(Path proc, int pid, int tid, String name, long utime, long stime) throws Exception

@@ -15,7 +15,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -101,7 +100,7 @@ class GetafixVsStockIT
     final WarmUp getafixWarmUp = warmUp(cluster, mix, WARM_UP);
     final long loadsBefore = getafix.status().path("loadsIssued").asLong();
     final long dropsBefore = getafix.status().path("dropsIssued").asLong();
-    final Map<LocalNode, long[]> getafixJitBefore = jitReading(cluster);
+    final Map<Long, JitCompilerCpu.CpuTimes> getafixJitBefore = jitReading(cluster);
     final WorkloadResult getafixRun = run(cluster, mix, MEASURE, SEED);
     final double getafixJitShare = jitShare(cluster, getafixJitBefore);
     // Churn under a steady workload: each load costs the Historical CPU that queries then wait for.
@@ -123,7 +122,7 @@ class GetafixVsStockIT
       return holders.size() == DATASET.hours() && holders.values().stream().allMatch(h -> h.size() == 2);
     }, () -> "");
     final WarmUp stockWarmUp = warmUp(cluster, mix, WARM_UP_WINDOW);
-    final Map<LocalNode, long[]> stockJitBefore = jitReading(cluster);
+    final Map<Long, JitCompilerCpu.CpuTimes> stockJitBefore = jitReading(cluster);
     final WorkloadResult stockRun = run(cluster, mix, MEASURE, SEED);
     final double stockJitShare = jitShare(cluster, stockJitBefore);
     final int stockReplicas = replicas(cluster);
@@ -189,7 +188,7 @@ class GetafixVsStockIT
     double share = Double.NaN;
     long window = 0;
     while (measurable) {
-      final Map<LocalNode, long[]> before = jitReading(cluster);
+      final Map<Long, JitCompilerCpu.CpuTimes> before = jitReading(cluster);
       failures += run(cluster, mix, WARM_UP_WINDOW, SEED + 1001 + window++).failures().size();
       share = jitShare(cluster, before);
       if (share <= SETTLED_JIT_SHARE || Duration.ofNanos(System.nanoTime() - start).compareTo(JIT_DEADLINE) >= 0) {
@@ -199,33 +198,16 @@ class GetafixVsStockIT
     return new WarmUp(failures, Duration.ofNanos(System.nanoTime() - start).toSeconds(), share);
   }
 
-  /** Per Historical: its compilers' and its whole process's CPU nanoseconds so far (empty where /proc cannot tell). */
-  private static Map<LocalNode, long[]> jitReading(LocalDruidCluster cluster)
+  /** Per Historical (by pid): its compilers' and its whole process's CPU so far. */
+  private static Map<Long, JitCompilerCpu.CpuTimes> jitReading(LocalDruidCluster cluster)
   {
-    final JitCompilerCpu jit = JitCompilerCpu.ofThisMachine();
-    final Map<LocalNode, long[]> reading = new HashMap<>();
-    if (jit.isAvailable()) {
-      for (LocalNode historical : cluster.historicals()) {
-        reading.put(historical, new long[]{jit.compilerNanos(historical.pid()), jit.processNanos(historical.pid())});
-      }
-    }
-    return reading;
+    return JitCompilerCpu.ofThisMachine().read(cluster.historicals().stream().map(LocalNode::pid).toList());
   }
 
   /** The largest compiler share of a Historical's CPU since {@code before}; NaN if none could be read. */
-  private static double jitShare(LocalDruidCluster cluster, Map<LocalNode, long[]> before)
+  private static double jitShare(LocalDruidCluster cluster, Map<Long, JitCompilerCpu.CpuTimes> before)
   {
-    final Map<LocalNode, long[]> after = jitReading(cluster);
-    double largest = Double.NaN;
-    for (Map.Entry<LocalNode, long[]> node : before.entrySet()) {
-      final long[] now = after.get(node.getKey());
-      final long process = now == null ? 0 : now[1] - node.getValue()[1];
-      if (process > 0) {
-        final double share = Math.max(0, now[0] - node.getValue()[0]) / (double) process;
-        largest = Double.isNaN(largest) ? share : Math.max(largest, share);
-      }
-    }
-    return largest;
+    return JitCompilerCpu.largestCompilerShare(before, jitReading(cluster));
   }
 
   private static WorkloadResult run(LocalDruidCluster cluster, QueryMix mix, Duration duration, long seed)
