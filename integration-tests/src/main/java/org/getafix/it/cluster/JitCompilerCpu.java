@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -88,6 +89,29 @@ public final class JitCompilerCpu
     return largest;
   }
 
+  /**
+   * Runs {@code window} (one window of load on the processes) until, over the last window, no process's compilers took
+   * more than {@code settledShare} of its CPU, or {@code deadline} has passed since the call. Runs no window where
+   * /proc cannot tell.
+   */
+  public Settling warmUntilSettled(Collection<Long> pids, double settledShare, Duration deadline, LoadWindow window)
+      throws Exception
+  {
+    final long start = System.nanoTime();
+    double share = Double.NaN;
+    int windows = 0;
+    while (isAvailable()) {
+      final Map<Long, CpuTimes> before = read(pids);
+      window.run();
+      windows++;
+      share = largestCompilerShare(before, read(pids));
+      if (share <= settledShare || System.nanoTime() - start >= deadline.toNanos()) {
+        break;
+      }
+    }
+    return new Settling(windows, share, Duration.ofNanos(System.nanoTime() - start));
+  }
+
   /** CPU time (ns) of the whole process, all threads, live and exited. */
   public long processNanos(long pid)
   {
@@ -119,6 +143,21 @@ public final class JitCompilerCpu
     final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
     // fields[0] is field 3 (state), so utime (14) and stime (15) are fields[11] and fields[12].
     return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * NANOS_PER_TICK;
+  }
+
+  /** One window of load during {@link #warmUntilSettled}. */
+  @FunctionalInterface
+  public interface LoadWindow
+  {
+    void run() throws Exception;
+  }
+
+  /**
+   * How {@link #warmUntilSettled} ended: the windows it ran, the largest compiler share in the last one (NaN where
+   * /proc cannot tell) and how long it took.
+   */
+  public record Settling(int windows, double lastShare, Duration took)
+  {
   }
 
   /** One process's CPU time so far: its live compiler threads' and its own. */

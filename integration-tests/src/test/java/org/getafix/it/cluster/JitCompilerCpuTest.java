@@ -5,6 +5,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The /proc parsing on a fake tree; the real one is read by {@code GetafixVsStockIT}. */
+/** The /proc parsing and the warm-up loop on a fake tree; the real one is read by the ITs that warm the Historicals. */
 class JitCompilerCpuTest
 {
   @Test
@@ -58,6 +60,51 @@ class JitCompilerCpuTest
     );
     assertEquals(0.3, JitCompilerCpu.largestCompilerShare(before, after), 1e-12);
     assertTrue(Double.isNaN(JitCompilerCpu.largestCompilerShare(before, before)), "no CPU used, no share");
+  }
+
+  @Test
+  void warmingStopsAtTheFirstWindowWhoseCompilerShareHasSettled(@TempDir Path proc) throws Exception
+  {
+    Files.createDirectories(proc.resolve("self/task"));
+    final JitCompilerCpu jit = new JitCompilerCpu(proc);
+    // Per window, ticks of compiler and of process CPU: 50%, 20%, then 5% compiling.
+    final long[][] windows = {{50, 100}, {20, 100}, {5, 100}, {5, 100}};
+    final long[] totals = {0, 100};
+    process(proc, totals);
+    final int[] ran = {0};
+    final JitCompilerCpu.Settling settling = jit.warmUntilSettled(List.of(7L), 0.10, Duration.ofMinutes(1), () -> {
+      totals[0] += windows[ran[0]][0];
+      totals[1] += windows[ran[0]][1];
+      ran[0]++;
+      process(proc, totals);
+    });
+    assertEquals(3, settling.windows());
+    assertEquals(0.05, settling.lastShare(), 1e-12);
+
+    final JitCompilerCpu.Settling atTheDeadline = jit.warmUntilSettled(List.of(7L), 0.01, Duration.ZERO, () -> {
+      totals[0] += 5;
+      totals[1] += 100;
+      process(proc, totals);
+    });
+    assertEquals(1, atTheDeadline.windows(), "the deadline ends the warm-up whatever the share");
+    assertEquals(0.05, atTheDeadline.lastShare(), 1e-12);
+  }
+
+  @Test
+  void warmingRunsNoWindowWhereProcCannotTell(@TempDir Path proc) throws Exception
+  {
+    final JitCompilerCpu.Settling settling = new JitCompilerCpu(proc).warmUntilSettled(List.of(7L), 0.10, Duration.ofMinutes(1), () -> {
+      throw new AssertionError("ran a window");
+    });
+    assertEquals(0, settling.windows());
+    assertTrue(Double.isNaN(settling.lastShare()));
+  }
+
+  /** Process 7 with one compiler thread: {@code ticks} = {compiler, whole process}, all user time. */
+  private static void process(Path proc, long[] ticks) throws Exception
+  {
+    thread(proc, 7, 8, "C2 CompilerThre", ticks[0], 0);
+    Files.writeString(proc.resolve("7/stat"), stat("java", ticks[1], 0));
   }
 
   private static void thread(Path proc, int pid, int tid, String name, long utime, long stime) throws Exception

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -180,22 +181,18 @@ class GetafixVsStockIT
    * than {@link #SETTLED_JIT_SHARE} of its CPU in the last window, or {@link #JIT_DEADLINE} passes. Where {@code /proc}
    * cannot tell (not Linux), the minimum only.
    */
-  private static WarmUp warmUp(LocalDruidCluster cluster, QueryMix mix, Duration minimum) throws InterruptedException
+  private static WarmUp warmUp(LocalDruidCluster cluster, QueryMix mix, Duration minimum) throws Exception
   {
     final long start = System.nanoTime();
-    final boolean measurable = JitCompilerCpu.ofThisMachine().isAvailable();
-    int failures = run(cluster, mix, minimum, SEED + 1000).failures().size();
-    double share = Double.NaN;
-    long window = 0;
-    while (measurable) {
-      final Map<Long, JitCompilerCpu.CpuTimes> before = jitReading(cluster);
-      failures += run(cluster, mix, WARM_UP_WINDOW, SEED + 1001 + window++).failures().size();
-      share = jitShare(cluster, before);
-      if (share <= SETTLED_JIT_SHARE || Duration.ofNanos(System.nanoTime() - start).compareTo(JIT_DEADLINE) >= 0) {
-        break;
-      }
-    }
-    return new WarmUp(failures, Duration.ofNanos(System.nanoTime() - start).toSeconds(), share);
+    final AtomicInteger failures = new AtomicInteger(run(cluster, mix, minimum, SEED + 1000).failures().size());
+    final AtomicInteger window = new AtomicInteger();
+    final JitCompilerCpu.Settling settling = JitCompilerCpu.ofThisMachine().warmUntilSettled(
+        cluster.historicals().stream().map(LocalNode::pid).toList(),
+        SETTLED_JIT_SHARE,
+        JIT_DEADLINE.minus(minimum),
+        () -> failures.addAndGet(run(cluster, mix, WARM_UP_WINDOW, SEED + 1001 + window.getAndIncrement()).failures().size())
+    );
+    return new WarmUp(failures.get(), Duration.ofNanos(System.nanoTime() - start).toSeconds(), settling.lastShare());
   }
 
   /** Per Historical (by pid): its compilers' and its whole process's CPU so far. */

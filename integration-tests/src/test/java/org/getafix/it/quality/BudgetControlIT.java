@@ -215,26 +215,25 @@ class BudgetControlIT
    */
   private static Map<String, Object> warmUpJit() throws Exception
   {
-    final JitCompilerCpu jit = JitCompilerCpu.ofThisMachine();
     final List<Long> pids = cluster.historicals().stream().map(LocalNode::pid).toList();
-    final long start = System.nanoTime();
     final LoadRun run = new LoadRun(null);
-    double share;
+    final JitCompilerCpu.Settling settling;
     try {
       run.closedLoop(CLIENTS, wholeAnswer("it-control-warm-up-"));
-      do {
-        final Map<Long, JitCompilerCpu.CpuTimes> before = jit.read(pids);
-        run.awaitCompleted("a JIT warm-up window", Integer.MAX_VALUE, JIT_WINDOW);
-        share = JitCompilerCpu.largestCompilerShare(before, jit.read(pids));
-      } while (share > SETTLED_JIT_SHARE && System.nanoTime() - start < JIT_WARM_UP_MAX.toNanos());
+      settling = JitCompilerCpu.ofThisMachine().warmUntilSettled(
+          pids,
+          SETTLED_JIT_SHARE,
+          JIT_WARM_UP_MAX,
+          () -> run.awaitCompleted("a JIT warm-up window", Integer.MAX_VALUE, JIT_WINDOW)
+      );
     }
     finally {
       run.stop();
     }
     final Map<String, Object> figures = new LinkedHashMap<>();
-    figures.put("seconds", Duration.ofNanos(System.nanoTime() - start).toSeconds());
+    figures.put("seconds", settling.took().toSeconds());
     figures.put("queries", run.completed());
-    figures.put("jitShareLastWindow", share);
+    figures.put("jitShareLastWindow", settling.lastShare());
     return figures;
   }
 
