@@ -487,6 +487,12 @@ public final class LocalDruidCluster implements AutoCloseable
     return List.copyOf(historicals);
   }
 
+  /** The Historicals' process ids, in {@link #historicals()} order: what {@link JitCompilerCpu} reads. */
+  public List<Long> historicalPids()
+  {
+    return historicals.stream().map(LocalNode::pid).toList();
+  }
+
   /**
    * The Historical at {@code index} (0-based; its node name is {@code historical-(index+1)}).
    */

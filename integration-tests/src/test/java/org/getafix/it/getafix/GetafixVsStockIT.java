@@ -3,7 +3,6 @@ package org.getafix.it.getafix;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.JitCompilerCpu;
 import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.LocalNode;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.workload.QueryMix;
@@ -187,7 +186,7 @@ class GetafixVsStockIT
     final AtomicInteger failures = new AtomicInteger(run(cluster, mix, minimum, SEED + 1000).failures().size());
     final AtomicInteger window = new AtomicInteger();
     final JitCompilerCpu.Settling settling = JitCompilerCpu.ofThisMachine().warmUntilSettled(
-        cluster.historicals().stream().map(LocalNode::pid).toList(),
+        cluster.historicalPids(),
         SETTLED_JIT_SHARE,
         JIT_DEADLINE.minus(minimum),
         () -> failures.addAndGet(run(cluster, mix, WARM_UP_WINDOW, SEED + 1001 + window.getAndIncrement()).failures().size())
@@ -198,7 +197,7 @@ class GetafixVsStockIT
   /** Per Historical (by pid): its compilers' and its whole process's CPU so far. */
   private static Map<Long, JitCompilerCpu.CpuTimes> jitReading(LocalDruidCluster cluster)
   {
-    return JitCompilerCpu.ofThisMachine().read(cluster.historicals().stream().map(LocalNode::pid).toList());
+    return JitCompilerCpu.ofThisMachine().read(cluster.historicalPids());
   }
 
   /** The largest compiler share of a Historical's CPU since {@code before}; NaN if none could be read. */

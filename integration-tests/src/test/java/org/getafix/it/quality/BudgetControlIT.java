@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.JitCompilerCpu;
 import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.LocalNode;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixItCluster;
@@ -211,17 +210,16 @@ class BudgetControlIT
   /**
    * Runs the calibration load unthrottled, in windows, until no Historical's compilers took more than
    * {@link #SETTLED_JIT_SHARE} of its CPU in the last one, or {@link #JIT_WARM_UP_MAX} passes. Where /proc cannot
-   * tell (not Linux), one window.
+   * tell (not Linux), no window.
    */
   private static Map<String, Object> warmUpJit() throws Exception
   {
-    final List<Long> pids = cluster.historicals().stream().map(LocalNode::pid).toList();
     final LoadRun run = new LoadRun(null);
     final JitCompilerCpu.Settling settling;
     try {
       run.closedLoop(CLIENTS, wholeAnswer("it-control-warm-up-"));
       settling = JitCompilerCpu.ofThisMachine().warmUntilSettled(
-          pids,
+          cluster.historicalPids(),
           SETTLED_JIT_SHARE,
           JIT_WARM_UP_MAX,
           () -> run.awaitCompleted("a JIT warm-up window", Integer.MAX_VALUE, JIT_WINDOW)

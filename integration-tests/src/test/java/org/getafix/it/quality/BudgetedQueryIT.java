@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.JitCompilerCpu;
 import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.LocalNode;
 import org.getafix.it.cluster.MetricsReceiver;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.cluster.Waits;
@@ -32,6 +31,7 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -145,7 +145,7 @@ class BudgetedQueryIT
     });
     final int[] queries = {0};
     final JitCompilerCpu.Settling settling = JitCompilerCpu.ofThisMachine().warmUntilSettled(
-        cluster.historicals().stream().map(LocalNode::pid).toList(),
+        cluster.historicalPids(),
         SETTLED_JIT_SHARE,
         JIT_WARM_UP_MAX,
         () -> {
@@ -414,7 +414,7 @@ class BudgetedQueryIT
       unthrottled = nativeQuery(query);
       unthrottledMillis.add(unthrottled.millis());
     }
-    final long slowestWarm = Math.max(unthrottledMillis.get(UNTHROTTLED_RUNS - 1), unthrottledMillis.get(UNTHROTTLED_RUNS - 2));
+    final long slowestWarm = Collections.max(unthrottledMillis.subList(UNTHROTTLED_RUNS - 2, UNTHROTTLED_RUNS));
     final long budgetMs = Math.max(STRAGGLER_BUDGET_MS, Math.round(STRAGGLER_BUDGET_OVER_UNTHROTTLED * slowestWarm));
     final BrokerAnswer reference;
     if ("topN".equals(type)) {
