@@ -3,21 +3,22 @@ package org.getafix.quality;
 import com.google.inject.Inject;
 import org.apache.druid.java.util.common.StringUtils;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
-import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryCapacityExceededException;
 import org.apache.druid.query.QueryException;
 import org.getafix.core.quality.admission.AdmissionConfig;
-import org.getafix.core.quality.admission.PidAdmissionController;
+import org.getafix.core.quality.AnswerQuality;
+import org.getafix.core.quality.admission.AdmissionController;
 
 import javax.annotation.Nullable;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Admission control on the Broker (Ubora §8), off unless {@code druid.getafix.quality.admission} is set: a
- * {@link PidAdmissionController} watches high-priority queries (their mature-run answer quality, or their timeout
+ * Admission control on the Broker (Ubora §8), off unless {@code druid.getafix.quality.admission} is set: an
+ * {@link AdmissionController} watches high-priority queries (their mature-run answer quality, or their timeout
  * rate as the baseline) and sheds low-priority ones while that signal is below target. A shed query fails with
  * HTTP 429 as when Druid's own query scheduler turns a query away ({@link QueryCapacityExceededException}), so
  * clients that retry on Druid's capacity errors retry these too.
@@ -25,10 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Priority is Druid's query context {@code priority}; below {@code lowPriorityBelow} (default 0, as in Druid's
  * {@code hilo} laning) a query is low-priority.
  */
-public class Admission
+public class Admission implements BudgetedQuery.Listener
 {
   @Nullable
-  private final PidAdmissionController controller;
+  private final AdmissionController controller;
   private final AdmissionConfig admissionConfig;
   private final int lowPriorityBelow;
   private final ServiceEmitter emitter;
@@ -38,8 +39,8 @@ public class Admission
   @Inject
   public Admission(QualityConfig config, ServiceEmitter emitter)
   {
-    this.admissionConfig = config.validate().admissionConfig();
-    this.controller = admissionConfig == null ? null : new PidAdmissionController(admissionConfig);
+    this.admissionConfig = config.admissionConfig();
+    this.controller = admissionConfig == null ? null : AdmissionController.of(admissionConfig);
     this.lowPriorityBelow = config.getLowPriorityBelow();
     this.emitter = emitter;
   }
@@ -74,11 +75,9 @@ public class Admission
     }
     shed.incrementAndGet();
     emitter.emit(
-        ServiceMetricEvent.builder()
-                          .setDimension("dataSource", String.join(",", query.getDataSource().getTableNames()))
-                          .setDimension("type", query.getType())
-                          .setDimension("signal", admissionConfig.signal().name())
-                          .setMetric("getafix/query/shed", 1)
+        QualityMetrics.dimensions(query)
+                      .setDimension("signal", admissionConfig.signal().name())
+                      .setMetric("getafix/query/shed", 1)
     );
     throw new QueryCapacityExceededException(
         QueryException.QUERY_CAPACITY_EXCEEDED_ERROR_CODE,
@@ -97,11 +96,23 @@ public class Admission
     );
   }
 
-  /** A mature run of {@code query} measured its online answer's quality. */
-  void measured(Query<?> query, double quality)
+  @Override
+  public void onAnswered(BudgetedQuery<?> query, List<?> rows, long elapsedMillis)
   {
-    if (controller != null && isHighPriority(query)) {
-      controller.onHighPriorityQuality(quality);
+    completed(query.query(), query.coverage().timedOut());
+  }
+
+  @Override
+  public void onFailed(BudgetedQuery<?> query, Throwable cause)
+  {
+    completed(query.query(), Timeouts.isTimeout(cause));
+  }
+
+  @Override
+  public void onQualityMeasured(BudgetedQuery<?> query, AnswerQuality quality)
+  {
+    if (controller != null && isHighPriority(query.query())) {
+      controller.onHighPriorityQuality(quality.quality());
     }
   }
 

@@ -7,7 +7,8 @@ import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.query.Query;
 import org.getafix.core.quality.QueryType;
 import org.getafix.core.quality.control.BudgetControlConfig;
-import org.getafix.core.quality.control.FeedbackBudgetController;
+import org.getafix.core.quality.control.BudgetController;
+import org.getafix.core.wire.QueryContextKeys;
 
 import javax.annotation.Nullable;
 import java.util.LinkedHashMap;
@@ -16,39 +17,38 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Controller-set budgets: one {@link FeedbackBudgetController} per datasource in
+ * Controller-set budgets: one {@link BudgetController} per datasource in
  * {@code druid.getafix.quality.controlledDataSources} and per lane in {@code controlledLanes}. A query on one of them
  * that does not ask for a budget itself gets the controller's current budget (its lane's if it has a controlled lane,
  * else its datasource's), and its response time feeds that controller back once it is answered. A query's own
- * {@value QueryBudget#BUDGET_KEY} wins, and its response time is not fed back: a budget the controller did not choose
- * says nothing about the one it would.
+ * {@value QueryContextKeys#BUDGET_MS} wins, and its response time is not fed back: a budget the controller did not
+ * choose says nothing about the one it would.
  */
-public class BudgetControl
+public class BudgetControl implements BudgetedQuery.Listener
 {
   /** Prefix of a lane controller's key in {@link #state()}, beside the datasources' keys. */
   static final String LANE_PREFIX = "lane:";
 
-  private final Map<String, FeedbackBudgetController> controllers;
-  private final Map<String, FeedbackBudgetController> laneControllers;
+  @Nullable
+  private final BudgetControlConfig controlConfig;
+  private final Map<String, BudgetController> controllers;
+  private final Map<String, BudgetController> laneControllers;
   private final ServiceEmitter emitter;
 
   @Inject
   public BudgetControl(QualityConfig config, ServiceEmitter emitter)
   {
-    final BudgetControlConfig controlConfig = config.validate().budgetControlConfig();
+    this.controlConfig = config.budgetControlConfig();
     this.controllers = controllers(controlConfig, config.getControlledDataSources());
     this.laneControllers = controllers(controlConfig, config.getControlledLanes());
     this.emitter = emitter;
   }
 
-  private static Map<String, FeedbackBudgetController> controllers(
-      @Nullable BudgetControlConfig controlConfig,
-      List<String> names
-  )
+  private static Map<String, BudgetController> controllers(@Nullable BudgetControlConfig controlConfig, List<String> names)
   {
-    final ImmutableMap.Builder<String, FeedbackBudgetController> builder = ImmutableMap.builder();
+    final ImmutableMap.Builder<String, BudgetController> builder = ImmutableMap.builder();
     if (controlConfig != null) {
-      names.stream().distinct().forEach(name -> builder.put(name, new FeedbackBudgetController(controlConfig)));
+      names.stream().distinct().forEach(name -> builder.put(name, BudgetController.of(controlConfig)));
     }
     return builder.build();
   }
@@ -59,7 +59,7 @@ public class BudgetControl
    * metadata queries (e.g. segmentMetadata for its SQL schema) keep running whole.
    */
   @Nullable
-  FeedbackBudgetController controllerOf(Query<?> query)
+  BudgetController controllerOf(Query<?> query)
   {
     if (QueryType.find(query.getType()).isEmpty()) {
       return null;
@@ -72,33 +72,27 @@ public class BudgetControl
     return tables.size() == 1 ? controllers.get(tables.iterator().next()) : null;
   }
 
-  /** The budget {@code controller} grants a query now, whole milliseconds, at least 1. */
-  static long budgetMillis(FeedbackBudgetController controller)
+  /** A controller-budgeted query was answered: feeds its controller and emits the controller's state. */
+  @Override
+  public void onAnswered(BudgetedQuery<?> budgeted, List<?> rows, long elapsedMillis)
   {
-    return Math.max(1, Math.round(controller.budget()));
-  }
-
-  /** A controller-budgeted query was answered after {@code elapsedMillis}: feeds the controller and emits its state. */
-  void answered(Query<?> query, FeedbackBudgetController controller, long budgetMillis, long elapsedMillis)
-  {
+    final BudgetController controller = budgeted.budget().setBy();
+    if (controller == null) {
+      return;
+    }
     controller.onResponse(elapsedMillis);
-    emit(query, "getafix/budget/ms", budgetMillis);
+    emitter.emit(controllerDimensions(budgeted.query()).setMetric("getafix/budget/ms", budgeted.budget().millis()));
     final double estimate = controller.responseTimeEstimate();
     if (Double.isFinite(estimate)) {
-      emit(query, "getafix/rt/mean", estimate);
+      emitter.emit(controllerDimensions(budgeted.query()).setMetric("getafix/rt/mean", estimate));
     }
   }
 
-  private void emit(Query<?> query, String metric, Number value)
+  private static ServiceMetricEvent.Builder controllerDimensions(Query<?> query)
   {
-    emitter.emit(
-        ServiceMetricEvent.builder()
-                          .setDimension("dataSource", String.join(",", query.getDataSource().getTableNames()))
-                          .setDimension("type", query.getType())
-                          .setDimension("budgetSource", "controller")
-                          .setDimensionIfNotNull("lane", query.context().getLane())
-                          .setMetric(metric, value)
-    );
+    return QualityMetrics.dimensions(query)
+                         .setDimension("budgetSource", "controller")
+                         .setDimensionIfNotNull("lane", query.context().getLane());
   }
 
   /**
@@ -108,19 +102,18 @@ public class BudgetControl
   Map<String, Object> state()
   {
     final Map<String, Object> state = new LinkedHashMap<>();
-    final Map<String, FeedbackBudgetController> all = new LinkedHashMap<>(controllers);
+    final Map<String, BudgetController> all = new LinkedHashMap<>(controllers);
     laneControllers.forEach((lane, controller) -> all.put(LANE_PREFIX + lane, controller));
     all.forEach((name, controller) -> {
-      final BudgetControlConfig config = controller.config();
       final Map<String, Object> entry = new LinkedHashMap<>();
       entry.put("budgetMs", controller.budget());
       final double estimate = controller.responseTimeEstimate();
       entry.put("responseTimeEstimateMs", Double.isFinite(estimate) ? estimate : null);
-      entry.put("statistic", config.estimator());
-      entry.put("mode", config.mode());
-      entry.put("targetResponseTimeMs", config.targetMillis());
-      entry.put("minBudgetMs", config.minBudget());
-      entry.put("maxBudgetMs", config.maxBudget());
+      entry.put("statistic", controlConfig.estimator());
+      entry.put("mode", controlConfig.mode());
+      entry.put("targetResponseTimeMs", controlConfig.targetMillis());
+      entry.put("minBudgetMs", controlConfig.minBudget());
+      entry.put("maxBudgetMs", controlConfig.maxBudget());
       entry.put("rejectedResponses", controller.rejectedResponses());
       state.put(name, entry);
     });

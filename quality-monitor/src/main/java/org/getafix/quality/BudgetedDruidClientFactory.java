@@ -30,6 +30,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
   private final HttpClient httpClient;
   private final ScheduledExecutorService queryCancellationExecutor;
   private final ExecutorService reader;
+  private final BudgetedQueries budgetedQueries;
   private final MatureRuns matureRuns;
 
   @Inject
@@ -40,9 +41,11 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
       @Smile ObjectMapper smileMapper,
       @EscalatedClient HttpClient httpClient,
       QualityConfig config,
+      BudgetedQueries budgetedQueries,
       MatureRuns matureRuns
   )
   {
+    this.budgetedQueries = budgetedQueries;
     this.matureRuns = matureRuns;
     this.emitter = emitter;
     this.conglomerate = conglomerate;
@@ -55,7 +58,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
     );
     // Daemon threads, mostly blocked on a Historical's answer; a sub-query queued behind a full pool past its
     // deadline counts as late.
-    this.reader = Execs.multiThreaded(config.validate().getReaderThreads(), "getafix-budget-reader-%d");
+    this.reader = Execs.multiThreaded(config.getReaderThreads(), "getafix-budget-reader-%d");
   }
 
   @Override
@@ -73,6 +76,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
             emitter,
             queryCancellationExecutor,
             reader,
+            budgetedQueries,
             matureRuns,
             System::currentTimeMillis
         )

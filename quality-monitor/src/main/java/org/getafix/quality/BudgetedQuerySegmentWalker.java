@@ -8,27 +8,23 @@ import org.apache.druid.java.util.common.guava.Sequences;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryRunner;
 import org.apache.druid.query.QuerySegmentWalker;
-import org.apache.druid.query.QueryTimeoutException;
 import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.server.ClientQuerySegmentWalker;
-import org.getafix.core.quality.control.FeedbackBudgetController;
+import org.getafix.core.wire.QueryContextKeys;
 import org.joda.time.Interval;
 
-import javax.annotation.Nullable;
-
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
  * The Broker's {@link QuerySegmentWalker}: Druid's {@link ClientQuerySegmentWalker}, through which native and SQL
- * queries both run, with budgets. A query with a valid {@value QueryBudget#BUDGET_KEY} is stamped with its absolute
- * deadline (and its caches off) before Druid plans it, and its answer is held back until every Historical has answered
- * or been cut off, so that the response context, which Druid sends as a header before the first result, carries the
- * whole {@link Coverage}. A query on a datasource under {@link BudgetControl} that asks for no budget gets the
- * controller's, and feeds its response time back. {@link Admission} control (off by default) may shed a
- * low-priority query before it runs. Any other query without a budget runs exactly as in stock Druid.
+ * queries both run, with budgets. A query that {@link BudgetedQueries#start starts} as a {@link BudgetedQuery} (it
+ * asks for a budget with {@value QueryContextKeys#BUDGET_MS}, or its datasource or lane is under {@link BudgetControl})
+ * is planned and run as its stamped self, and its answer is held back until every Historical has answered or been cut
+ * off, so that the response context, which Druid sends as a header before the first result, carries the whole
+ * coverage. Then the query's listeners hear of its answer, or of its failure. Any other query runs exactly as in stock
+ * Druid, except that with {@link Admission} control on it may be shed, and a high-priority one reports its timeout.
  *
  * <p>The inner runner is made for the stamped query and is handed that same query object: Druid's
  * {@code QuerySwappingQueryRunner} accepts no other.
@@ -36,37 +32,29 @@ import java.util.function.LongSupplier;
 public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
 {
   private final QuerySegmentWalker delegate;
-  private final QualityConfig config;
-  private final MatureRuns matureRuns;
-  private final BudgetControl budgetControl;
+  private final BudgetedQueries budgetedQueries;
   private final Admission admission;
   private final LongSupplier clock;
 
   @Inject
   public BudgetedQuerySegmentWalker(
       ClientQuerySegmentWalker delegate,
-      QualityConfig config,
-      MatureRuns matureRuns,
-      BudgetControl budgetControl,
+      BudgetedQueries budgetedQueries,
       Admission admission
   )
   {
-    this(delegate, config, matureRuns, budgetControl, admission, System::currentTimeMillis);
+    this(delegate, budgetedQueries, admission, System::currentTimeMillis);
   }
 
   BudgetedQuerySegmentWalker(
       QuerySegmentWalker delegate,
-      QualityConfig config,
-      MatureRuns matureRuns,
-      BudgetControl budgetControl,
+      BudgetedQueries budgetedQueries,
       Admission admission,
       LongSupplier clock
   )
   {
     this.delegate = delegate;
-    this.config = config;
-    this.matureRuns = matureRuns;
-    this.budgetControl = budgetControl;
+    this.budgetedQueries = budgetedQueries;
     this.admission = admission;
     this.clock = clock;
   }
@@ -85,16 +73,12 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
 
   private <T> QueryRunner<T> budgeted(Query<T> query, Function<Query<T>, QueryRunner<T>> runnerFor)
   {
-    final QueryBudget asked = QueryBudget.from(query.context(), config.getMaxBudgetMs());
-    // After the budget's validation, so that a bad one is a 400 whatever the load.
-    admission.admit(query);
-    final FeedbackBudgetController controller = asked == null ? budgetControl.controllerOf(query) : null;
-    if (asked == null && controller == null) {
+    final long start = clock.getAsLong();
+    final BudgetedQuery<T> budgeted = budgetedQueries.start(query, start);
+    if (budgeted == null) {
       return watchTimeout(query, runnerFor.apply(query));
     }
-    final QueryBudget budget = asked != null ? asked : QueryBudget.ofMillis(BudgetControl.budgetMillis(controller));
-    final long start = clock.getAsLong();
-    final Query<T> stamped = matureRuns.maybeSample(budget.stamp(query, start), start);
+    final Query<T> stamped = budgeted.stamped();
     final QueryRunner<T> inner = runnerFor.apply(stamped);
     return (queryPlus, responseContext) -> {
       final Sequence<T> results = inner.run(queryPlus.withQuery(stamped), responseContext);
@@ -104,24 +88,15 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
           rows = results.toList();
         }
         catch (RuntimeException e) {
-          matureRuns.abandoned(stamped);
-          admission.completed(query, isTimeout(e));
+          budgetedQueries.ended(budgeted);
+          budgeted.failed(e);
           throw e;
         }
         final long elapsed = clock.getAsLong() - start;
+        budgetedQueries.ended(budgeted);
         // A query that reached no Historical still states its (empty, complete) coverage.
-        CoverageKey.add(responseContext, Coverage.none());
-        final Coverage coverage = CoverageKey.of(responseContext);
-        if (controller != null) {
-          budgetControl.answered(stamped, controller, budget.millis(), elapsed);
-        }
-        admission.completed(query, coverage.isTimedOut());
-        matureRuns.answered(stamped, rows, coverage, budget.millis(), elapsed, controller != null)
-                  .thenAccept(quality -> {
-                    if (quality != null) {
-                      admission.measured(query, quality.quality());
-                    }
-                  });
+        CoverageKey.add(responseContext, budgeted.coverage());
+        budgeted.answered(rows, elapsed);
         return Sequences.simple(rows);
       });
     };
@@ -141,30 +116,10 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
           public void after(boolean isDone, Throwable thrown)
           {
             if (isDone || thrown != null) {
-              admission.completed(query, isTimeout(thrown));
+              admission.completed(query, Timeouts.isTimeout(thrown));
             }
           }
         }
     );
-  }
-
-  private static boolean isTimeout(@Nullable Throwable thrown)
-  {
-    for (Throwable t = thrown; t != null; t = t.getCause()) {
-      if (t instanceof QueryTimeoutException) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  Map<String, Object> budgetControlState()
-  {
-    return budgetControl.state();
-  }
-
-  Map<String, Object> admissionState()
-  {
-    return admission.state();
   }
 }

@@ -2,18 +2,19 @@ package org.getafix.quality;
 
 import com.fasterxml.jackson.core.JsonParser;
 import org.apache.druid.query.context.ResponseContext;
+import org.getafix.core.wire.Coverage;
+import org.getafix.core.wire.QueryContextKeys;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The response-context entry {@value #NAME} that carries a budgeted query's {@link Coverage} to the client, in the
- * {@code X-Druid-Response-Context} header. Never dropped when the header is too long: the client needs it to know
+ * The response-context entry {@value QueryContextKeys#COVERAGE} that carries a budgeted query's {@link Coverage} to the
+ * client, in the {@code X-Druid-Response-Context} header. Never dropped when the header is too long: the client needs it to know
  * whether the answer is partial.
  */
 public final class CoverageKey implements ResponseContext.Key
 {
-  public static final String NAME = "getafixCoverage";
   public static final CoverageKey INSTANCE = new CoverageKey();
 
   private CoverageKey()
@@ -23,7 +24,7 @@ public final class CoverageKey implements ResponseContext.Key
   /** Registers the key with Druid once per JVM (Druid rejects a second registration of a name). */
   public static synchronized ResponseContext.Key register()
   {
-    final ResponseContext.Key known = ResponseContext.Keys.instance().find(NAME);
+    final ResponseContext.Key known = ResponseContext.Keys.instance().find(QueryContextKeys.COVERAGE);
     if (known != null) {
       return known;
     }
@@ -46,7 +47,7 @@ public final class CoverageKey implements ResponseContext.Key
   @Override
   public String getName()
   {
-    return NAME;
+    return QueryContextKeys.COVERAGE;
   }
 
   @Override
@@ -81,6 +82,6 @@ public final class CoverageKey implements ResponseContext.Key
   @Override
   public String toString()
   {
-    return NAME;
+    return QueryContextKeys.COVERAGE;
   }
 }

@@ -1,5 +1,6 @@
 package org.getafix.quality;
 
+import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
 import org.apache.druid.client.QueryableDruidServer;
 import org.apache.druid.guice.Jerseys;
@@ -10,22 +11,33 @@ import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
 import org.apache.druid.query.QuerySegmentWalker;
 
+import java.util.List;
+
 /**
  * Budgeted queries on the Broker. Druid applies extension modules over its own with {@code Modules.override}, so
  * these bindings replace the two that {@code CliBroker} makes: the per-Historical client factory and the query
- * segment walker. Adds the mature runs (lifecycle-managed: their threads stop with the Broker) and their endpoint.
+ * segment walker. Adds the budgeted queries' concerns (metrics, budget control, admission, mature runs; the mature
+ * runs are lifecycle-managed: their threads stop with the Broker) and their endpoint.
  */
 @LoadScope(roles = "broker")
 public class GetafixQualityModule implements DruidModule
 {
   @Override
+  public List<? extends Module> getJacksonModules()
+  {
+    return List.of(new QualityJsonModule());
+  }
+
+  @Override
   public void configure(Binder binder)
   {
     CoverageKey.register();
     JsonConfigProvider.bind(binder, QualityConfig.PREFIX, QualityConfig.class);
+    binder.bind(QualityMetrics.class).in(LazySingleton.class);
     binder.bind(MatureRuns.class).in(ManageLifecycle.class);
     binder.bind(BudgetControl.class).in(LazySingleton.class);
     binder.bind(Admission.class).in(LazySingleton.class);
+    binder.bind(BudgetedQueries.class).in(LazySingleton.class);
     Jerseys.addResource(binder, QualityResource.class);
     binder.bind(QueryableDruidServer.Maker.class).to(BudgetedDruidClientFactory.class).in(LazySingleton.class);
     binder.bind(QuerySegmentWalker.class).to(BudgetedQuerySegmentWalker.class).in(LazySingleton.class);

@@ -9,24 +9,35 @@ import javax.ws.rs.Path;
 import javax.ws.rs.Produces;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * {@code GET /druid/broker/v1/getafix/quality} (READ on STATE): the Broker's budgeted-query figures, its mature-run
- * counters and memo, the latest measured answer qualities, the budget controllers' and the admission controller's
- * state.
+ * {@code GET /druid/broker/v1/getafix/quality} (READ on STATE): the quality monitor's configuration, its figures of
+ * budgeted queries and mature runs with the latest measured answer qualities, the memo, and the budget controllers'
+ * and the admission controller's state.
  */
 @Path("/druid/broker/v1/getafix/quality")
 @ResourceFilters(StateResourceFilter.class)
 public class QualityResource
 {
+  private final QualityConfig config;
+  private final QualityMetrics metrics;
   private final MatureRuns matureRuns;
   private final BudgetControl budgetControl;
   private final Admission admission;
 
   @Inject
-  public QualityResource(MatureRuns matureRuns, BudgetControl budgetControl, Admission admission)
+  public QualityResource(
+      QualityConfig config,
+      QualityMetrics metrics,
+      MatureRuns matureRuns,
+      BudgetControl budgetControl,
+      Admission admission
+  )
   {
+    this.config = config;
+    this.metrics = metrics;
     this.matureRuns = matureRuns;
     this.budgetControl = budgetControl;
     this.admission = admission;
@@ -36,9 +47,17 @@ public class QualityResource
   @Produces(MediaType.APPLICATION_JSON)
   public Response getQuality()
   {
-    final Map<String, Object> state = matureRuns.state();
+    return Response.ok(state()).build();
+  }
+
+  Map<String, Object> state()
+  {
+    final Map<String, Object> state = new LinkedHashMap<>();
+    state.put("config", config);
+    state.putAll(metrics.state());
+    state.putAll(matureRuns.state());
     state.put("budgetControl", budgetControl.state());
     state.put("admission", admission.state());
-    return Response.ok(state).build();
+    return state;
   }
 }

@@ -1,32 +1,30 @@
 package org.getafix.quality;
 
-import com.google.common.collect.ImmutableMap;
 import org.apache.druid.error.InvalidInput;
-import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryContext;
-import org.apache.druid.query.QueryContexts;
+import org.getafix.core.quality.control.BudgetController;
+import org.getafix.core.wire.QueryContextKeys;
 
 import javax.annotation.Nullable;
-import java.util.Map;
 
 /**
- * A query's time budget, from its context key {@value #BUDGET_KEY} (milliseconds: a positive number, or a string
- * holding one), and the absolute deadline the Broker derives from it when the query starts.
- *
- * <p>The deadline travels in the query's context as {@value #DEADLINE_KEY} (epoch milliseconds) from the
- * {@link BudgetedQuerySegmentWalker} to the per-Historical {@link BudgetedDruidClient}s; it counts only next to a
- * budget, so a deadline a client sends without one does nothing.
+ * A query's time budget in whole milliseconds: asked for with the context key {@value QueryContextKeys#BUDGET_MS}
+ * (a positive number, or a string holding one), or set by a {@link BudgetControl} controller, which then hears how
+ * long the answer took.
  */
 public final class QueryBudget
 {
-  public static final String BUDGET_KEY = "getafixBudgetMs";
-  public static final String DEADLINE_KEY = "getafixDeadlineMs";
+  private final long millis;
+  @Nullable
+  private final BudgetController setBy;
 
-  private final long budgetMillis;
-
-  private QueryBudget(long budgetMillis)
+  private QueryBudget(long millis, @Nullable BudgetController setBy)
   {
-    this.budgetMillis = budgetMillis;
+    if (millis <= 0) {
+      throw new IllegalArgumentException("budget must be positive, got [" + millis + "]");
+    }
+    this.millis = millis;
+    this.setBy = setBy;
   }
 
   /**
@@ -36,9 +34,9 @@ public final class QueryBudget
    *                                               number of milliseconds no larger than {@code maxBudgetMillis}
    */
   @Nullable
-  public static QueryBudget from(QueryContext context, long maxBudgetMillis)
+  public static QueryBudget askedIn(QueryContext context, long maxBudgetMillis)
   {
-    final Object value = context.get(BUDGET_KEY);
+    final Object value = context.get(QueryContextKeys.BUDGET_MS);
     if (value == null) {
       return null;
     }
@@ -46,21 +44,18 @@ public final class QueryBudget
     if (!Double.isFinite(millis) || millis <= 0 || millis > maxBudgetMillis) {
       throw InvalidInput.exception(
           "Query context key [%s] must be a positive number of milliseconds, at most [%,d], but was [%s]",
-          BUDGET_KEY,
+          QueryContextKeys.BUDGET_MS,
           maxBudgetMillis,
           value
       );
     }
-    return new QueryBudget((long) Math.ceil(millis));
+    return new QueryBudget((long) Math.ceil(millis), null);
   }
 
-  /** A budget set by the Broker itself (a {@link BudgetControl} controller), not asked for by the query. */
-  static QueryBudget ofMillis(long budgetMillis)
+  /** The budget {@code controller} grants a query now: whole milliseconds, at least 1. */
+  static QueryBudget setBy(BudgetController controller)
   {
-    if (budgetMillis <= 0) {
-      throw new IllegalArgumentException("budget must be positive, got [" + budgetMillis + "]");
-    }
-    return new QueryBudget(budgetMillis);
+    return new QueryBudget(Math.max(1, Math.round(controller.budget())), controller);
   }
 
   private static double parse(Object value)
@@ -79,41 +74,15 @@ public final class QueryBudget
     return Double.NaN;
   }
 
-  /**
-   * The absolute deadline of a query on its way to the Historicals, or null if it has no budget: only a query that
-   * carries both keys (as {@link #stamp} leaves it) is budgeted.
-   */
-  @Nullable
-  public static Long deadlineOf(Query<?> query)
-  {
-    final QueryContext context = query.context();
-    if (context.get(BUDGET_KEY) == null || context.get(DEADLINE_KEY) == null) {
-      return null;
-    }
-    return context.getLong(DEADLINE_KEY);
-  }
-
   public long millis()
   {
-    return budgetMillis;
+    return millis;
   }
 
-  /**
-   * {@code query} with its budget (in whole milliseconds; a controller-set one is added here) and deadline,
-   * {@code startMillis} plus the budget, and with the Broker's caches off: a
-   * partial answer must not be stored as the answer, and a segment answered from the Broker's own cache would not
-   * be counted in the coverage.
-   */
-  public <T> Query<T> stamp(Query<T> query, long startMillis)
+  /** The controller that set this budget, null for a budget the query asked for. */
+  @Nullable
+  BudgetController setBy()
   {
-    final Map<String, Object> overrides = ImmutableMap.of(
-        BUDGET_KEY, budgetMillis,
-        DEADLINE_KEY, startMillis + budgetMillis,
-        QueryContexts.USE_CACHE_KEY, false,
-        QueryContexts.POPULATE_CACHE_KEY, false,
-        QueryContexts.USE_RESULT_LEVEL_CACHE_KEY, false,
-        QueryContexts.POPULATE_RESULT_LEVEL_CACHE_KEY, false
-    );
-    return query.withOverriddenContext(overrides);
+    return setBy;
   }
 }

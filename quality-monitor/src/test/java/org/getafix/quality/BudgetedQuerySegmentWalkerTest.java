@@ -22,6 +22,9 @@ import org.apache.druid.query.context.ResponseContext;
 import org.apache.druid.query.metadata.metadata.SegmentMetadataQuery;
 import org.apache.druid.query.timeseries.TimeseriesQuery;
 import org.apache.druid.query.timeseries.TimeseriesResultValue;
+import org.getafix.core.quality.AnswerQuality;
+import org.getafix.core.wire.Coverage;
+import org.getafix.core.wire.QueryContextKeys;
 import org.joda.time.Interval;
 import org.junit.jupiter.api.Test;
 
@@ -29,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,6 +51,9 @@ class BudgetedQuerySegmentWalkerTest
   {
     final List<Query<?>> planned = new ArrayList<>();
     final List<Query<?>> ran = new ArrayList<>();
+    /** The deadline of each query run, as its sub-queries would find it; null for an unbudgeted one. */
+    final List<Long> deadlines = new ArrayList<>();
+    BudgetedQueries budgetedQueries;
 
     @Override
     public <T> QueryRunner<T> getQueryRunnerForIntervals(Query<T> query, Iterable<Interval> intervals)
@@ -67,39 +74,54 @@ class BudgetedQuerySegmentWalkerTest
         // Druid's QuerySwappingQueryRunner accepts only the query its runner was made for.
         assertSame(query, queryPlus.getQuery());
         ran.add(queryPlus.getQuery());
+        final BudgetedQuery<?> budgeted = budgetedQueries.of(queryPlus.getQuery());
+        deadlines.add(budgeted == null ? null : budgeted.deadlineMillis());
         return Sequences.empty();
       };
     }
   }
 
-  /** Queries without an id are never sampled, so no mature run needs a toolchest here. */
-  private static MatureRuns matureRuns()
+  /** The quality monitor's Broker side around an inner walker, as the module binds it. */
+  private static final class Broker
   {
-    return new MatureRuns(
-        QualityConfig.defaults(),
-        new ServiceEmitter("broker", "localhost", new NoopEmitter()),
-        null,
-        new DefaultObjectMapper(),
-        new DruidHttpClientConfig()
-    );
+    final QualityConfig config;
+    final BudgetControl budgetControl;
+    final Admission admission;
+    final BudgetedQueries budgetedQueries;
+    final BudgetedQuerySegmentWalker walker;
+
+    Broker(QuerySegmentWalker inner, QualityConfig config, LongSupplier clock)
+    {
+      final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", new NoopEmitter());
+      final QualityMetrics metrics = new QualityMetrics(emitter);
+      // Queries without an id are never sampled, so no mature run needs a toolchest here.
+      final MatureRuns matureRuns = new MatureRuns(
+          config,
+          metrics,
+          null,
+          new DefaultObjectMapper(),
+          new DruidHttpClientConfig()
+      );
+      this.config = config;
+      this.budgetControl = new BudgetControl(config, emitter);
+      this.admission = new Admission(config, emitter);
+      this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics);
+      this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, clock);
+      if (inner instanceof RecordingWalker) {
+        ((RecordingWalker) inner).budgetedQueries = budgetedQueries;
+      }
+    }
+
+    @SuppressWarnings("unchecked")
+    Map<String, Object> controllerState(String dataSource)
+    {
+      return (Map<String, Object>) budgetControl.state().get(dataSource);
+    }
   }
 
-  private static BudgetedQuerySegmentWalker walker(QuerySegmentWalker inner, QualityConfig config)
+  private static Broker broker(QuerySegmentWalker inner, QualityConfig config)
   {
-    return walker(inner, config, () -> NOW);
-  }
-
-  private static BudgetedQuerySegmentWalker walker(QuerySegmentWalker inner, QualityConfig config, LongSupplier clock)
-  {
-    final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", new NoopEmitter());
-    return new BudgetedQuerySegmentWalker(
-        inner,
-        config,
-        matureRuns(),
-        new BudgetControl(config, emitter),
-        new Admission(config, emitter),
-        clock
-    );
+    return new Broker(inner, config, () -> NOW);
   }
 
   private static QualityConfig config(Map<String, Object> properties)
@@ -129,7 +151,7 @@ class BudgetedQuerySegmentWalkerTest
   void aQueryWithoutBudgetRunsUntouched()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = walker(inner, QualityConfig.defaults());
+    final BudgetedQuerySegmentWalker walker = broker(inner, QualityConfig.defaults()).walker;
     final TimeseriesQuery query = query(Map.of());
     final ResponseContext context = ResponseContext.createEmpty();
     run(walker, query, context);
@@ -142,36 +164,40 @@ class BudgetedQuerySegmentWalkerTest
   void aBudgetedQueryCarriesItsDeadlineWithCachesOffAndStatesItsCoverage()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = walker(inner, QualityConfig.defaults());
+    final BudgetedQuerySegmentWalker walker = broker(inner, QualityConfig.defaults()).walker;
     final ResponseContext context = ResponseContext.createEmpty();
-    run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 250)), context);
+    run(walker, query(Map.of(QueryContextKeys.BUDGET_MS, 250)), context);
     final Query<?> stamped = inner.ran.get(0);
     assertSame(inner.planned.get(0), stamped);
-    assertEquals(NOW + 250, QueryBudget.deadlineOf(stamped));
+    assertEquals(NOW + 250, inner.deadlines.get(0));
     for (String cache : List.of(QueryContexts.USE_CACHE_KEY, QueryContexts.POPULATE_CACHE_KEY,
                                 QueryContexts.USE_RESULT_LEVEL_CACHE_KEY, QueryContexts.POPULATE_RESULT_LEVEL_CACHE_KEY)) {
       assertFalse(stamped.context().getBoolean(cache, true), cache);
     }
     final Coverage coverage = CoverageKey.of(context);
-    assertEquals(0, coverage.getTotal(), "no Historical was asked");
-    assertFalse(coverage.isTimedOut());
+    assertEquals(0, coverage.total(), "no Historical was asked");
+    assertFalse(coverage.timedOut());
     assertTrue(context.get(CoverageKey.register()) instanceof Coverage, "stated even when empty");
   }
 
   @Test
-  void aDeadlineWithoutBudgetDoesNothing()
+  void aReferenceTheBrokerDoesNotKnowDoesNothing()
   {
-    assertNull(QueryBudget.deadlineOf(query(Map.of(QueryBudget.DEADLINE_KEY, NOW))));
+    final RecordingWalker inner = new RecordingWalker();
+    final BudgetedQuerySegmentWalker walker = broker(inner, QualityConfig.defaults()).walker;
+    run(walker, query(Map.of(QueryContextKeys.QUERY_REF, "made-up")), ResponseContext.createEmpty());
+    assertEquals(1, inner.ran.size());
+    assertNull(inner.deadlines.get(0), "a client cannot attach its query to a budget it did not ask for");
   }
 
   @Test
   void aBadBudgetIsRejectedBeforeAnythingRuns()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = walker(inner, QualityConfig.defaults());
+    final BudgetedQuerySegmentWalker walker = broker(inner, QualityConfig.defaults()).walker;
     final DruidException e = assertThrows(
         DruidException.class,
-        () -> run(walker, query(Map.of(QueryBudget.BUDGET_KEY, "soon")), ResponseContext.createEmpty())
+        () -> run(walker, query(Map.of(QueryContextKeys.BUDGET_MS, "soon")), ResponseContext.createEmpty())
     );
     assertEquals(400, e.getStatusCode());
     assertTrue(inner.planned.isEmpty());
@@ -184,27 +210,22 @@ class BudgetedQuerySegmentWalkerTest
     return () -> now.getAndAdd(step);
   }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Object> controllerState(BudgetedQuerySegmentWalker walker, String dataSource)
-  {
-    return (Map<String, Object>) walker.budgetControlState().get(dataSource);
-  }
-
   @Test
   void aControlledDataSourceGetsTheControllersBudgetAndFeedsItsResponseTimeBack()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = walker(
+    final Broker broker = new Broker(
         inner,
         config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200, "controlMode", "INTEGRAL")),
         steppingClock(500)
     );
+    final BudgetedQuerySegmentWalker walker = broker.walker;
     run(walker, query(Map.of()), ResponseContext.createEmpty());
     final Query<?> stamped = inner.ran.get(0);
-    assertEquals(NOW + 200, QueryBudget.deadlineOf(stamped), "the controller starts at the target");
-    assertEquals(200L, stamped.context().getLong(QueryBudget.BUDGET_KEY));
+    assertEquals(NOW + 200, inner.deadlines.get(0), "the controller starts at the target");
+    assertEquals(200L, stamped.context().getLong(QueryContextKeys.BUDGET_MS));
 
-    final Map<String, Object> state = controllerState(walker, "ds");
+    final Map<String, Object> state = broker.controllerState("ds");
     assertEquals(500.0, (double) state.get("responseTimeEstimateMs"), 1e-9, "the answer took 500 ms: " + state);
     assertTrue((double) state.get("budgetMs") < 200, "a response slower than the target lowers the budget: " + state);
     assertEquals("INTEGRAL", state.get("mode").toString());
@@ -212,7 +233,7 @@ class BudgetedQuerySegmentWalkerTest
 
     // Its next query gets the lowered budget.
     run(walker, query(Map.of()), ResponseContext.createEmpty());
-    final long second = QueryBudget.deadlineOf(inner.ran.get(1)) - (NOW + 1000);
+    final long second = inner.deadlines.get(1) - (NOW + 1000);
     assertTrue(second < 200, "budget " + second);
   }
 
@@ -220,14 +241,15 @@ class BudgetedQuerySegmentWalkerTest
   void aQuerysOwnBudgetWinsAndOtherDataSourcesAreUntouched()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = walker(
+    final Broker broker = new Broker(
         inner,
         config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200)),
         steppingClock(500)
     );
-    run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 250)), ResponseContext.createEmpty());
-    assertEquals(NOW + 250, QueryBudget.deadlineOf(inner.ran.get(0)));
-    assertNull(controllerState(walker, "ds").get("responseTimeEstimateMs"), "a fixed budget is not fed back");
+    final BudgetedQuerySegmentWalker walker = broker.walker;
+    run(walker, query(Map.of(QueryContextKeys.BUDGET_MS, 250)), ResponseContext.createEmpty());
+    assertEquals(NOW + 250, inner.deadlines.get(0));
+    assertNull(broker.controllerState("ds").get("responseTimeEstimateMs"), "a fixed budget is not fed back");
 
     final TimeseriesQuery other = Druids.newTimeseriesQueryBuilder()
                                         .dataSource("other")
@@ -247,7 +269,7 @@ class BudgetedQuerySegmentWalkerTest
   void aControlledLaneHasItsOwnControllerAheadOfItsDataSources()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = walker(
+    final Broker broker = new Broker(
         inner,
         config(Map.of(
             "controlledDataSources", List.of("ds"),
@@ -257,15 +279,16 @@ class BudgetedQuerySegmentWalkerTest
         )),
         steppingClock(500)
     );
+    final BudgetedQuerySegmentWalker walker = broker.walker;
     run(walker, query(Map.of("lane", "reports")), ResponseContext.createEmpty());
-    assertEquals(200L, inner.ran.get(0).context().getLong(QueryBudget.BUDGET_KEY), "the lane's controller budgets it");
-    assertEquals(500.0, (double) controllerState(walker, "lane:reports").get("responseTimeEstimateMs"), 1e-9);
-    assertNull(controllerState(walker, "ds").get("responseTimeEstimateMs"), "the datasource's controller is not fed");
+    assertEquals(200L, inner.ran.get(0).context().getLong(QueryContextKeys.BUDGET_MS), "the lane's controller budgets it");
+    assertEquals(500.0, (double) broker.controllerState("lane:reports").get("responseTimeEstimateMs"), 1e-9);
+    assertNull(broker.controllerState("ds").get("responseTimeEstimateMs"), "the datasource's controller is not fed");
 
     run(walker, query(Map.of("lane", "interactive")), ResponseContext.createEmpty());
     assertEquals(
         500.0,
-        (double) controllerState(walker, "ds").get("responseTimeEstimateMs"),
+        (double) broker.controllerState("ds").get("responseTimeEstimateMs"),
         1e-9,
         "a lane that is not controlled falls back to its datasource's controller"
     );
@@ -298,12 +321,12 @@ class BudgetedQuerySegmentWalkerTest
   void admissionIsOffByDefault()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = walker(inner, QualityConfig.defaults());
+    final Broker broker = broker(inner, QualityConfig.defaults());
     for (int i = 0; i < 10; i++) {
-      run(walker, withPriority(-5), ResponseContext.createEmpty());
+      run(broker.walker, withPriority(-5), ResponseContext.createEmpty());
     }
     assertEquals(10, inner.ran.size());
-    assertEquals(false, walker.admissionState().get("enabled"));
+    assertEquals(false, broker.admission.state().get("enabled"));
   }
 
   @Test
@@ -315,13 +338,11 @@ class BudgetedQuerySegmentWalkerTest
         "admissionEvaluationPeriod", 1,
         "admissionWindow", 1
     ));
-    final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", new NoopEmitter());
-    final Admission admission = new Admission(config, emitter);
-    final BudgetedQuerySegmentWalker walker = new BudgetedQuerySegmentWalker(
-        inner, config, matureRuns(), new BudgetControl(config, emitter), admission, () -> NOW
-    );
+    final Broker broker = broker(inner, config);
+    final BudgetedQuerySegmentWalker walker = broker.walker;
     // A mature run of a high-priority query measured quality 0.2, far below the target 0.9.
-    admission.measured(withPriority(0), 0.2);
+    final BudgetedQuery<?> measured = broker.budgetedQueries.start(query(Map.of(QueryContextKeys.BUDGET_MS, 100)), NOW);
+    measured.measured(new AnswerQuality(0.2, 0.2, 1, 1, 5, 1));
     // The next request evaluates the controller: the admitted share of low-priority queries drops below 1.
     final QueryCapacityExceededException e = assertThrows(
         QueryCapacityExceededException.class,
@@ -333,7 +354,7 @@ class BudgetedQuerySegmentWalkerTest
 
     run(walker, withPriority(0), ResponseContext.createEmpty());
     assertEquals(1, inner.ran.size(), "high-priority queries are never shed");
-    final Map<String, Object> state = walker.admissionState();
+    final Map<String, Object> state = broker.admission.state();
     assertEquals(1L, state.get("shedQueries"));
     assertTrue((double) state.get("lowPriorityAdmitFraction") < 1, state.toString());
     assertEquals(0.2, (double) state.get("highPrioritySignal"), 1e-9);
@@ -343,13 +364,14 @@ class BudgetedQuerySegmentWalkerTest
   void timeoutRateAdmissionCountsPartialAnswersOfHighPriorityQueries()
   {
     // Every sub-query is late: the budgeted query answers partially, which the baseline counts as a timeout.
+    final AtomicReference<BudgetedQueries> budgetedQueries = new AtomicReference<>();
     final QuerySegmentWalker lateInner = new QuerySegmentWalker()
     {
       @Override
       public <T> QueryRunner<T> getQueryRunnerForIntervals(Query<T> query, Iterable<Interval> intervals)
       {
         return (queryPlus, context) -> {
-          CoverageKey.add(context, Coverage.late(List.of(Intervals.of("2025-01-01/2025-01-02"))));
+          budgetedQueries.get().of(queryPlus.getQuery()).late(List.of("2025-01-01T00:00:00.000Z/2025-01-02T00:00:00.000Z"));
           return Sequences.empty();
         };
       }
@@ -360,13 +382,14 @@ class BudgetedQuerySegmentWalkerTest
         return getQueryRunnerForIntervals(query, List.of());
       }
     };
-    final BudgetedQuerySegmentWalker walker = walker(
+    final Broker broker = broker(
         lateInner,
         config(Map.of("admission", "TIMEOUT_RATE", "admissionEvaluationPeriod", 1, "admissionWindow", 10))
     );
-    run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 100)), ResponseContext.createEmpty());
-    run(walker, query(Map.of(QueryBudget.BUDGET_KEY, 100)), ResponseContext.createEmpty());
-    final Map<String, Object> state = walker.admissionState();
+    budgetedQueries.set(broker.budgetedQueries);
+    run(broker.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100)), ResponseContext.createEmpty());
+    run(broker.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100)), ResponseContext.createEmpty());
+    final Map<String, Object> state = broker.admission.state();
     assertEquals(0.0, (double) state.get("highPrioritySignal"), 1e-9, "both timed out: " + state);
     assertTrue((double) state.get("lowPriorityAdmitFraction") < 1, state.toString());
   }

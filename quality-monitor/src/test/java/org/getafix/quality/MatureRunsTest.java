@@ -3,7 +3,6 @@ package org.getafix.quality;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.DateTimes;
-import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.java.util.common.granularity.Granularities;
 import org.apache.druid.java.util.emitter.core.Emitter;
 import org.apache.druid.java.util.emitter.core.Event;
@@ -22,6 +21,8 @@ import org.apache.druid.query.timeseries.TimeseriesQuery;
 import org.apache.druid.query.timeseries.TimeseriesQueryQueryToolChest;
 import org.apache.druid.query.timeseries.TimeseriesResultValue;
 import org.getafix.core.quality.AnswerQuality;
+import org.getafix.core.wire.MatureRunReport;
+import org.getafix.core.wire.QueryContextKeys;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +37,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MatureRunsTest
@@ -67,6 +67,8 @@ class MatureRunsTest
   };
 
   private MatureRuns runs;
+  private QualityMetrics qualityMetrics;
+  private QualityConfig config;
   /** Metric name → values emitted, in order. */
   private final Map<String, List<Number>> metrics = new ConcurrentHashMap<>();
   /** Metric name → dimensions of each event, in order. */
@@ -109,16 +111,51 @@ class MatureRunsTest
     }
   }
 
-  private MatureRuns runs(Map<String, Object> config)
+  private MatureRuns runs(Map<String, Object> properties)
   {
+    config = MAPPER.convertValue(properties, QualityConfig.class);
+    final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", capturing);
+    qualityMetrics = new QualityMetrics(emitter);
     runs = new MatureRuns(
-        MAPPER.convertValue(config, QualityConfig.class),
-        new ServiceEmitter("broker", "localhost", capturing),
+        config,
+        qualityMetrics,
         CONGLOMERATE,
         MAPPER,
         MAPPER.convertValue(Map.of("numConnections", 100), DruidHttpClientConfig.class)
     );
     return runs;
+  }
+
+  /** {@code query} started at 0 as a budgeted query, sampled by the mature runs under test. */
+  private BudgetedQuery<Result<TimeseriesResultValue>> start(TimeseriesQuery query)
+  {
+    return new BudgetedQuery<>(
+        query,
+        "ref-" + query.getId(),
+        QueryBudget.askedIn(query.context(), config.getMaxBudgetMs()),
+        0,
+        runs.sample(query, 0),
+        List.of(qualityMetrics)
+    );
+  }
+
+  /** Answers {@code query} online with {@code rows} after {@code elapsedMillis} and waits for its measurement. */
+  private AnswerQuality answer(
+      BudgetedQuery<Result<TimeseriesResultValue>> query,
+      List<Result<TimeseriesResultValue>> rows,
+      long elapsedMillis
+  )
+  {
+    query.answered(rows, elapsedMillis);
+    return runs.measureWhenComplete(query, rows).join();
+  }
+
+  /** What the quality endpoint shows. */
+  private Map<String, Object> state()
+  {
+    final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", capturing);
+    return new QualityResource(config, qualityMetrics, runs, new BudgetControl(config, emitter), new Admission(config, emitter))
+        .state();
   }
 
   @Test
@@ -133,8 +170,8 @@ class MatureRunsTest
   private static TimeseriesQuery query(String id, Boolean mature)
   {
     final Map<String, Object> context = mature == null
-                                         ? Map.of(QueryBudget.BUDGET_KEY, 100, "queryId", id)
-                                         : Map.of(QueryBudget.BUDGET_KEY, 100, "queryId", id, MatureRuns.MATURE_KEY, mature);
+                                         ? Map.of(QueryContextKeys.BUDGET_MS, 100, "queryId", id)
+                                         : Map.of(QueryContextKeys.BUDGET_MS, 100, "queryId", id, QueryContextKeys.MATURE, mature);
     return Druids.newTimeseriesQueryBuilder()
                  .dataSource("ds")
                  .intervals("2025-01-01/2025-01-02")
@@ -153,8 +190,8 @@ class MatureRunsTest
   void theMatureAnswerMergesTheMemoWithTheLateSubAnswersAndMeasuresTheOnlineOne()
   {
     final MatureRuns runs = runs(Map.of());
-    final Query<Result<TimeseriesResultValue>> sampled = runs.maybeSample(query("q1", true), 0);
-    final MatureRuns.Run run = runs.runOf(sampled);
+    final BudgetedQuery<Result<TimeseriesResultValue>> sampled = start(query("q1", true));
+    final MatureRun run = sampled.matureRun();
     assertNotNull(run);
     assertEquals("q1-mature", run.matureId);
     assertEquals(60_000, run.failTime);
@@ -162,23 +199,24 @@ class MatureRunsTest
     // Two servers answered in time (hours 0 and 1, and hour 1 again: the merge must add it up), one was late (hour 2).
     runs.memoise(run, "h1", List.of(hour(0, 5), hour(1, 2)));
     runs.memoise(run, "h2", List.of(hour(1, 3)));
-    runs.late(run, CompletableFuture.completedFuture(List.of(hour(2, 7))));
-    final List<Result<TimeseriesResultValue>> online = List.of(hour(0, 5), hour(1, 5));
-    final Coverage coverage = Coverage.answered(2).plus(Coverage.late(List.of(Intervals.utc(0, 3_600_000))));
-    runs.answered(sampled, online, coverage, 100, 120).join();
+    run.late(CompletableFuture.completedFuture(List.of(hour(2, 7))));
+    sampled.answeredInTime(2);
+    sampled.late(List.of("2025-01-01T02:00:00.000Z/2025-01-01T03:00:00.000Z"));
+    answer(sampled, List.of(hour(0, 5), hour(1, 5)), 120);
 
-    final Map<String, Object> state = runs.state();
+    final Map<String, Object> state = state();
     assertEquals(1L, state.get("matureRunsCompleted"));
     assertEquals(0L, state.get("matureRunsFailed"));
     assertEquals(0L, state.get("memoEntries"), "a measured run's memo entries are dropped");
     @SuppressWarnings("unchecked")
-    final Map<String, Object> quality =
-        (Map<String, Object>) ((List<Map<String, Object>>) state.get("recent")).get(0).get("quality");
-    assertEquals(3, quality.get("matureRows"), "hours 0, 1 (merged) and 2");
-    assertEquals(2, quality.get("matchedRows"));
-    assertEquals(2 / 3.0, (double) quality.get("quality"), 1e-9, "hours 0 and 1 exact, hour 2 missing: " + quality);
-    // What the endpoint serves, with Druid's mapper.
-    final JsonNode json = MAPPER.valueToTree(state);
+    final AnswerQuality quality = ((List<MatureRunReport>) state.get("recent")).get(0).quality();
+    assertEquals(3, quality.matureRows(), "hours 0, 1 (merged) and 2");
+    assertEquals(2, quality.matchedRows());
+    assertEquals(2 / 3.0, quality.quality(), 1e-9, "hours 0 and 1 exact, hour 2 missing: " + quality);
+    // What the endpoint serves, with Druid's mapper and the quality monitor's formats.
+    final JsonNode json = MAPPER.copy().registerModule(new QualityJsonModule()).valueToTree(state);
+    assertEquals("q1", json.path("recent").path(0).path("queryId").asText(), json.toString());
+    assertEquals(3, json.path("recent").path(0).path("coverage").path("total").asInt(), json.toString());
     assertEquals(2 / 3.0, json.path("recent").path(0).path("quality").path("quality").asDouble(), 1e-9, json.toString());
     assertEquals(60_000, json.path("config").path("matureTimeoutMs").asLong(), json.toString());
 
@@ -195,16 +233,17 @@ class MatureRunsTest
   {
     // An entry heavier than the whole memo (1 byte) is evicted as it is written.
     final MatureRuns runs = runs(Map.of("memoMaxBytes", 1, "memoMaxEntries", 1));
-    final Query<Result<TimeseriesResultValue>> evicted = runs.maybeSample(query("q2", true), 0);
-    runs.memoise(runs.runOf(evicted), "h1", List.of(hour(0, 5)));
-    runs.answered(evicted, List.of(), Coverage.answered(2), 100, 50).join();
+    final BudgetedQuery<Result<TimeseriesResultValue>> evicted = start(query("q2", true));
+    runs.memoise(evicted.matureRun(), "h1", List.of(hour(0, 5)));
+    evicted.answeredInTime(2);
+    answer(evicted, List.of(), 50);
 
-    final Query<Result<TimeseriesResultValue>> lateFailed = runs.maybeSample(query("q3", true), 0);
-    runs.late(runs.runOf(lateFailed), CompletableFuture.failedFuture(new IllegalStateException("timeout")));
-    runs.answered(lateFailed, List.of(), Coverage.late(List.of()), 100, 50).join();
+    final BudgetedQuery<Result<TimeseriesResultValue>> lateFailed = start(query("q3", true));
+    lateFailed.matureRun().late(CompletableFuture.failedFuture(new IllegalStateException("timeout")));
+    answer(lateFailed, List.of(), 50);
 
     // The eviction failed its run at once (on the measurer's thread, before the measurements joined above).
-    final Map<String, Object> state = runs.state();
+    final Map<String, Object> state = state();
     assertEquals(2L, state.get("matureRunsFailed"));
     assertEquals(0L, state.get("matureRunsCompleted"));
     assertEquals(1L, state.get("memoEvictions"));
@@ -226,21 +265,22 @@ class MatureRunsTest
     // Every entry (a one-hour sub-answer, under 100 bytes as JSON) weighs 100: the memo holds 10 of them.
     final int runsStarted = 25;
     final MatureRuns runs = runs(Map.of("memoMaxBytes", 1000, "memoMaxEntries", 10, "maxMatureRuns", runsStarted));
-    final List<Query<Result<TimeseriesResultValue>>> sampled = new ArrayList<>();
+    final List<BudgetedQuery<Result<TimeseriesResultValue>>> sampled = new ArrayList<>();
     for (int i = 0; i < runsStarted; i++) {
-      final Query<Result<TimeseriesResultValue>> query = runs.maybeSample(query("m" + i, true), 0);
+      final BudgetedQuery<Result<TimeseriesResultValue>> query = start(query("m" + i, true));
       sampled.add(query);
-      runs.memoise(runs.runOf(query), "h1", List.of(hour(i % 24, i)));
-      assertTrue((Long) runs.state().get("memoBytes") <= 1000, runs.state().toString());
+      runs.memoise(query.matureRun(), "h1", List.of(hour(i % 24, i)));
+      assertTrue((Long) state().get("memoBytes") <= 1000, state().toString());
     }
     // A failed run keeps its place in maxMatureRuns until its late sub-queries end (they hold their connections).
-    assertEquals(runsStarted, runs.state().get("matureRunsInFlight"));
+    assertEquals(runsStarted, state().get("matureRunsInFlight"));
     // The measurer runs eviction failures and measurements in order: once a later measurement is in, so are they.
     final List<AnswerQuality> measured = new ArrayList<>();
-    for (Query<Result<TimeseriesResultValue>> query : sampled) {
-      measured.add(runs.answered(query, List.of(), Coverage.answered(1), 100, 50).join());
+    for (BudgetedQuery<Result<TimeseriesResultValue>> query : sampled) {
+      query.answeredInTime(1);
+      measured.add(answer(query, List.of(), 50));
     }
-    final Map<String, Object> state = runs.state();
+    final Map<String, Object> state = state();
     assertEquals(0L, state.get("memoBytes"), "measured and failed runs leave nothing in the memo");
     assertEquals(runsStarted - 10L, state.get("memoEvictions"), state.toString());
     assertEquals(runsStarted - 10L, ((Map<?, ?>) state.get("matureRunsFailedByReason")).get("evicted"), state.toString());
@@ -261,15 +301,11 @@ class MatureRunsTest
   void aQueryCanDeclineOrAskForAMatureRunAndTheLimitHolds()
   {
     final MatureRuns runs = runs(Map.of("matureSampleRate", 0.0, "maxMatureRuns", 1));
-    final TimeseriesQuery unsampled = query("q4", null);
-    assertSame(unsampled, runs.maybeSample(unsampled, 0));
-    final TimeseriesQuery declined = query("q5", false);
-    assertSame(declined, runs.maybeSample(declined, 0));
-    assertNotNull(runs.runOf(runs.maybeSample(query("q6", true), 0)));
-    final TimeseriesQuery beyondLimit = query("q7", true);
-    assertSame(beyondLimit, runs.maybeSample(beyondLimit, 0));
-    assertEquals(1L, runs.state().get("matureRunsSkipped"));
+    assertNull(runs.sample(query("q4", null), 0));
+    assertNull(runs.sample(query("q5", false), 0), "declined");
+    assertNotNull(runs.sample(query("q6", true), 0));
+    assertNull(runs.sample(query("q7", true), 0), "beyond the limit");
+    assertEquals(1L, state().get("matureRunsSkipped"));
     assertEquals(List.of(1), metrics.get("getafix/mature/skipped"));
-    assertNull(runs.runOf(beyondLimit));
   }
 }

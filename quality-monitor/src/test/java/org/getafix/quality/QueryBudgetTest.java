@@ -2,6 +2,7 @@ package org.getafix.quality;
 
 import org.apache.druid.error.DruidException;
 import org.apache.druid.query.QueryContext;
+import org.getafix.core.wire.QueryContextKeys;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -20,14 +21,14 @@ class QueryBudgetTest
   private static QueryBudget budget(Object value)
   {
     final Map<String, Object> context = new HashMap<>();
-    context.put(QueryBudget.BUDGET_KEY, value);
-    return QueryBudget.from(QueryContext.of(context), MAX);
+    context.put(QueryContextKeys.BUDGET_MS, value);
+    return QueryBudget.askedIn(QueryContext.of(context), MAX);
   }
 
   @Test
   void noBudgetKeyMeansNoBudget()
   {
-    assertNull(QueryBudget.from(QueryContext.of(Map.of("timeout", 1000)), MAX));
+    assertNull(QueryBudget.askedIn(QueryContext.of(Map.of("timeout", 1000)), MAX));
   }
 
   @Test
@@ -50,7 +51,7 @@ class QueryBudgetTest
       final DruidException e = assertThrows(DruidException.class, () -> budget(bad), "budget " + bad);
       assertEquals(DruidException.Category.INVALID_INPUT, e.getCategory(), "budget " + bad);
       assertEquals(400, e.getStatusCode(), "budget " + bad);
-      assertTrue(e.getMessage().contains(QueryBudget.BUDGET_KEY), e.getMessage());
+      assertTrue(e.getMessage().contains(QueryContextKeys.BUDGET_MS), e.getMessage());
     }
   }
 }

@@ -24,4 +24,13 @@ public interface AdmissionController
    * fraction of them, spread evenly, rather than a coin flip.
    */
   boolean admitLowPriority();
+
+  /** The high-priority signal the controller steers on (answer quality or non-timeout rate), NaN before any. */
+  double signal();
+
+  /** The PID controller of Ubora §8 with {@code config}'s settings. */
+  static AdmissionController of(AdmissionConfig config)
+  {
+    return new PidAdmissionController(config);
+  }
 }

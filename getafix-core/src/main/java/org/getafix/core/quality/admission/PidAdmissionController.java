@@ -73,7 +73,8 @@ public final class PidAdmissionController implements AdmissionController
     return false;
   }
 
-  /** The current signal (mean of the window), NaN before the first sample. */
+  /** The mean of the window, NaN before the first sample. */
+  @Override
   public synchronized double signal()
   {
     return sampleCount == 0 ? Double.NaN : sampleSum / sampleCount;

@@ -22,4 +22,10 @@ public interface BudgetController
 
   /** Responses ignored as garbage since construction. */
   long rejectedResponses();
+
+  /** The budget paper's feedback controller (integral, adaptive or hybrid) with {@code config}'s settings. */
+  static BudgetController of(BudgetControlConfig config)
+  {
+    return new FeedbackBudgetController(config);
+  }
 }

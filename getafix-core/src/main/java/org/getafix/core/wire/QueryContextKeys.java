@@ -1,0 +1,27 @@
+package org.getafix.core.wire;
+
+/**
+ * The names a budgeted query carries in Druid's query context and response context: what a client sets, what the
+ * Broker adds on the way to the Historicals, and where the answer states its {@link Coverage}.
+ */
+public final class QueryContextKeys
+{
+  /**
+   * A query's time budget in milliseconds: a positive number, or a string holding one. The answer leaves the Broker
+   * with what the Historicals sent by start + budget.
+   */
+  public static final String BUDGET_MS = "getafixBudgetMs";
+  /** {@code true} asks for a mature run of a budgeted query, {@code false} declines one; absent: sampled. */
+  public static final String MATURE = "getafixMature";
+  /**
+   * Added by the Broker: an unguessable reference that binds a budgeted query's sub-queries to the query on the
+   * Broker that owns their deadline. A reference the Broker does not know does nothing.
+   */
+  public static final String QUERY_REF = "getafixQueryRef";
+  /** The response-context entry (in {@code X-Druid-Response-Context}) that holds a budgeted answer's coverage. */
+  public static final String COVERAGE = "getafixCoverage";
+
+  private QueryContextKeys()
+  {
+  }
+}

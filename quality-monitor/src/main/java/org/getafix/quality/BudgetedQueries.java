@@ -1,0 +1,93 @@
+package org.getafix.quality;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.google.inject.Inject;
+import org.apache.druid.query.Query;
+import org.getafix.core.quality.control.BudgetController;
+import org.getafix.core.wire.QueryContextKeys;
+
+import javax.annotation.Nullable;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Where budgeted queries begin and where their sub-queries find them. {@link #start} budgets a query (its own
+ * {@value QueryContextKeys#BUDGET_MS}, else its controller's, else none), lets {@link Admission} shed it, and makes its
+ * {@link BudgetedQuery} with the Broker's concerns as listeners; a per-Historical client finds that query again by
+ * the reference in a sub-query's context ({@link #of}).
+ *
+ * <p>Queries are held weakly: a query's runner and its sub-queries hold it while it runs, so one that Druid plans
+ * but never runs, or whose client goes away, leaves nothing behind.
+ */
+public class BudgetedQueries
+{
+  private final QualityConfig config;
+  private final Admission admission;
+  private final BudgetControl budgetControl;
+  private final MatureRuns matureRuns;
+  private final List<BudgetedQuery.Listener> listeners;
+  private final Cache<String, BudgetedQuery<?>> running = Caffeine.newBuilder().weakValues().build();
+
+  @Inject
+  public BudgetedQueries(
+      QualityConfig config,
+      Admission admission,
+      BudgetControl budgetControl,
+      MatureRuns matureRuns,
+      QualityMetrics metrics
+  )
+  {
+    this.config = config;
+    this.admission = admission;
+    this.budgetControl = budgetControl;
+    this.matureRuns = matureRuns;
+    this.listeners = List.of(metrics, budgetControl, admission, matureRuns);
+  }
+
+  /**
+   * {@code query} as a budgeted query starting at {@code startMillis}, or null if it has no budget.
+   *
+   * @throws org.apache.druid.error.DruidException (HTTP 400) for a bad budget, before anything else happens
+   * @throws org.apache.druid.query.QueryCapacityExceededException (HTTP 429) for a query admission control sheds
+   */
+  @Nullable
+  public <T> BudgetedQuery<T> start(Query<T> query, long startMillis)
+  {
+    final QueryBudget asked = QueryBudget.askedIn(query.context(), config.getMaxBudgetMs());
+    admission.admit(query);
+    final BudgetController controller = asked == null ? budgetControl.controllerOf(query) : null;
+    if (asked == null && controller == null) {
+      return null;
+    }
+    final BudgetedQuery<T> budgeted = new BudgetedQuery<>(
+        query,
+        UUID.randomUUID().toString(),
+        asked != null ? asked : QueryBudget.setBy(controller),
+        startMillis,
+        matureRuns.sample(query, startMillis),
+        listeners
+    );
+    running.put(reference(budgeted.stamped()), budgeted);
+    return budgeted;
+  }
+
+  /** The budgeted query {@code subQuery} belongs to, or null if it belongs to none that is running here. */
+  @Nullable
+  public BudgetedQuery<?> of(Query<?> subQuery)
+  {
+    final Object reference = subQuery.context().get(QueryContextKeys.QUERY_REF);
+    return reference == null ? null : running.getIfPresent(reference.toString());
+  }
+
+  /** The query has answered or failed: its late sub-queries keep their own hold on it. */
+  void ended(BudgetedQuery<?> query)
+  {
+    running.invalidate(reference(query.stamped()));
+  }
+
+  private static String reference(Query<?> stamped)
+  {
+    return String.valueOf(stamped.context().get(QueryContextKeys.QUERY_REF));
+  }
+}

@@ -1,0 +1,179 @@
+package org.getafix.quality;
+
+import com.google.common.collect.ImmutableMap;
+import org.apache.druid.java.util.common.logger.Logger;
+import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryContexts;
+import org.getafix.core.quality.AnswerQuality;
+import org.getafix.core.wire.Coverage;
+import org.getafix.core.wire.QueryContextKeys;
+
+import javax.annotation.Nullable;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One budgeted query's life on the Broker: its budget and deadline, its coverage as the Historicals' sub-queries
+ * answer or miss the deadline, its mature run if it was sampled, and the concerns that hear how it went. Made by
+ * {@link BudgetedQueries} when the query starts; its sub-queries find it again through the reference that
+ * {@link #stamped()} carries in their context.
+ *
+ * <p>Each concern (budget control, admission, mature runs, metrics) is a {@link Listener}, as in Netflix
+ * concurrency-limits' {@code Limiter.Listener}: it learns of the online answer, of a failure before it, and of the
+ * quality a mature run measured. A listener that throws is logged and does not fail the query or the other
+ * listeners.
+ *
+ * @param <T> the query's result type
+ */
+public final class BudgetedQuery<T>
+{
+  private static final Logger log = new Logger(BudgetedQuery.class);
+
+  private final Query<T> query;
+  private final Query<T> stamped;
+  private final QueryBudget budget;
+  private final long startMillis;
+  @Nullable
+  private final MatureRun matureRun;
+  private final List<Listener> listeners;
+  private final AtomicReference<Coverage> coverage = new AtomicReference<>(Coverage.none());
+
+  /** Hears how a budgeted query went. Every method runs on a query or mature-run thread and must not block. */
+  public interface Listener
+  {
+    /** The online answer is complete after {@code elapsedMillis}; {@link #coverage()} is final. */
+    default void onAnswered(BudgetedQuery<?> query, List<?> rows, long elapsedMillis)
+    {
+    }
+
+    /** The query failed before its online answer. */
+    default void onFailed(BudgetedQuery<?> query, Throwable cause)
+    {
+    }
+
+    /** The query's mature run measured the quality of its online answer. */
+    default void onQualityMeasured(BudgetedQuery<?> query, AnswerQuality quality)
+    {
+    }
+  }
+
+  /**
+   * @param query     the query as asked
+   * @param reference the unguessable {@value QueryContextKeys#QUERY_REF} its sub-queries carry
+   * @param matureRun its mature run, null if it is not sampled
+   */
+  BudgetedQuery(
+      Query<T> query,
+      String reference,
+      QueryBudget budget,
+      long startMillis,
+      @Nullable MatureRun matureRun,
+      List<Listener> listeners
+  )
+  {
+    this.query = query;
+    this.budget = budget;
+    this.startMillis = startMillis;
+    this.matureRun = matureRun;
+    this.listeners = List.copyOf(listeners);
+    // In whole milliseconds, so that a controller-set budget is visible too. The Broker's caches are off: a partial
+    // answer must not be stored as the answer, and a segment answered from the Broker's own cache would not be
+    // counted in the coverage.
+    this.stamped = query.withOverriddenContext(ImmutableMap.of(
+        QueryContextKeys.BUDGET_MS, budget.millis(),
+        QueryContextKeys.QUERY_REF, reference,
+        QueryContexts.USE_CACHE_KEY, false,
+        QueryContexts.POPULATE_CACHE_KEY, false,
+        QueryContexts.USE_RESULT_LEVEL_CACHE_KEY, false,
+        QueryContexts.POPULATE_RESULT_LEVEL_CACHE_KEY, false
+    ));
+  }
+
+  /** The query as asked. */
+  public Query<T> query()
+  {
+    return query;
+  }
+
+  /** The query as Druid plans and runs it: with its budget, its reference and the Broker's caches off. */
+  public Query<T> stamped()
+  {
+    return stamped;
+  }
+
+  public QueryBudget budget()
+  {
+    return budget;
+  }
+
+  public long startMillis()
+  {
+    return startMillis;
+  }
+
+  /** When the online answer leaves with what has come in: start plus budget, epoch milliseconds. */
+  public long deadlineMillis()
+  {
+    return startMillis + budget.millis();
+  }
+
+  @Nullable
+  MatureRun matureRun()
+  {
+    return matureRun;
+  }
+
+  /** What the sub-queries have covered so far; final once the query is answered. */
+  public Coverage coverage()
+  {
+    return coverage.get();
+  }
+
+  /** A sub-query's segments answered by the deadline. */
+  void answeredInTime(int segments)
+  {
+    coverage.accumulateAndGet(Coverage.answered(segments), Coverage::plus);
+  }
+
+  /** A sub-query's segments cut off at the deadline, one interval each. */
+  void late(List<String> intervals)
+  {
+    coverage.accumulateAndGet(Coverage.late(intervals), Coverage::plus);
+  }
+
+  void answered(List<T> rows, long elapsedMillis)
+  {
+    for (Listener listener : listeners) {
+      try {
+        listener.onAnswered(this, rows, elapsedMillis);
+      }
+      catch (RuntimeException e) {
+        log.warn(e, "Listener [%s] failed on the answer of query [%s]", listener.getClass().getSimpleName(), query.getId());
+      }
+    }
+  }
+
+  void failed(Throwable cause)
+  {
+    for (Listener listener : listeners) {
+      try {
+        listener.onFailed(this, cause);
+      }
+      catch (RuntimeException e) {
+        log.warn(e, "Listener [%s] failed on the failure of query [%s]", listener.getClass().getSimpleName(), query.getId());
+      }
+    }
+  }
+
+  void measured(AnswerQuality quality)
+  {
+    for (Listener listener : listeners) {
+      try {
+        listener.onQualityMeasured(this, quality);
+      }
+      catch (RuntimeException e) {
+        log.warn(e, "Listener [%s] failed on the quality of query [%s]", listener.getClass().getSimpleName(), query.getId());
+      }
+    }
+  }
+}

@@ -1,0 +1,162 @@
+package org.getafix.quality;
+
+import com.google.inject.Inject;
+import org.apache.druid.java.util.common.StringUtils;
+import org.apache.druid.java.util.emitter.service.ServiceEmitter;
+import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
+import org.apache.druid.query.Query;
+import org.getafix.core.quality.AnswerQuality;
+import org.getafix.core.quality.control.EwmaResponseTime;
+import org.getafix.core.wire.Coverage;
+import org.getafix.core.wire.MatureRunReport;
+
+import javax.annotation.Nullable;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The Broker's figures of budgeted queries and their mature runs: emitted as metrics (dimensions {@code dataSource}
+ * and {@code type}) and counted for {@link QualityResource}, with the latest {@value #RECENT} measured mature runs.
+ * The figures of a controller-set budget are the {@link BudgetControl}'s to emit.
+ */
+public class QualityMetrics implements BudgetedQuery.Listener
+{
+  private static final int RECENT = 50;
+
+  private final ServiceEmitter emitter;
+  private final EwmaResponseTime responseTime = new EwmaResponseTime(EwmaResponseTime.DEFAULT_ALPHA);
+  private final Deque<MatureRunReport> recent = new ArrayDeque<>();
+  private final AtomicLong budgeted = new AtomicLong();
+  private final AtomicLong timedOut = new AtomicLong();
+  private final AtomicLong started = new AtomicLong();
+  private final AtomicLong completed = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong skipped = new AtomicLong();
+  private final AtomicLong evictions = new AtomicLong();
+  private final Map<MatureRunFailure, AtomicLong> failures = new EnumMap<>(MatureRunFailure.class);
+
+  @Inject
+  public QualityMetrics(ServiceEmitter emitter)
+  {
+    this.emitter = emitter;
+    for (MatureRunFailure failure : MatureRunFailure.values()) {
+      failures.put(failure, new AtomicLong());
+    }
+  }
+
+  /** The dimensions of every metric of a query: its datasources and its type. */
+  static ServiceMetricEvent.Builder dimensions(Query<?> query)
+  {
+    return ServiceMetricEvent.builder()
+                             .setDimension("dataSource", String.join(",", query.getDataSource().getTableNames()))
+                             .setDimension("type", query.getType());
+  }
+
+  @Override
+  public void onAnswered(BudgetedQuery<?> query, List<?> rows, long elapsedMillis)
+  {
+    budgeted.incrementAndGet();
+    final Coverage coverage = query.coverage();
+    if (coverage.timedOut()) {
+      timedOut.incrementAndGet();
+    }
+    final double meanResponseTime;
+    synchronized (responseTime) {
+      responseTime.record(elapsedMillis);
+      meanResponseTime = responseTime.estimate();
+    }
+    emit(query.query(), "getafix/quality/coverage", coverage.fraction());
+    if (query.budget().setBy() == null) {
+      emit(query.query(), "getafix/budget/ms", query.budget().millis());
+      emit(query.query(), "getafix/rt/mean", meanResponseTime);
+    }
+  }
+
+  void matureStarted(Query<?> query)
+  {
+    started.incrementAndGet();
+    emit(query, "getafix/mature/started", 1);
+  }
+
+  void matureSkipped(Query<?> query)
+  {
+    skipped.incrementAndGet();
+    emit(query, "getafix/mature/skipped", 1);
+  }
+
+  void matureFailed(Query<?> query, MatureRunFailure reason)
+  {
+    failed.incrementAndGet();
+    failures.get(reason).incrementAndGet();
+    emitter.emit(dimensions(query).setDimension("reason", reason.dimension()).setMetric("getafix/mature/failed", 1));
+  }
+
+  /** A mature run was measured; {@code quality} is null for a query type without a quality metric. */
+  void matureCompleted(MatureRun run, Coverage coverage, @Nullable AnswerQuality quality, long matureMillis)
+  {
+    completed.incrementAndGet();
+    emit(run.query, "getafix/mature/completed", 1);
+    if (quality != null) {
+      emit(run.query, "getafix/quality/answer", quality.quality());
+    }
+    final MatureRunReport report = new MatureRunReport(
+        run.query.getId(),
+        run.query.getType(),
+        String.join(",", run.query.getDataSource().getTableNames()),
+        coverage,
+        quality,
+        matureMillis
+    );
+    synchronized (recent) {
+      recent.addFirst(report);
+      while (recent.size() > RECENT) {
+        recent.removeLast();
+      }
+    }
+  }
+
+  void memoEvicted(Query<?> query, String cause)
+  {
+    evictions.incrementAndGet();
+    emitter.emit(dimensions(query).setDimension("cause", StringUtils.toLowerCase(cause)).setMetric("getafix/memo/evictions", 1));
+  }
+
+  void memoBytes(Query<?> query, long bytes)
+  {
+    emit(query, "getafix/memo/bytes", bytes);
+  }
+
+  private void emit(Query<?> query, String metric, Number value)
+  {
+    emitter.emit(dimensions(query).setMetric(metric, value));
+  }
+
+  /** Counters of budgeted queries and mature runs, and the latest measured mature runs, newest first. */
+  Map<String, Object> state()
+  {
+    final Map<String, Object> state = new LinkedHashMap<>();
+    state.put("budgetedQueries", budgeted.get());
+    state.put("timedOutQueries", timedOut.get());
+    synchronized (responseTime) {
+      state.put("meanResponseTimeMs", responseTime.estimate());
+    }
+    state.put("matureRunsStarted", started.get());
+    state.put("matureRunsCompleted", completed.get());
+    state.put("matureRunsFailed", failed.get());
+    final Map<String, Long> byReason = new LinkedHashMap<>();
+    failures.forEach((reason, count) -> byReason.put(reason.dimension(), count.get()));
+    state.put("matureRunsFailedByReason", byReason);
+    state.put("matureRunsSkipped", skipped.get());
+    state.put("memoEvictions", evictions.get());
+    synchronized (recent) {
+      state.put("recent", new ArrayList<>(recent));
+    }
+    return state;
+  }
+}
