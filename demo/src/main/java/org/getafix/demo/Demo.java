@@ -1,13 +1,15 @@
 package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.HdrHistogram.Histogram;
+import org.getafix.core.wire.MatureRunReport;
+import org.getafix.core.wire.QueryContextKeys;
 import org.getafix.it.cluster.ClusterConfig;
 import org.getafix.it.cluster.DruidRole;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixClient;
 import org.getafix.it.getafix.GetafixSetup;
-import org.getafix.it.quality.MatureRun;
 import org.getafix.it.quality.QualityClient;
 import org.getafix.it.workload.QueryKind;
 import org.getafix.it.workload.QueryMix;
@@ -15,7 +17,6 @@ import org.getafix.it.workload.QueryOutcome;
 import org.getafix.it.workload.SyntheticDataset;
 import org.getafix.it.workload.WorkloadResult;
 import org.getafix.it.workload.WorkloadRunner;
-import org.HdrHistogram.Histogram;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -234,7 +235,7 @@ public final class Demo
     final QueryMix mix = QueryMix.defaultMix(dataset);
     final boolean budgeted = strategy == Strategy.GETAFIX;
     final QualityClient quality = budgeted ? new QualityClient(cluster.broker().uri()) : null;
-    final Map<String, Object> context = budgeted ? Map.of(QualityClient.BUDGET, budget.ms()) : Map.of();
+    final Map<String, Object> context = budgeted ? Map.of(QueryContextKeys.BUDGET_MS, budget.ms()) : Map.of();
     final PhaseSampler sampler = new PhaseSampler(
         cluster,
         DATA_SOURCE,
@@ -389,11 +390,11 @@ public final class Demo
       WorkloadResult measured
   )
   {
-    final Map<String, MatureRun> runs = sampler.matureRuns();
+    final Map<String, MatureRunReport> runs = sampler.matureRuns();
     final List<Double> qualities = measured.outcomes().stream()
                                            .map(o -> runs.get(queryId(o)))
-                                           .filter(r -> r != null && !Double.isNaN(r.quality()))
-                                           .map(MatureRun::quality)
+                                           .filter(r -> r != null && !Double.isNaN(r.measuredQuality()))
+                                           .map(MatureRunReport::measuredQuality)
                                            .toList();
     long failed = 0;
     long skipped = 0;

@@ -1,11 +1,12 @@
 package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.getafix.core.wire.MatureRunReport;
 import org.getafix.it.cluster.CpuCgroup;
 import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.LocalNode;
 import org.getafix.it.getafix.GetafixClient;
-import org.getafix.it.quality.MatureRun;
+import org.getafix.it.quality.BrokerFormats;
 import org.getafix.it.quality.QualityClient;
 
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ final class PhaseSampler implements AutoCloseable
   private static final long QUALITY_PERIOD_MILLIS = 1000;
   private final QualityClient quality;
   /** Query id → its mature run, as the quality endpoint listed it. */
-  private final Map<String, MatureRun> matureRuns = new LinkedHashMap<>();
+  private final Map<String, MatureRunReport> matureRuns = new LinkedHashMap<>();
   private boolean closed;
   private final ScheduledExecutorService timer = Executors.newScheduledThreadPool(2, r -> {
     final Thread t = new Thread(r, "getafix-demo-sampler");
@@ -71,7 +72,7 @@ final class PhaseSampler implements AutoCloseable
   private void collectMatureRuns()
   {
     try {
-      final List<MatureRun> recent = MatureRun.recent(quality.qualityState());
+      final List<MatureRunReport> recent = BrokerFormats.recentMatureRuns(quality.qualityState());
       synchronized (matureRuns) {
         recent.forEach(run -> matureRuns.putIfAbsent(run.queryId(), run));
       }
@@ -120,7 +121,7 @@ final class PhaseSampler implements AutoCloseable
   }
 
   /** The mature runs seen so far, by query id. */
-  Map<String, MatureRun> matureRuns()
+  Map<String, MatureRunReport> matureRuns()
   {
     synchronized (matureRuns) {
       return Map.copyOf(matureRuns);

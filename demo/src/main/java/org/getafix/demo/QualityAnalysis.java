@@ -66,13 +66,13 @@ public final class QualityAnalysis
       classes.put(label, 0L);
     }
     for (TimedQuery q : budgeted) {
-      classes.merge(COVERAGE_LABELS[coverageClass(q.coverage().answeredShare())], 1L, Long::sum);
+      classes.merge(COVERAGE_LABELS[coverageClass(q.coverage().fraction())], 1L, Long::sum);
     }
     final List<Double> qualities = matureQualities.stream().filter(Objects::nonNull).filter(d -> !d.isNaN()).sorted().toList();
     return new Figures(
         budgeted.size(),
         budgeted.stream().filter(TimedQuery::partial).count(),
-        budgeted.stream().mapToDouble(q -> q.coverage().answeredShare()).average().orElse(Double.NaN),
+        budgeted.stream().mapToDouble(q -> q.coverage().fraction()).average().orElse(Double.NaN),
         classes,
         qualities.size(),
         qualities.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN),

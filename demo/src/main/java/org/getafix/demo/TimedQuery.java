@@ -1,6 +1,6 @@
 package org.getafix.demo;
 
-import org.getafix.it.quality.Coverage;
+import org.getafix.core.wire.Coverage;
 
 /**
  * One measured query that answered, placed in its phase's time.

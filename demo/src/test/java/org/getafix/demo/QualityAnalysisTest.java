@@ -1,7 +1,8 @@
 package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.getafix.it.quality.Coverage;
+import org.getafix.core.wire.Coverage;
+import org.getafix.it.quality.BrokerFormats;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -40,7 +41,7 @@ class QualityAnalysisTest
   private static Coverage header(String json)
   {
     try {
-      return Coverage.fromResponseContext(MAPPER.readTree(json));
+      return BrokerFormats.coverage(MAPPER.readTree(json));
     }
     catch (IOException e) {
       throw new UncheckedIOException(e);

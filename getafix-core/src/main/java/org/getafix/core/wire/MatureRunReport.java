@@ -23,4 +23,9 @@ public record MatureRunReport(
     long matureMillis
 )
 {
+  /** The measured quality, NaN when none was measured. */
+  public double measuredQuality()
+  {
+    return quality == null ? Double.NaN : quality.quality();
+  }
 }

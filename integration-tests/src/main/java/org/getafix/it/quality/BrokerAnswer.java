@@ -1,6 +1,7 @@
 package org.getafix.it.quality;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.getafix.core.wire.QueryContextKeys;
 
 /**
  * One Broker answer with what a budgeted query needs besides the body: the HTTP status (a bad budget is a 400, a
@@ -16,7 +17,7 @@ public record BrokerAnswer(int status, JsonNode body, JsonNode context, long mil
   /** The raw {@code getafixCoverage} entry (a missing node for a query without a budget). */
   public JsonNode coverage()
   {
-    return context.path(Coverage.KEY);
+    return context.path(QueryContextKeys.COVERAGE);
   }
 
   public boolean isSuccess()

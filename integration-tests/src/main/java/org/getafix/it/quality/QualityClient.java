@@ -18,10 +18,6 @@ import java.time.Duration;
  */
 public final class QualityClient
 {
-  /** Context key of a query's budget in milliseconds. */
-  public static final String BUDGET = "getafixBudgetMs";
-  /** Context key that forces (true) or forbids (false) a budgeted query's mature run, whatever the sampling rate. */
-  public static final String MATURE = "getafixMature";
   public static final String RESPONSE_CONTEXT_HEADER = "X-Druid-Response-Context";
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final HttpClient HTTP = HttpClient.newBuilder()

@@ -1,6 +1,6 @@
 package org.getafix.it.workload;
 
-import org.getafix.it.quality.Coverage;
+import org.getafix.core.wire.Coverage;
 
 import java.time.Instant;
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.getafix.it.cluster.BrokerClient;
 import org.getafix.it.quality.BrokerAnswer;
-import org.getafix.it.quality.Coverage;
+import org.getafix.it.quality.BrokerFormats;
 import org.getafix.it.quality.QualityClient;
 
 import java.io.IOException;
@@ -137,7 +137,7 @@ public final class WorkloadRunner
         return new QueryOutcome(query, startedAt, latency, false, "not a JSON array: " + answer.body(), -1);
       }
       return new QueryOutcome(
-          query, startedAt, latency, true, null, rows(query, answer.body()), Coverage.fromResponseContext(answer.context())
+          query, startedAt, latency, true, null, rows(query, answer.body()), BrokerFormats.coverage(answer.context())
       );
     }
     catch (InterruptedException e) {

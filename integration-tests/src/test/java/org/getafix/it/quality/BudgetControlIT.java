@@ -1,6 +1,9 @@
 package org.getafix.it.quality;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.getafix.core.wire.Coverage;
+import org.getafix.core.wire.MatureRunReport;
+import org.getafix.core.wire.QueryContextKeys;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.JitCompilerCpu;
 import org.getafix.it.cluster.LocalDruidCluster;
@@ -240,8 +243,8 @@ class BudgetControlIT
   {
     return i -> new Request(
         StragglerPlacement.withContext(sizedQuery(i), Map.of(
-            QualityClient.BUDGET, CALIBRATION_BUDGET_MS,
-            QualityClient.MATURE, false,
+            QueryContextKeys.BUDGET_MS, CALIBRATION_BUDGET_MS,
+            QueryContextKeys.MATURE, false,
             "queryId", queryIdPrefix + i
         )),
         true
@@ -393,16 +396,16 @@ class BudgetControlIT
     try {
       run.closedLoop(HIGH_PRIORITY_CLIENTS, i -> new Request(
           StragglerPlacement.withContext(sizedQuery(i), Map.of(
-              QualityClient.BUDGET, admissionBudgetMs,
-              QualityClient.MATURE, i % MATURE_EVERY == 0,
+              QueryContextKeys.BUDGET_MS, admissionBudgetMs,
+              QueryContextKeys.MATURE, i % MATURE_EVERY == 0,
               "queryId", prefix + "high-" + i
           )),
           true
       ));
       run.openLoop(lowPriorityPeriod(), i -> new Request(
           StragglerPlacement.withContext(sizedQuery(i), Map.of(
-              QualityClient.BUDGET, admissionBudgetMs,
-              QualityClient.MATURE, false,
+              QueryContextKeys.BUDGET_MS, admissionBudgetMs,
+              QueryContextKeys.MATURE, false,
               "priority", -1,
               "queryId", prefix + "low-" + i
           )),
@@ -574,7 +577,7 @@ class BudgetControlIT
       catch (Exception e) {
         errors.add(e.toString());
       }
-      final Coverage coverage = answer == null ? null : Coverage.fromResponseContext(answer.context());
+      final Coverage coverage = answer == null ? null : BrokerFormats.coverage(answer.context());
       final int index = completed.incrementAndGet();
       if (request.highPriority()) {
         highPriorityCompleted.incrementAndGet();
@@ -584,7 +587,7 @@ class BudgetControlIT
           request.highPriority(),
           answer == null ? -1 : answer.status(),
           answer == null ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) : answer.millis(),
-          coverage == null ? Double.NaN : coverage.answeredShare(),
+          coverage == null ? Double.NaN : coverage.fraction(),
           millisSinceStart()
       ));
       if (probe != null && index % INTERVAL == 0) {
@@ -829,10 +832,10 @@ class BudgetControlIT
                                          .orElse(Double.NaN);
       final double highWholeShare = high.stream().filter(o -> o.status() == 200).filter(o -> o.answeredShare() >= 1).count()
                                     / (double) Math.max(1, high.size() - highFailed);
-      final double[] matureQualities = MatureRun.recent(state)
+      final double[] matureQualities = BrokerFormats.recentMatureRuns(state)
                                                 .stream()
                                                 .filter(r -> r.queryId().startsWith(queryIdPrefix + "high-"))
-                                                .mapToDouble(MatureRun::quality)
+                                                .mapToDouble(MatureRunReport::measuredQuality)
                                                 .filter(Double::isFinite)
                                                 .toArray();
       final JsonNode admission = state.path("admission");

@@ -2,6 +2,7 @@ package org.getafix.it.quality;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.getafix.core.wire.QueryContextKeys;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.JitCompilerCpu;
 import org.getafix.it.cluster.LocalDruidCluster;
@@ -70,8 +71,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BudgetedQueryIT
 {
   private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
-  private static final String BUDGET = QualityClient.BUDGET;
-  private static final String MATURE = QualityClient.MATURE;
+  private static final String BUDGET = QueryContextKeys.BUDGET_MS;
+  private static final String MATURE = QueryContextKeys.MATURE;
   private static final int STRAGGLER = GetafixItCluster.STRONG;
   private static final double STRAGGLER_CORES = 0.02;
   private static final long STRAGGLER_BUDGET_MS = 1500;

@@ -1,9 +1,9 @@
 package org.getafix.it.workload;
 
 import com.sun.net.httpserver.HttpServer;
+import org.getafix.core.wire.Coverage;
 import org.getafix.it.cluster.BrokerClient;
 import org.getafix.it.cluster.DruidHttp;
-import org.getafix.it.quality.Coverage;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -106,7 +107,7 @@ class WorkloadRunnerTest
     assertEquals(4, result.failures().size());
     for (QueryOutcome outcome : result.outcomes()) {
       if (outcome.success()) {
-        assertEquals(new Coverage(5, 6, 1, 1, true), outcome.coverage());
+        assertEquals(new Coverage(5, 1, List.of("a/b"), false), outcome.coverage());
         assertEquals(outcome.kind() == QueryKind.TOPN ? 3 : 2, outcome.resultRows(), outcome.toString());
       } else {
         assertNull(outcome.coverage());
