@@ -11,6 +11,7 @@ import org.getafix.core.wire.QueryContextKeys;
 import javax.annotation.Nullable;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * One budgeted query's life on the Broker: its budget and deadline, its coverage as the Historicals' sub-queries
@@ -143,36 +144,27 @@ public final class BudgetedQuery<T>
 
   void answered(List<T> rows, long elapsedMillis)
   {
-    for (Listener listener : listeners) {
-      try {
-        listener.onAnswered(this, rows, elapsedMillis);
-      }
-      catch (RuntimeException e) {
-        log.warn(e, "Listener [%s] failed on the answer of query [%s]", listener.getClass().getSimpleName(), query.getId());
-      }
-    }
+    tell("answer", listener -> listener.onAnswered(this, rows, elapsedMillis));
   }
 
   void failed(Throwable cause)
   {
-    for (Listener listener : listeners) {
-      try {
-        listener.onFailed(this, cause);
-      }
-      catch (RuntimeException e) {
-        log.warn(e, "Listener [%s] failed on the failure of query [%s]", listener.getClass().getSimpleName(), query.getId());
-      }
-    }
+    tell("failure", listener -> listener.onFailed(this, cause));
   }
 
   void measured(AnswerQuality quality)
   {
+    tell("quality", listener -> listener.onQualityMeasured(this, quality));
+  }
+
+  private void tell(String event, Consumer<Listener> call)
+  {
     for (Listener listener : listeners) {
       try {
-        listener.onQualityMeasured(this, quality);
+        call.accept(listener);
       }
       catch (RuntimeException e) {
-        log.warn(e, "Listener [%s] failed on the quality of query [%s]", listener.getClass().getSimpleName(), query.getId());
+        log.warn(e, "Listener [%s] failed on the %s of query [%s]", listener.getClass().getSimpleName(), event, query.getId());
       }
     }
   }

@@ -4,21 +4,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.DateTimes;
 import org.apache.druid.java.util.common.granularity.Granularities;
-import org.apache.druid.java.util.emitter.core.Emitter;
-import org.apache.druid.java.util.emitter.core.Event;
 import org.apache.druid.guice.http.DruidHttpClientConfig;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.query.Druids;
 import org.apache.druid.query.Query;
-import org.apache.druid.query.QueryLogic;
-import org.apache.druid.query.QueryRunnerFactory;
 import org.apache.druid.query.QueryRunnerFactoryConglomerate;
-import org.apache.druid.query.QueryToolChest;
 import org.apache.druid.query.Result;
 import org.apache.druid.query.aggregation.CountAggregatorFactory;
 import org.apache.druid.query.timeseries.TimeseriesQuery;
-import org.apache.druid.query.timeseries.TimeseriesQueryQueryToolChest;
 import org.apache.druid.query.timeseries.TimeseriesResultValue;
 import org.getafix.core.quality.AnswerQuality;
 import org.getafix.core.wire.MatureRunReport;
@@ -31,8 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -44,64 +36,12 @@ class MatureRunsTest
   private static final DefaultObjectMapper MAPPER = new DefaultObjectMapper();
 
   /** Every query is a timeseries here. */
-  private static final QueryRunnerFactoryConglomerate CONGLOMERATE = new QueryRunnerFactoryConglomerate()
-  {
-    @Override
-    public <T, QueryType extends Query<T>> QueryRunnerFactory<T, QueryType> findFactory(QueryType query)
-    {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    @SuppressWarnings("unchecked")
-    public <T, QueryType extends Query<T>> QueryToolChest<T, QueryType> getToolChest(QueryType query)
-    {
-      return (QueryToolChest<T, QueryType>) new TimeseriesQueryQueryToolChest();
-    }
-
-    @Override
-    public <T, QueryType extends Query<T>> QueryLogic getQueryLogic(QueryType query)
-    {
-      return null;
-    }
-  };
+  private static final QueryRunnerFactoryConglomerate CONGLOMERATE = new TimeseriesConglomerate();
 
   private MatureRuns runs;
   private QualityMetrics qualityMetrics;
   private QualityConfig config;
-  /** Metric name → values emitted, in order. */
-  private final Map<String, List<Number>> metrics = new ConcurrentHashMap<>();
-  /** Metric name → dimensions of each event, in order. */
-  private final Map<String, List<Map<String, Object>>> dimensions = new ConcurrentHashMap<>();
-  private final Emitter capturing = new Emitter()
-  {
-    @Override
-    public void start()
-    {
-    }
-
-    @Override
-    public void emit(Event event)
-    {
-      if (event instanceof ServiceMetricEvent) {
-        final ServiceMetricEvent metric = (ServiceMetricEvent) event;
-        assertEquals("ds", metric.getUserDims().get("dataSource"));
-        assertEquals("timeseries", metric.getUserDims().get("type"));
-        metrics.computeIfAbsent(metric.getMetric(), m -> new CopyOnWriteArrayList<>()).add(metric.getValue());
-        dimensions.computeIfAbsent(metric.getMetric(), m -> new CopyOnWriteArrayList<>()).add(metric.getUserDims());
-      }
-    }
-
-    @Override
-    public void flush()
-    {
-    }
-
-    @Override
-    public void close()
-    {
-    }
-  };
+  private final RecordingEmitter emitted = new RecordingEmitter();
 
   @AfterEach
   void stop()
@@ -114,7 +54,7 @@ class MatureRunsTest
   private MatureRuns runs(Map<String, Object> properties)
   {
     config = MAPPER.convertValue(properties, QualityConfig.class);
-    final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", capturing);
+    final ServiceEmitter emitter = emitted.serviceEmitter();
     qualityMetrics = new QualityMetrics(emitter);
     runs = new MatureRuns(
         config,
@@ -153,7 +93,7 @@ class MatureRunsTest
   /** What the quality endpoint shows. */
   private Map<String, Object> state()
   {
-    final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", capturing);
+    final ServiceEmitter emitter = emitted.serviceEmitter();
     return new QualityResource(config, qualityMetrics, runs, new BudgetControl(config, emitter), new Admission(config, emitter))
         .state();
   }
@@ -220,12 +160,12 @@ class MatureRunsTest
     assertEquals(2 / 3.0, json.path("recent").path(0).path("quality").path("quality").asDouble(), 1e-9, json.toString());
     assertEquals(60_000, json.path("config").path("matureTimeoutMs").asLong(), json.toString());
 
-    assertEquals(List.of(1), metrics.get("getafix/mature/started"));
-    assertEquals(List.of(1), metrics.get("getafix/mature/completed"));
-    assertEquals(2 / 3.0, metrics.get("getafix/quality/answer").get(0).doubleValue(), 1e-9);
-    assertEquals(2 / 3.0, metrics.get("getafix/quality/coverage").get(0).doubleValue(), 1e-9);
-    assertEquals(100L, metrics.get("getafix/budget/ms").get(0).longValue());
-    assertEquals(120.0, metrics.get("getafix/rt/mean").get(0).doubleValue(), 1e-9, "the first response is the mean");
+    assertEquals(List.of(1), emitted.values("getafix/mature/started"));
+    assertEquals(List.of(1), emitted.values("getafix/mature/completed"));
+    assertEquals(2 / 3.0, emitted.values("getafix/quality/answer").get(0).doubleValue(), 1e-9);
+    assertEquals(2 / 3.0, emitted.values("getafix/quality/coverage").get(0).doubleValue(), 1e-9);
+    assertEquals(100L, emitted.values("getafix/budget/ms").get(0).longValue());
+    assertEquals(120.0, emitted.values("getafix/rt/mean").get(0).doubleValue(), 1e-9, "the first response is the mean");
   }
 
   @Test
@@ -252,11 +192,11 @@ class MatureRunsTest
         Map.of("evicted", 1L, "expired", 0L, "late", 1L, "merge", 0L, "abandoned", 0L),
         state.get("matureRunsFailedByReason")
     );
-    assertEquals(List.of(1, 1), metrics.get("getafix/mature/failed"));
+    assertEquals(List.of(1, 1), emitted.values("getafix/mature/failed"));
     assertEquals(List.of("evicted", "late"), dimension("getafix/mature/failed", "reason"));
-    assertEquals(List.of(1), metrics.get("getafix/memo/evictions"));
+    assertEquals(List.of(1), emitted.values("getafix/memo/evictions"));
     assertEquals(List.of("size"), dimension("getafix/memo/evictions", "cause"));
-    assertEquals(List.of(0L), metrics.get("getafix/memo/bytes"));
+    assertEquals(List.of(0L), emitted.values("getafix/memo/bytes"));
   }
 
   @Test
@@ -288,13 +228,22 @@ class MatureRunsTest
     assertEquals(10L, state.get("matureRunsCompleted"), state.toString());
     assertEquals(10L, measured.stream().filter(Objects::nonNull).count(), "the runs whose memo survived are measured");
     assertEquals(0, state.get("matureRunsInFlight"), state.toString());
-    assertTrue(metrics.get("getafix/memo/bytes").stream().allMatch(b -> b.longValue() <= 1000), metrics.toString());
-    assertEquals(runsStarted - 10, metrics.get("getafix/memo/evictions").size());
+    assertTrue(emitted.values("getafix/memo/bytes").stream().allMatch(b -> b.longValue() <= 1000), emitted.events.toString());
+    assertEquals(runsStarted - 10, emitted.values("getafix/memo/evictions").size());
   }
 
   private List<Object> dimension(String metric, String dimension)
   {
-    return dimensions.get(metric).stream().map(d -> d.get(dimension)).toList();
+    return emitted.dimensions(metric).stream().map(d -> d.get(dimension)).toList();
+  }
+
+  @AfterEach
+  void everyMetricNamesItsQuerysDataSourceAndType()
+  {
+    for (ServiceMetricEvent event : emitted.events) {
+      assertEquals("ds", event.getUserDims().get("dataSource"), event.toString());
+      assertEquals("timeseries", event.getUserDims().get("type"), event.toString());
+    }
   }
 
   @Test
@@ -306,6 +255,6 @@ class MatureRunsTest
     assertNotNull(runs.sample(query("q6", true), 0));
     assertNull(runs.sample(query("q7", true), 0), "beyond the limit");
     assertEquals(1L, state().get("matureRunsSkipped"));
-    assertEquals(List.of(1), metrics.get("getafix/mature/skipped"));
+    assertEquals(List.of(1), emitted.values("getafix/mature/skipped"));
   }
 }

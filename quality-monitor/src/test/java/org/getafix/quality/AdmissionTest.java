@@ -1,0 +1,101 @@
+package org.getafix.quality;
+
+import org.apache.druid.jackson.DefaultObjectMapper;
+import org.apache.druid.query.Druids;
+import org.apache.druid.query.QueryCapacityExceededException;
+import org.apache.druid.query.QueryContexts;
+import org.apache.druid.query.QueryTimeoutException;
+import org.apache.druid.query.aggregation.CountAggregatorFactory;
+import org.apache.druid.query.timeseries.TimeseriesQuery;
+import org.getafix.core.quality.AnswerQuality;
+import org.getafix.core.wire.QueryContextKeys;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class AdmissionTest
+{
+  private final RecordingEmitter emitted = new RecordingEmitter();
+
+  private Admission admission(Map<String, Object> properties)
+  {
+    final QualityConfig config = new DefaultObjectMapper().convertValue(properties, QualityConfig.class).validate();
+    return new Admission(config, emitted.serviceEmitter());
+  }
+
+  private static TimeseriesQuery withPriority(int priority)
+  {
+    return Druids.newTimeseriesQueryBuilder()
+                 .dataSource("ds")
+                 .intervals("2025-01-01/2025-01-02")
+                 .aggregators(new CountAggregatorFactory("rows"))
+                 .context(Map.of(QueryContexts.PRIORITY_KEY, priority, QueryContextKeys.BUDGET_MS, 100))
+                 .build();
+  }
+
+  private static BudgetedQuery<?> budgeted(TimeseriesQuery query)
+  {
+    return new BudgetedQuery<>(query, "ref", QueryBudget.askedIn(query.context(), 300_000), 0, null, List.of());
+  }
+
+  private static AnswerQuality quality(double quality)
+  {
+    return new AnswerQuality(quality, quality, 1, 10, 10, 10);
+  }
+
+  @Test
+  void offByDefaultNothingIsShedOrCounted()
+  {
+    final Admission admission = admission(Map.of());
+    for (int i = 0; i < 20; i++) {
+      assertDoesNotThrow(() -> admission.admit(withPriority(-10)));
+    }
+    admission.onQualityMeasured(budgeted(withPriority(0)), quality(0));
+    assertEquals(Map.of("enabled", false), admission.state());
+  }
+
+  @Test
+  void onlyHighPriorityQualitySteersAndShedQueriesAreA429WithTheirMetric()
+  {
+    final Admission admission = admission(Map.of(
+        "admission", "ANSWER_QUALITY",
+        "admissionEvaluationPeriod", 1,
+        "admissionWindow", 1
+    ));
+    admission.onQualityMeasured(budgeted(withPriority(-1)), quality(0));
+    admission.admit(withPriority(-1));
+    assertEquals(1.0, (double) admission.state().get("lowPriorityAdmitFraction"), 1e-9, "low-priority quality is ignored");
+
+    admission.onQualityMeasured(budgeted(withPriority(5)), quality(0.1));
+    admission.admit(withPriority(5));
+    assertThrows(QueryCapacityExceededException.class, () -> admission.admit(withPriority(-1)));
+    assertEquals(1L, admission.state().get("shedQueries"));
+    assertEquals(List.of(1), emitted.values("getafix/query/shed"));
+    assertEquals("ANSWER_QUALITY", emitted.dimensions("getafix/query/shed").get(0).get("signal"));
+  }
+
+  @Test
+  void theTimeoutRateCountsPartialAnswersAndTimeoutFailures()
+  {
+    final Admission admission = admission(Map.of(
+        "admission", "TIMEOUT_RATE",
+        "admissionEvaluationPeriod", 1,
+        "admissionWindow", 4
+    ));
+    final BudgetedQuery<?> partial = budgeted(withPriority(0));
+    partial.late(List.of("2025-01-01T00:00:00.000Z/2025-01-01T01:00:00.000Z"));
+    admission.onAnswered(partial, List.of(), 100);
+    admission.onFailed(budgeted(withPriority(0)), new RuntimeException(new QueryTimeoutException("slow")));
+    admission.onFailed(budgeted(withPriority(0)), new IllegalStateException("not a timeout"));
+    admission.onAnswered(budgeted(withPriority(0)), List.of(), 50);
+    assertEquals(0.5, (double) admission.state().get("highPrioritySignal"), 1e-9, admission.state().toString());
+    admission.admit(withPriority(0));
+    assertTrue((double) admission.state().get("lowPriorityAdmitFraction") < 1, admission.state().toString());
+  }
+}
