@@ -1,6 +1,7 @@
 package org.getafix.quality;
 
 import org.apache.druid.data.input.MapBasedRow;
+import org.apache.druid.java.util.common.granularity.Granularities;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.Result;
 import org.apache.druid.query.dimension.DimensionSpec;
@@ -24,7 +25,9 @@ import java.util.stream.Collectors;
 /**
  * Druid's finalized results of a timeseries, topN, groupBy or scan query as the Druid-free {@link AnswerRow}s that the
  * quality metrics compare (see {@link AnswerRow} for the shapes). A row's identity is its bucket ({@value #TIME}) and
- * its dimension values; its numeric non-dimension values are its metrics.
+ * its dimension values; its numeric non-dimension values are its metrics. With granularity {@code all} there is one
+ * bucket, whose timestamp Druid takes from the earliest data it read: a partial answer that lost the earliest segments
+ * carries a later one, so the bucket's identity there is the query itself, not that timestamp.
  */
 final class AnswerRows
 {
@@ -37,28 +40,35 @@ final class AnswerRows
   /** The rows of {@code results}, answers of {@code query}; empty for a query type without a quality metric. */
   static List<AnswerRow> of(Query<?> query, List<?> results)
   {
+    final boolean oneBucket = Granularities.ALL.equals(query.getGranularity());
     final List<AnswerRow> rows = new ArrayList<>();
     for (Object result : results) {
       if (result instanceof Result && ((Result<?>) result).getValue() instanceof TimeseriesResultValue) {
         final Result<?> r = (Result<?>) result;
-        rows.add(row(r.getTimestamp().getMillis(), Set.of(), ((TimeseriesResultValue) r.getValue()).getBaseObject()));
+        rows.add(row(bucket(oneBucket, r.getTimestamp().getMillis()), Set.of(), ((TimeseriesResultValue) r.getValue()).getBaseObject()));
       } else if (result instanceof Result && ((Result<?>) result).getValue() instanceof TopNResultValue) {
         final Result<?> r = (Result<?>) result;
         final Set<String> dimension = Set.of(((TopNQuery) query).getDimensionSpec().getOutputName());
         for (DimensionAndMetricValueExtractor entry : ((TopNResultValue) r.getValue()).getValue()) {
-          rows.add(row(r.getTimestamp().getMillis(), dimension, entry.getBaseObject()));
+          rows.add(row(bucket(oneBucket, r.getTimestamp().getMillis()), dimension, entry.getBaseObject()));
         }
       } else if (result instanceof ResultRow && query instanceof GroupByQuery) {
         final GroupByQuery groupBy = (GroupByQuery) query;
         final MapBasedRow row = ((ResultRow) result).toMapBasedRow(groupBy);
         final Set<String> dimensions =
             groupBy.getDimensions().stream().map(DimensionSpec::getOutputName).collect(Collectors.toSet());
-        rows.add(row(row.getTimestampFromEpoch(), dimensions, row.getEvent()));
+        rows.add(row(bucket(oneBucket, row.getTimestampFromEpoch()), dimensions, row.getEvent()));
       } else if (result instanceof ScanResultValue) {
         scanRows((ScanResultValue) result, rows);
       }
     }
     return rows;
+  }
+
+  /** The bucket a result row's timestamp stands for: itself, or the single bucket of granularity {@code all}. */
+  private static long bucket(boolean oneBucket, long timestamp)
+  {
+    return oneBucket ? 0 : timestamp;
   }
 
   private static AnswerRow row(long time, Set<String> dimensionNames, Map<String, Object> values)
