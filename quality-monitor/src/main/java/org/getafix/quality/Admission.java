@@ -38,7 +38,7 @@ public class Admission
   @Inject
   public Admission(QualityConfig config, ServiceEmitter emitter)
   {
-    this.admissionConfig = config.validate().admissionConfig();
+    this.admissionConfig = config.admissionConfig();
     this.controller = admissionConfig == null ? null : new PidAdmissionController(admissionConfig);
     this.lowPriorityBelow = config.getLowPriorityBelow();
     this.emitter = emitter;

@@ -35,7 +35,7 @@ public class BudgetControl
   @Inject
   public BudgetControl(QualityConfig config, ServiceEmitter emitter)
   {
-    final BudgetControlConfig controlConfig = config.validate().budgetControlConfig();
+    final BudgetControlConfig controlConfig = config.budgetControlConfig();
     this.controllers = controllers(controlConfig, config.getControlledDataSources());
     this.laneControllers = controllers(controlConfig, config.getControlledLanes());
     this.emitter = emitter;

@@ -55,7 +55,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
     );
     // Daemon threads, mostly blocked on a Historical's answer; a sub-query queued behind a full pool past its
     // deadline counts as late.
-    this.reader = Execs.multiThreaded(config.validate().getReaderThreads(), "getafix-budget-reader-%d");
+    this.reader = Execs.multiThreaded(config.getReaderThreads(), "getafix-budget-reader-%d");
   }
 
   @Override

@@ -1,6 +1,9 @@
 package org.getafix.quality;
 
 import com.google.inject.Binder;
+import com.google.inject.Provides;
+import com.google.inject.name.Named;
+import com.google.inject.name.Names;
 import org.apache.druid.client.QueryableDruidServer;
 import org.apache.druid.guice.Jerseys;
 import org.apache.druid.guice.JsonConfigProvider;
@@ -18,16 +21,27 @@ import org.apache.druid.query.QuerySegmentWalker;
 @LoadScope(roles = "broker")
 public class GetafixQualityModule implements DruidModule
 {
+  /** The {@link QualityConfig} as Druid's JsonConfigurator binds it, before {@link #qualityConfig} validates it. */
+  private static final String AS_BOUND = "getafix.quality.asBound";
+
   @Override
   public void configure(Binder binder)
   {
     CoverageKey.register();
-    JsonConfigProvider.bind(binder, QualityConfig.PREFIX, QualityConfig.class);
+    JsonConfigProvider.bind(binder, QualityConfig.PREFIX, QualityConfig.class, Names.named(AS_BOUND));
     binder.bind(MatureRuns.class).in(ManageLifecycle.class);
     binder.bind(BudgetControl.class).in(LazySingleton.class);
     binder.bind(Admission.class).in(LazySingleton.class);
     Jerseys.addResource(binder, QualityResource.class);
     binder.bind(QueryableDruidServer.Maker.class).to(BudgetedDruidClientFactory.class).in(LazySingleton.class);
     binder.bind(QuerySegmentWalker.class).to(BudgetedQuerySegmentWalker.class).in(LazySingleton.class);
+  }
+
+  /** Validated once, here, so that a bad property stops the Broker at start, naming it, before anything reads it. */
+  @Provides
+  @LazySingleton
+  public QualityConfig qualityConfig(@Named(AS_BOUND) QualityConfig asBound)
+  {
+    return asBound.validate();
   }
 }

@@ -148,7 +148,7 @@ public class MatureRuns
       @EscalatedClient DruidHttpClientConfig brokerHttp
   )
   {
-    this.config = config.validate();
+    this.config = config;
     this.maxRuns = maxRuns(config.getMaxMatureRuns(), brokerHttp.getNumConnections());
     this.emitter = emitter;
     this.conglomerate = conglomerate;
