@@ -122,10 +122,9 @@ public class BrokerRoutingRound
   {
     final RoutingCounters.Counts counts = state.counters().drain();
     final String policy = strategy.policyName();
-    final String policyDimension = MetricDimension.POLICY.dimensionName();
     emitter.emit(
         ServiceMetricEvent.builder()
-                          .setDimension(policyDimension, policy)
+                          .setDimension(MetricDimension.POLICY, policy)
                           .setMetric(GetafixMetric.ROUTE_PICKS.metricName(), counts.picks())
     );
     for (FallbackReason reason : FallbackReason.values()) {
@@ -133,8 +132,8 @@ public class BrokerRoutingRound
       if (fallbacks > 0) {
         emitter.emit(
             ServiceMetricEvent.builder()
-                              .setDimension(policyDimension, policy)
-                              .setDimension(MetricDimension.REASON.dimensionName(), reason.metricValue())
+                              .setDimension(MetricDimension.POLICY, policy)
+                              .setDimension(MetricDimension.REASON, reason.metricValue())
                               .setMetric(GetafixMetric.ROUTE_FALLBACKS.metricName(), fallbacks)
         );
       }
@@ -143,7 +142,7 @@ public class BrokerRoutingRound
     if (strategy.usesRoutingTable() && table.installed()) {
       emitter.emit(
           ServiceMetricEvent.builder()
-                            .setDimension(MetricDimension.VERSION.dimensionName(), table.table().version())
+                            .setDimension(MetricDimension.VERSION, table.table().version())
                             .setMetric(
                                 GetafixMetric.ROUTE_TABLE_AGE.metricName(),
                                 TimeUnit.NANOSECONDS.toMillis(table.ageNanos(nowNanos))

@@ -378,7 +378,7 @@ public class GetafixPlanner
 
     final Map<String, Tier> nodeTiers = result.tiers();
     nodeTiers.forEach((node, t) -> emit(
-        forServer(node).setDimension(MetricDimension.GETAFIX_TIER.dimensionName(), t.name()),
+        forServer(node).setDimension(MetricDimension.GETAFIX_TIER, t.name()),
         GetafixMetric.NODE_TIER,
         t == Tier.HOT ? 2 : t == Tier.WARM ? 1 : 0
     ));
@@ -481,12 +481,11 @@ public class GetafixPlanner
 
   private static ServiceMetricEvent.Builder forServer(String node)
   {
-    return ServiceMetricEvent.builder().setDimension(MetricDimension.SERVER.dimensionName(), node);
+    return ServiceMetricEvent.builder().setDimension(MetricDimension.SERVER, node);
   }
 
   private void emit(ServiceMetricEvent.Builder builder, GetafixMetric metric, Number value)
   {
-    builder.setDimension(MetricDimension.TIER.dimensionName(), config.getTier());
-    emitter.emit(builder.setMetric(metric.metricName(), value));
+    emitter.emit(builder.setDimension(MetricDimension.TIER, config.getTier()).setMetric(metric.metricName(), value));
   }
 }

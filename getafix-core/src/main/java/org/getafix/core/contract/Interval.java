@@ -1,25 +1,12 @@
 package org.getafix.core.contract;
 
 /**
- * The valid values of a numeric knob: finite numbers between two bounds, each bound open or closed, the upper one
- * possibly absent. Immutable. Its {@link #toString} is the requirement a message states ({@code in [0, 1]},
- * {@code >= 1}, {@code > 0}), so that every check of the same range reads the same.
+ * The valid values of a numeric knob: finite numbers between two bounds, each bound open or closed; an upper bound
+ * of +∞ means none. Its {@link #toString} is the requirement a message states ({@code in [0, 1]}, {@code >= 1},
+ * {@code > 0}), so that every check of the same range reads the same.
  */
-public final class Interval
+public record Interval(double lower, boolean lowerOpen, double upper, boolean upperOpen)
 {
-  private final double lower;
-  private final boolean lowerOpen;
-  private final double upper;
-  private final boolean upperOpen;
-
-  private Interval(double lower, boolean lowerOpen, double upper, boolean upperOpen)
-  {
-    this.lower = lower;
-    this.lowerOpen = lowerOpen;
-    this.upper = upper;
-    this.upperOpen = upperOpen;
-  }
-
   /** [lower, upper] */
   public static Interval closed(double lower, double upper)
   {
@@ -69,16 +56,6 @@ public final class Interval
       throw new IllegalArgumentException(Knob.mustBe(what, toString(), value));
     }
     return value;
-  }
-
-  public double lower()
-  {
-    return lower;
-  }
-
-  public double upper()
-  {
-    return upper;
   }
 
   @Override

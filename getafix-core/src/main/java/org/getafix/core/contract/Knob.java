@@ -13,42 +13,54 @@ import java.util.function.Predicate;
  * @param <T> the value type: {@link Double}, {@link Integer} or {@link Long} for numeric knobs (see
  *            {@link #interval}), {@link Duration}, {@link Boolean}, or what the holder class documents
  */
-public final class Knob<T>
+public record Knob<T>(
+    String name,
+    T defaultValue,
+    String requirement,
+    Predicate<? super T> valid,
+    Interval interval,
+    String doc
+)
 {
-  private final String name;
-  private final T defaultValue;
-  private final String requirement;
-  private final Predicate<? super T> valid;
-  private final Interval interval;
-  private final String doc;
-
-  private Knob(String name, T defaultValue, String requirement, Predicate<? super T> valid, Interval interval, String doc)
+  /**
+   * @param requirement what a valid value is, as messages state it: {@code in [0, 1]}, {@code >= 1}, ...
+   * @param interval    the numeric range of a {@link #number}, {@link #integer} or {@link #longInteger} knob; null
+   *                    for other knobs
+   * @throws IllegalArgumentException if the default is not valid
+   */
+  public Knob
   {
-    this.name = Objects.requireNonNull(name, "name");
-    this.defaultValue = defaultValue;
-    this.requirement = Objects.requireNonNull(requirement, "requirement");
-    this.valid = Objects.requireNonNull(valid, "valid");
-    this.interval = interval;
-    this.doc = Objects.requireNonNull(doc, "doc");
-    check(defaultValue);
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(requirement, "requirement");
+    Objects.requireNonNull(valid, "valid");
+    Objects.requireNonNull(doc, "doc");
+    if (!valid.test(defaultValue)) {
+      throw new IllegalArgumentException(mustBe(name, requirement, defaultValue));
+    }
   }
 
   /** A number in {@code interval}. */
   public static Knob<Double> number(String name, double defaultValue, Interval interval, String doc)
   {
-    return new Knob<>(name, defaultValue, interval.toString(), v -> v != null && interval.contains(v), interval, doc);
+    return numeric(name, defaultValue, interval, doc);
   }
 
   /** An integer in {@code interval}. */
   public static Knob<Integer> integer(String name, int defaultValue, Interval interval, String doc)
   {
-    return new Knob<>(name, defaultValue, interval.toString(), v -> v != null && interval.contains(v), interval, doc);
+    return numeric(name, defaultValue, interval, doc);
   }
 
   /** A long integer in {@code interval}. */
   public static Knob<Long> longInteger(String name, long defaultValue, Interval interval, String doc)
   {
-    return new Knob<>(name, defaultValue, interval.toString(), v -> v != null && interval.contains(v), interval, doc);
+    return numeric(name, defaultValue, interval, doc);
+  }
+
+  private static <N extends Number> Knob<N> numeric(String name, N defaultValue, Interval interval, String doc)
+  {
+    return new Knob<>(name, defaultValue, interval.toString(), v -> v != null && interval.contains(v.doubleValue()),
+                      interval, doc);
   }
 
   /** A duration of at least {@code min}. */
@@ -92,33 +104,6 @@ public final class Knob<T>
   public static String belowOther(String name, Number value, String lowerName, Number lower)
   {
     return value.doubleValue() >= lower.doubleValue() ? null : mustBe(name, ">= " + lowerName + " [" + lower + "]", value);
-  }
-
-  public String name()
-  {
-    return name;
-  }
-
-  public T defaultValue()
-  {
-    return defaultValue;
-  }
-
-  /** What a valid value is, as messages state it: {@code in [0, 1]}, {@code >= 1}, {@code >= PT1S}, ... */
-  public String requirement()
-  {
-    return requirement;
-  }
-
-  /** The numeric range of a {@link #number}, {@link #integer} or {@link #longInteger} knob; null for other knobs. */
-  public Interval interval()
-  {
-    return interval;
-  }
-
-  public String doc()
-  {
-    return doc;
   }
 
   public boolean accepts(T value)

@@ -1,43 +1,40 @@
 package org.getafix.core.contract;
 
+import java.util.List;
+
 /** The dimensions Getafix's metrics ({@link GetafixMetric}) carry besides Druid's own, by their emitted names. */
-public enum MetricDimension
+public final class MetricDimension
 {
   /** The Druid tier Getafix plans (every Coordinator metric). */
-  TIER("tier"),
+  public static final String TIER = "tier";
   /** A Historical's host:port. */
-  SERVER("server"),
+  public static final String SERVER = "server";
   /** A Historical's measured tier: HOT, WARM or COLD. */
-  GETAFIX_TIER("getafixTier"),
+  public static final String GETAFIX_TIER = "getafixTier";
   /** The Broker's druid.broker.balancer.type. */
-  POLICY("policy"),
+  public static final String POLICY = "policy";
   /** Why a routing pick fell back, or why a mature run failed. */
-  REASON("reason"),
+  public static final String REASON = "reason";
   /** The routing table's version. */
-  VERSION("version"),
+  public static final String VERSION = "version";
   /** The datasources of a budgeted query. */
-  DATA_SOURCE("dataSource"),
+  public static final String DATA_SOURCE = "dataSource";
   /** The query type of a budgeted query. */
-  TYPE("type"),
+  public static final String TYPE = "type";
   /** {@code controller} for a controller-set budget. */
-  BUDGET_SOURCE("budgetSource"),
+  public static final String BUDGET_SOURCE = "budgetSource";
   /** The query lane of a controller-set budget. */
-  LANE("lane"),
+  public static final String LANE = "lane";
   /** The admission signal that shed a query. */
-  SIGNAL("signal"),
+  public static final String SIGNAL = "signal";
   /** Why a memoised sub-answer was evicted: size or expired. */
-  CAUSE("cause");
+  public static final String CAUSE = "cause";
 
-  private final String dimensionName;
+  public static final List<String> ALL = List.of(
+      TIER, SERVER, GETAFIX_TIER, POLICY, REASON, VERSION, DATA_SOURCE, TYPE, BUDGET_SOURCE, LANE, SIGNAL, CAUSE
+  );
 
-  MetricDimension(String dimensionName)
+  private MetricDimension()
   {
-    this.dimensionName = dimensionName;
-  }
-
-  /** The name emitters report, e.g. {@code server}. */
-  public String dimensionName()
-  {
-    return dimensionName;
   }
 }
