@@ -103,7 +103,10 @@ public record Knob<T>(
    */
   public static String belowOther(String name, Number value, String lowerName, Number lower)
   {
-    return value.doubleValue() >= lower.doubleValue() ? null : mustBe(name, ">= " + lowerName + " [" + lower + "]", value);
+    if (value.doubleValue() >= lower.doubleValue()) {
+      return null;
+    }
+    return mustBe(name, ">= " + lowerName + " [" + lower + "]", value);
   }
 
   public boolean accepts(T value)

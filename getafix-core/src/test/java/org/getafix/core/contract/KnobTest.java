@@ -24,7 +24,10 @@ class KnobTest
     assertEquals("gamma must be in [0, 1], got [NaN]", PlacementKnobs.GAMMA.problem(Double.NaN));
     assertEquals("minReplicas must be >= 1, got [0]", PlacementKnobs.MIN_REPLICAS.problem(0));
     assertEquals("decay must be in [0, 1), got [1.0]", PlacementKnobs.POPULARITY_DECAY.problemAs("decay", 1.0));
-    assertEquals("roundPeriod must be >= PT1S, got [PT0.1S]", PlacementKnobs.ROUND_PERIOD.problem(Duration.ofMillis(100)));
+    assertEquals(
+        "roundPeriod must be >= PT1S, got [PT0.1S]",
+        PlacementKnobs.ROUND_PERIOD.problem(Duration.ofMillis(100))
+    );
     assertEquals(
         "druid.getafix.quality.maxBudgetMs must be > 0, got [0]",
         QualityKnobs.MAX_BUDGET_MS.problem(0L)

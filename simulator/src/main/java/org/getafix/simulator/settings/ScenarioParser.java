@@ -83,9 +83,10 @@ public final class ScenarioParser
     final String name = f.string("name", null);
     final double duration = f.number("durationSeconds", 300.0, 1, 1e6);
     final double warmup = f.number("warmupSeconds", Math.min(60.0, duration / 5), 0, duration - 1e-9);
-    // A simulated round may be shorter than the Coordinator's shortest (PlacementKnobs.ROUND_PERIOD): it costs no
-    // cluster anything.
-    final double round = f.number("roundSeconds", PlacementKnobs.ROUND_PERIOD.defaultValue().toMillis() / 1000.0, 0.01, duration);
+    // The Coordinator's default round; a simulated round may be shorter than the Coordinator's shortest, as it costs
+    // no cluster anything.
+    final double defaultRound = PlacementKnobs.ROUND_PERIOD.defaultValue().toMillis() / 1000.0;
+    final double round = f.number("roundSeconds", defaultRound, 0.01, duration);
 
     final List<ScenarioSettings.NodeGroup> nodes = nodes(f);
     final Set<String> nodeIds = new HashSet<>();
@@ -276,7 +277,12 @@ public final class ScenarioParser
         min,
         (int) p.integer("maxReplicas", (long) nodeCount, min, nodeCount),
         p.number("gamma", PlacementKnobs.GAMMA),
-        oneOf(p, "capacityEstimator", PlacementKnobs.CAPACITY_ESTIMATOR.defaultValue(), CapacityEstimators.REGISTRY.names()),
+        oneOf(
+            p,
+            "capacityEstimator",
+            PlacementKnobs.CAPACITY_ESTIMATOR.defaultValue(),
+            CapacityEstimators.REGISTRY.names()
+        ),
         (int) p.integer("druidDefaultReplicas", (long) Strategies.DEFAULT_DRUID_REPLICATION_FACTOR, 1, nodeCount),
         oneOf(p, "routing", RoutingPolicies.LBR, ScenarioSettings.ROUTINGS),
         p.integer("maxLoadsPerRound", PlacementKnobs.MAX_LOADS_PER_ROUND, Integer.MAX_VALUE),
