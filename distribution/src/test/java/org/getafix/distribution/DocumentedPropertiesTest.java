@@ -2,6 +2,8 @@ package org.getafix.distribution;
 
 import org.apache.druid.client.selector.ServerSelectorStrategy;
 import org.apache.druid.server.coordinator.balancer.BalancerStrategyFactory;
+import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.contract.MetricDimension;
 import org.getafix.druid.coordinator.GetafixDynamicConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,7 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * docs/configuration.md names everything an operator can set or must type: every {@code druid.getafix.*} runtime
  * property the modules bind or the sources spell out, every dynamic-config field, every property of our Broker
- * and Coordinator strategies, and every type and emitter name. Fails when code adds one the docs lack.
+ * and Coordinator strategies, every type and emitter name, and every metric and dimension name. Fails when code adds
+ * one the docs lack.
  */
 class DocumentedPropertiesTest
 {
@@ -141,6 +144,23 @@ class DocumentedPropertiesTest
       }
     }
     assertEquals(Set.of(), missing, "names missing from docs/configuration.md");
+  }
+
+  @Test
+  void everyMetricAndDimensionIsDocumented()
+  {
+    final Set<String> missing = new TreeSet<>();
+    for (GetafixMetric metric : GetafixMetric.values()) {
+      if (!docs.contains("| `" + metric.metricName() + "` |")) {
+        missing.add("metric " + metric.metricName());
+      }
+    }
+    for (String dimension : MetricDimension.ALL) {
+      if (!docs.contains("`" + dimension + "`")) {
+        missing.add("dimension " + dimension);
+      }
+    }
+    assertEquals(Set.of(), missing, "metric names missing from the metric tables of docs/configuration.md");
   }
 
   /**

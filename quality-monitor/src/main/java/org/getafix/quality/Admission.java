@@ -6,6 +6,8 @@ import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryCapacityExceededException;
 import org.apache.druid.query.QueryException;
+import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.contract.MetricDimension;
 import org.getafix.core.quality.admission.AdmissionConfig;
 import org.getafix.core.quality.AnswerQuality;
 import org.getafix.core.quality.admission.AdmissionController;
@@ -76,8 +78,8 @@ public class Admission implements BudgetedQuery.Listener
     shed.incrementAndGet();
     emitter.emit(
         QualityMetrics.dimensions(query)
-                      .setDimension("signal", admissionConfig.signal().name())
-                      .setMetric("getafix/query/shed", 1)
+                      .setDimension(MetricDimension.SIGNAL, admissionConfig.signal().name())
+                      .setMetric(GetafixMetric.QUERY_SHED.metricName(), 1)
     );
     throw new QueryCapacityExceededException(
         QueryException.QUERY_CAPACITY_EXCEEDED_ERROR_CODE,

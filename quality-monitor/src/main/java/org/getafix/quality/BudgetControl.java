@@ -5,6 +5,8 @@ import com.google.inject.Inject;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.query.Query;
+import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.contract.MetricDimension;
 import org.getafix.core.quality.QueryType;
 import org.getafix.core.quality.control.BudgetControlConfig;
 import org.getafix.core.quality.control.BudgetController;
@@ -81,18 +83,18 @@ public class BudgetControl implements BudgetedQuery.Listener
       return;
     }
     controller.onResponse(elapsedMillis);
-    emitter.emit(controllerDimensions(budgeted.query()).setMetric("getafix/budget/ms", budgeted.budget().millis()));
+    emitter.emit(controllerDimensions(budgeted.query()).setMetric(GetafixMetric.BUDGET_MS.metricName(), budgeted.budget().millis()));
     final double estimate = controller.responseTimeEstimate();
     if (Double.isFinite(estimate)) {
-      emitter.emit(controllerDimensions(budgeted.query()).setMetric("getafix/rt/mean", estimate));
+      emitter.emit(controllerDimensions(budgeted.query()).setMetric(GetafixMetric.RESPONSE_TIME_MEAN.metricName(), estimate));
     }
   }
 
   private static ServiceMetricEvent.Builder controllerDimensions(Query<?> query)
   {
     return QualityMetrics.dimensions(query)
-                         .setDimension("budgetSource", "controller")
-                         .setDimensionIfNotNull("lane", query.context().getLane());
+                         .setDimension(MetricDimension.BUDGET_SOURCE, "controller")
+                         .setDimensionIfNotNull(MetricDimension.LANE, query.context().getLane());
   }
 
   /**

@@ -2,6 +2,9 @@ package org.getafix.quality;
 
 import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
+import com.google.inject.Provides;
+import com.google.inject.name.Named;
+import com.google.inject.name.Names;
 import org.apache.druid.client.QueryableDruidServer;
 import org.apache.druid.guice.Jerseys;
 import org.apache.druid.guice.JsonConfigProvider;
@@ -22,6 +25,9 @@ import java.util.List;
 @LoadScope(roles = "broker")
 public class GetafixQualityModule implements DruidModule
 {
+  /** The {@link QualityConfig} as Druid's JsonConfigurator binds it, before {@link #qualityConfig} validates it. */
+  private static final String AS_BOUND = "getafix.quality.asBound";
+
   @Override
   public List<? extends Module> getJacksonModules()
   {
@@ -32,7 +38,7 @@ public class GetafixQualityModule implements DruidModule
   public void configure(Binder binder)
   {
     CoverageKey.register();
-    JsonConfigProvider.bind(binder, QualityConfig.PREFIX, QualityConfig.class);
+    JsonConfigProvider.bind(binder, QualityConfig.PREFIX, QualityConfig.class, Names.named(AS_BOUND));
     binder.bind(QualityMetrics.class).in(LazySingleton.class);
     binder.bind(MatureRuns.class).in(ManageLifecycle.class);
     binder.bind(BudgetControl.class).in(LazySingleton.class);
@@ -41,5 +47,13 @@ public class GetafixQualityModule implements DruidModule
     Jerseys.addResource(binder, QualityResource.class);
     binder.bind(QueryableDruidServer.Maker.class).to(BudgetedDruidClientFactory.class).in(LazySingleton.class);
     binder.bind(QuerySegmentWalker.class).to(BudgetedQuerySegmentWalker.class).in(LazySingleton.class);
+  }
+
+  /** Validated once, here, so that a bad property stops the Broker at start, naming it, before anything reads it. */
+  @Provides
+  @LazySingleton
+  public QualityConfig qualityConfig(@Named(AS_BOUND) QualityConfig asBound)
+  {
+    return asBound.validate();
   }
 }

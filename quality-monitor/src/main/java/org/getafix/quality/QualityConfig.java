@@ -1,41 +1,38 @@
 package org.getafix.quality;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.getafix.core.contract.QualityKnobs;
 import org.getafix.core.quality.admission.AdmissionConfig;
 import org.getafix.core.quality.control.BudgetControlConfig;
 import org.getafix.core.quality.control.ResponseTimeEstimator;
-import org.getafix.core.quality.sampling.MatureSampler;
 import org.joda.time.Period;
 
 import javax.annotation.Nullable;
+import java.time.Duration;
 import java.util.List;
 
 /**
  * {@code druid.getafix.quality.*}: budgeted queries on the Broker. Field-annotated, as Druid's
- * {@code JsonConfigurator} requires.
+ * {@code JsonConfigurator} requires. Each property's default, range and meaning is its {@link QualityKnobs} spec;
+ * {@link GetafixQualityModule} validates the bound config once, before anything reads it.
  */
 public class QualityConfig
 {
-  public static final String PREFIX = "druid.getafix.quality";
+  public static final String PREFIX = QualityKnobs.PREFIX;
 
-  /** The largest budget a query may ask for; a larger one is rejected (HTTP 400). */
+  /** A larger budget a query asks for is rejected (HTTP 400). */
   @JsonProperty
-  private long maxBudgetMs = 300_000;
+  private long maxBudgetMs = QualityKnobs.MAX_BUDGET_MS.defaultValue();
 
-  /**
-   * Threads that read the Historicals' answers to budgeted sub-queries as they arrive; each in-flight budgeted
-   * sub-query holds one until its answer is read or its deadline passes.
-   */
+  /** Each in-flight budgeted sub-query holds one reader thread until its answer is read or its deadline passes. */
   @JsonProperty
-  private int readerThreads = 32;
+  private int readerThreads = QualityKnobs.READER_THREADS.defaultValue();
 
-  /** Share of budgeted queries whose late sub-queries keep running to form a mature answer, in [0, 1]. */
   @JsonProperty
-  private double matureSampleRate = MatureSampler.DEFAULT_RATE;
+  private double matureSampleRate = QualityKnobs.MATURE_SAMPLE_RATE.defaultValue();
 
-  /** Timeout of a mature run's sub-queries, from the query's start. */
   @JsonProperty
-  private long matureTimeoutMs = 60_000;
+  private long matureTimeoutMs = QualityKnobs.MATURE_TIMEOUT_MS.defaultValue();
 
   /**
    * Mature runs in flight at most; a sampled query beyond them runs without one (counted as skipped). Each holds at
@@ -43,61 +40,60 @@ public class QualityConfig
    * {@code druid.broker.http.numConnections} is used ({@code MatureRuns#maxRuns}).
    */
   @JsonProperty
-  private int maxMatureRuns = 8;
+  private int maxMatureRuns = QualityKnobs.MAX_MATURE_RUNS.defaultValue();
 
   @JsonProperty
-  private long memoMaxBytes = 64L * 1024 * 1024;
+  private long memoMaxBytes = QualityKnobs.MEMO_MAX_BYTES.defaultValue();
 
   @JsonProperty
-  private int memoMaxEntries = 10_000;
+  private int memoMaxEntries = QualityKnobs.MEMO_MAX_ENTRIES.defaultValue();
 
   @JsonProperty
-  private Period memoTtl = Period.minutes(5);
+  private Period memoTtl = new Period(QualityKnobs.MEMO_TTL.defaultValue().toMillis());
 
   /**
    * Datasources whose queries get their budget from a {@link BudgetControl} controller (one per datasource) when they
    * do not ask for one with {@value QueryBudget#BUDGET_KEY}.
    */
   @JsonProperty
-  private List<String> controlledDataSources = List.of();
+  private List<String> controlledDataSources = QualityKnobs.CONTROLLED_DATA_SOURCES.defaultValue();
 
   /**
    * Query lanes (the context key {@code lane}, as Druid's {@code manual} laning strategy reads it) whose queries get
    * their budget from a {@link BudgetControl} controller (one per lane); a lane's controller wins over its datasource's.
    */
   @JsonProperty
-  private List<String> controlledLanes = List.of();
-
-  /** The response-time target of the budget controllers. */
-  @JsonProperty
-  private long targetResponseTimeMs = 1000;
+  private List<String> controlledLanes = QualityKnobs.CONTROLLED_LANES.defaultValue();
 
   @JsonProperty
-  private BudgetControlConfig.Mode controlMode = BudgetControlConfig.Mode.HYBRID;
+  private long targetResponseTimeMs = QualityKnobs.TARGET_RESPONSE_TIME_MS.defaultValue();
 
   @JsonProperty
-  private ResponseTimeEstimator.Kind responseTimeStatistic = ResponseTimeEstimator.Kind.MEAN;
+  private BudgetControlConfig.Mode controlMode =
+      BudgetControlConfig.Mode.valueOf(QualityKnobs.CONTROL_MODE.defaultValue());
+
+  @JsonProperty
+  private ResponseTimeEstimator.Kind responseTimeStatistic =
+      ResponseTimeEstimator.Kind.valueOf(QualityKnobs.RESPONSE_TIME_STATISTIC.defaultValue());
 
   /** Lower bound of a controller-set budget; the upper bound is {@link #maxBudgetMs}. */
   @JsonProperty
-  private long minBudgetMs = 10;
-
-  /** Admission control of low-priority queries: off unless set. */
-  @JsonProperty
-  private AdmissionMode admission = AdmissionMode.OFF;
+  private long minBudgetMs = QualityKnobs.MIN_BUDGET_MS.defaultValue();
 
   @JsonProperty
-  private double admissionTarget = AdmissionConfig.DEFAULT_TARGET;
-
-  /** A query whose context {@code priority} is below this is low-priority (sheddable), as in Druid's hilo laning. */
-  @JsonProperty
-  private int lowPriorityBelow = 0;
+  private AdmissionMode admission = AdmissionMode.valueOf(QualityKnobs.ADMISSION.defaultValue());
 
   @JsonProperty
-  private int admissionEvaluationPeriod = AdmissionConfig.DEFAULT_EVALUATION_PERIOD;
+  private double admissionTarget = QualityKnobs.ADMISSION_TARGET.defaultValue();
 
   @JsonProperty
-  private int admissionWindow = AdmissionConfig.DEFAULT_WINDOW;
+  private int lowPriorityBelow = QualityKnobs.LOW_PRIORITY_BELOW.defaultValue();
+
+  @JsonProperty
+  private int admissionEvaluationPeriod = QualityKnobs.ADMISSION_EVALUATION_PERIOD.defaultValue();
+
+  @JsonProperty
+  private int admissionWindow = QualityKnobs.ADMISSION_WINDOW.defaultValue();
 
   /** What steers the admission of low-priority queries. */
   public enum AdmissionMode
@@ -215,52 +211,34 @@ public class QualityConfig
   /** Fails on the first bad property, naming it and its value; the Broker does not start with it. */
   public QualityConfig validate()
   {
-    positive("maxBudgetMs", maxBudgetMs);
-    positive("readerThreads", readerThreads);
-    if (!(matureSampleRate >= 0 && matureSampleRate <= 1)) {
-      throw new IllegalArgumentException(PREFIX + ".matureSampleRate must be in [0, 1], got [" + matureSampleRate + "]");
+    QualityKnobs.MAX_BUDGET_MS.check(maxBudgetMs);
+    QualityKnobs.READER_THREADS.check(readerThreads);
+    QualityKnobs.MATURE_SAMPLE_RATE.check(matureSampleRate);
+    QualityKnobs.MATURE_TIMEOUT_MS.check(matureTimeoutMs);
+    QualityKnobs.MAX_MATURE_RUNS.check(maxMatureRuns);
+    QualityKnobs.MEMO_MAX_BYTES.check(memoMaxBytes);
+    QualityKnobs.MEMO_MAX_ENTRIES.check(memoMaxEntries);
+    QualityKnobs.MEMO_TTL.check(memoTtl == null ? null : Duration.ofMillis(memoTtl.toStandardDuration().getMillis()));
+    QualityKnobs.CONTROLLED_DATA_SOURCES.check(controlledDataSources);
+    QualityKnobs.CONTROLLED_LANES.check(controlledLanes);
+    QualityKnobs.TARGET_RESPONSE_TIME_MS.check(targetResponseTimeMs);
+    QualityKnobs.MIN_BUDGET_MS.check(minBudgetMs);
+    final String budgetBounds = QualityKnobs.budgetBoundsProblem(minBudgetMs, maxBudgetMs);
+    if (budgetBounds != null) {
+      throw new IllegalArgumentException(budgetBounds);
     }
-    positive("matureTimeoutMs", matureTimeoutMs);
-    positive("maxMatureRuns", maxMatureRuns);
-    positive("memoMaxBytes", memoMaxBytes);
-    positive("memoMaxEntries", memoMaxEntries);
-    if (memoTtl == null || memoTtl.toStandardDuration().getMillis() <= 0) {
-      throw new IllegalArgumentException(PREFIX + ".memoTtl must be a positive fixed-length period, got [" + memoTtl + "]");
-    }
-    if (controlledDataSources == null || controlledDataSources.stream().anyMatch(d -> d == null || d.isEmpty())) {
-      throw new IllegalArgumentException(
-          PREFIX + ".controlledDataSources must be a list of datasource names, got [" + controlledDataSources + "]"
-      );
-    }
-    if (controlledLanes == null || controlledLanes.stream().anyMatch(l -> l == null || l.isEmpty())) {
-      throw new IllegalArgumentException(
-          PREFIX + ".controlledLanes must be a list of lane names, got [" + controlledLanes + "]"
-      );
-    }
-    positive("targetResponseTimeMs", targetResponseTimeMs);
-    positive("minBudgetMs", minBudgetMs);
-    if (minBudgetMs > maxBudgetMs) {
-      throw new IllegalArgumentException(
-          PREFIX + ".minBudgetMs [" + minBudgetMs + "] must be at most maxBudgetMs [" + maxBudgetMs + "]"
-      );
-    }
-    if (controlMode == null || responseTimeStatistic == null || admission == null) {
-      throw new IllegalArgumentException(
-          PREFIX + ".controlMode, .responseTimeStatistic and .admission must not be null"
-      );
-    }
-    if (!(admissionTarget > 0 && admissionTarget <= 1)) {
-      throw new IllegalArgumentException(PREFIX + ".admissionTarget must be in (0, 1], got [" + admissionTarget + "]");
-    }
-    positive("admissionEvaluationPeriod", admissionEvaluationPeriod);
-    positive("admissionWindow", admissionWindow);
+    QualityKnobs.CONTROL_MODE.check(nameOf(controlMode));
+    QualityKnobs.RESPONSE_TIME_STATISTIC.check(nameOf(responseTimeStatistic));
+    QualityKnobs.ADMISSION.check(nameOf(admission));
+    QualityKnobs.ADMISSION_TARGET.check(admissionTarget);
+    QualityKnobs.ADMISSION_EVALUATION_PERIOD.check(admissionEvaluationPeriod);
+    QualityKnobs.ADMISSION_WINDOW.check(admissionWindow);
     return this;
   }
 
-  private static void positive(String name, long value)
+  @Nullable
+  private static String nameOf(@Nullable Enum<?> value)
   {
-    if (value <= 0) {
-      throw new IllegalArgumentException(PREFIX + "." + name + " must be positive, got [" + value + "]");
-    }
+    return value == null ? null : value.name();
   }
 }

@@ -5,6 +5,8 @@ import org.apache.druid.java.util.common.StringUtils;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.query.Query;
+import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.contract.MetricDimension;
 import org.getafix.core.quality.AnswerQuality;
 import org.getafix.core.quality.control.EwmaResponseTime;
 import org.getafix.core.wire.Coverage;
@@ -54,8 +56,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
   static ServiceMetricEvent.Builder dimensions(Query<?> query)
   {
     return ServiceMetricEvent.builder()
-                             .setDimension("dataSource", String.join(",", query.getDataSource().getTableNames()))
-                             .setDimension("type", query.getType());
+                             .setDimension(MetricDimension.DATA_SOURCE, String.join(",", query.getDataSource().getTableNames()))
+                             .setDimension(MetricDimension.TYPE, query.getType());
   }
 
   @Override
@@ -71,39 +73,39 @@ public class QualityMetrics implements BudgetedQuery.Listener
       responseTime.record(elapsedMillis);
       meanResponseTime = responseTime.estimate();
     }
-    emit(query.query(), "getafix/quality/coverage", coverage.fraction());
+    emit(query.query(), GetafixMetric.QUALITY_COVERAGE, coverage.fraction());
     if (query.budget().setBy() == null) {
-      emit(query.query(), "getafix/budget/ms", query.budget().millis());
-      emit(query.query(), "getafix/rt/mean", meanResponseTime);
+      emit(query.query(), GetafixMetric.BUDGET_MS, query.budget().millis());
+      emit(query.query(), GetafixMetric.RESPONSE_TIME_MEAN, meanResponseTime);
     }
   }
 
   void matureStarted(Query<?> query)
   {
     started.incrementAndGet();
-    emit(query, "getafix/mature/started", 1);
+    emit(query, GetafixMetric.MATURE_STARTED, 1);
   }
 
   void matureSkipped(Query<?> query)
   {
     skipped.incrementAndGet();
-    emit(query, "getafix/mature/skipped", 1);
+    emit(query, GetafixMetric.MATURE_SKIPPED, 1);
   }
 
   void matureFailed(Query<?> query, MatureRunFailure reason)
   {
     failed.incrementAndGet();
     failures.get(reason).incrementAndGet();
-    emitter.emit(dimensions(query).setDimension("reason", reason.dimension()).setMetric("getafix/mature/failed", 1));
+    emitter.emit(dimensions(query).setDimension(MetricDimension.REASON, reason.dimension()).setMetric(GetafixMetric.MATURE_FAILED.metricName(), 1));
   }
 
   /** A mature run was measured; {@code quality} is null for a query type without a quality metric. */
   void matureCompleted(MatureRun run, Coverage coverage, @Nullable AnswerQuality quality, long matureMillis)
   {
     completed.incrementAndGet();
-    emit(run.query, "getafix/mature/completed", 1);
+    emit(run.query, GetafixMetric.MATURE_COMPLETED, 1);
     if (quality != null) {
-      emit(run.query, "getafix/quality/answer", quality.quality());
+      emit(run.query, GetafixMetric.QUALITY_ANSWER, quality.quality());
     }
     final MatureRunReport report = new MatureRunReport(
         run.query.getId(),
@@ -124,17 +126,17 @@ public class QualityMetrics implements BudgetedQuery.Listener
   void memoEvicted(Query<?> query, String cause)
   {
     evictions.incrementAndGet();
-    emitter.emit(dimensions(query).setDimension("cause", StringUtils.toLowerCase(cause)).setMetric("getafix/memo/evictions", 1));
+    emitter.emit(dimensions(query).setDimension(MetricDimension.CAUSE, StringUtils.toLowerCase(cause)).setMetric(GetafixMetric.MEMO_EVICTIONS.metricName(), 1));
   }
 
   void memoBytes(Query<?> query, long bytes)
   {
-    emit(query, "getafix/memo/bytes", bytes);
+    emit(query, GetafixMetric.MEMO_BYTES, bytes);
   }
 
-  private void emit(Query<?> query, String metric, Number value)
+  private void emit(Query<?> query, GetafixMetric metric, Number value)
   {
-    emitter.emit(dimensions(query).setMetric(metric, value));
+    emitter.emit(dimensions(query).setMetric(metric.metricName(), value));
   }
 
   /** Counters of budgeted queries and mature runs, and the latest measured mature runs, newest first. */

@@ -44,4 +44,16 @@ class QualityConfigTest
       assertTrue(e.getMessage().contains(QualityConfig.PREFIX + "." + name), e.getMessage());
     }
   }
+
+  @Test
+  void theModuleHandsOutOnlyAValidatedConfig()
+  {
+    final QualityConfig bad = MAPPER.convertValue(Map.of("minBudgetMs", 20, "maxBudgetMs", 10), QualityConfig.class);
+    final IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> new GetafixQualityModule().qualityConfig(bad));
+    assertEquals(
+        "druid.getafix.quality.maxBudgetMs must be >= druid.getafix.quality.minBudgetMs [20], got [10]",
+        e.getMessage()
+    );
+  }
 }

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -108,11 +109,11 @@ class SimulationRunTest
   @Test
   void popularityBiasCorrectionReachesThePlanner()
   {
-    final ScenarioSettings corrected = ScenarioParser.parse(TINY);
-    final ScenarioSettings thesis = ScenarioParser.parse(TINY.replace(
-        "\"clients\":", "\"planning\": {\"popularityBiasCorrection\": false}, \"clients\":"
+    final ScenarioSettings corrected = ScenarioParser.parse(TINY.replace(
+        "\"clients\":", "\"planning\": {\"popularityBiasCorrection\": true}, \"clients\":"
     ));
-    assertTrue(corrected.planning().popularityBiasCorrection());
+    final ScenarioSettings thesis = ScenarioParser.parse(TINY);
+    assertFalse(thesis.planning().popularityBiasCorrection());
     assertNotEquals(
         runOne(corrected, "getafix-h").get(0).result().replicaLoads(),
         runOne(thesis, "getafix-h").get(0).result().replicaLoads(),

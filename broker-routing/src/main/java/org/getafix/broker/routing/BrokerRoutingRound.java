@@ -16,6 +16,8 @@ import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.apache.druid.java.util.http.client.HttpClient;
+import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.contract.MetricDimension;
 import org.getafix.core.routing.FallbackReason;
 import org.getafix.core.routing.RoutingCounters;
 import org.getafix.core.routing.RoutingTableHolder;
@@ -33,10 +35,6 @@ import java.util.concurrent.TimeUnit;
 @ManageLifecycle
 public class BrokerRoutingRound
 {
-  static final String PICKS = "getafix/route/picks";
-  static final String FALLBACKS = "getafix/route/fallbacks";
-  static final String TABLE_AGE = "getafix/route/table/age";
-
   private static final Logger log = new Logger(BrokerRoutingRound.class);
 
   @Nullable
@@ -124,15 +122,19 @@ public class BrokerRoutingRound
   {
     final RoutingCounters.Counts counts = state.counters().drain();
     final String policy = strategy.policyName();
-    emitter.emit(ServiceMetricEvent.builder().setDimension("policy", policy).setMetric(PICKS, counts.picks()));
+    emitter.emit(
+        ServiceMetricEvent.builder()
+                          .setDimension(MetricDimension.POLICY, policy)
+                          .setMetric(GetafixMetric.ROUTE_PICKS.metricName(), counts.picks())
+    );
     for (FallbackReason reason : FallbackReason.values()) {
       final long fallbacks = counts.fallbacks(reason);
       if (fallbacks > 0) {
         emitter.emit(
             ServiceMetricEvent.builder()
-                              .setDimension("policy", policy)
-                              .setDimension("reason", reason.metricValue())
-                              .setMetric(FALLBACKS, fallbacks)
+                              .setDimension(MetricDimension.POLICY, policy)
+                              .setDimension(MetricDimension.REASON, reason.metricValue())
+                              .setMetric(GetafixMetric.ROUTE_FALLBACKS.metricName(), fallbacks)
         );
       }
     }
@@ -140,8 +142,11 @@ public class BrokerRoutingRound
     if (strategy.usesRoutingTable() && table.installed()) {
       emitter.emit(
           ServiceMetricEvent.builder()
-                            .setDimension("version", table.table().version())
-                            .setMetric(TABLE_AGE, TimeUnit.NANOSECONDS.toMillis(table.ageNanos(nowNanos)))
+                            .setDimension(MetricDimension.VERSION, table.table().version())
+                            .setMetric(
+                                GetafixMetric.ROUTE_TABLE_AGE.metricName(),
+                                TimeUnit.NANOSECONDS.toMillis(table.ageNanos(nowNanos))
+                            )
       );
     }
   }

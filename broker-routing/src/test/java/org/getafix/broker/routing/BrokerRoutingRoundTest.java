@@ -4,6 +4,7 @@ import org.apache.druid.java.util.emitter.core.Emitter;
 import org.apache.druid.java.util.emitter.core.Event;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
+import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.routing.FallbackReason;
 import org.getafix.core.routing.RoutingPolicies;
 import org.getafix.core.routing.RoutingTable;
@@ -64,13 +65,13 @@ class BrokerRoutingRoundTest
     round.emitMetrics(3_500_000_000L);
 
     assertEquals(3, events.size());
-    assertEquals(BrokerRoutingRound.PICKS, events.get(0).getMetric());
+    assertEquals(GetafixMetric.ROUTE_PICKS.metricName(), events.get(0).getMetric());
     assertEquals(2L, events.get(0).getValue());
     assertEquals("getafixAbr", events.get(0).getUserDims().get("policy"));
-    assertEquals(BrokerRoutingRound.FALLBACKS, events.get(1).getMetric());
+    assertEquals(GetafixMetric.ROUTE_FALLBACKS.metricName(), events.get(1).getMetric());
     assertEquals("notHeld", events.get(1).getUserDims().get("reason"));
     assertEquals(1L, events.get(1).getValue());
-    assertEquals(BrokerRoutingRound.TABLE_AGE, events.get(2).getMetric());
+    assertEquals(GetafixMetric.ROUTE_TABLE_AGE.metricName(), events.get(2).getMetric());
     assertEquals(2500L, events.get(2).getValue());
 
     // Counters are per period.

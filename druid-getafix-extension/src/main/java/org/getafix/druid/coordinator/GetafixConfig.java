@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import org.apache.druid.client.DruidServer;
 import org.apache.druid.java.util.common.StringUtils;
+import org.getafix.core.contract.Knob;
+import org.getafix.core.contract.PlacementKnobs;
 import org.getafix.core.placement.CapacityEstimators;
 import org.getafix.core.placement.SplitPolicy;
 import org.getafix.core.placement.Tier;
@@ -84,8 +86,11 @@ public class GetafixConfig
   {
     if (!CapacityEstimators.REGISTRY.contains(capacity.estimator)) {
       throw new IllegalArgumentException(
-          "druid.getafix.capacity.estimator must be one of " + CapacityEstimators.REGISTRY.names() + ", got ["
-          + capacity.estimator + "]"
+          Knob.mustBe(
+              PlacementKnobs.CAPACITY_ESTIMATOR.name(),
+              "one of " + CapacityEstimators.REGISTRY.names(),
+              capacity.estimator
+          )
       );
     }
     return capacity.estimator;
@@ -125,7 +130,7 @@ public class GetafixConfig
   {
     /** Default round period, used while the dynamic config does not set {@code roundPeriod}. */
     @JsonProperty
-    private Period period = Period.seconds(5);
+    private Period period = new Period(PlacementKnobs.ROUND_PERIOD.defaultValue().toMillis());
   }
 
   @JsonIgnoreProperties(ignoreUnknown = true)
@@ -136,26 +141,18 @@ public class GetafixConfig
     private Period timeout = Period.seconds(2);
   }
 
+  /** What each property does, its default and its range: {@link PlacementKnobs}. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class Popularity
   {
-    /** Weight of the previous round's popularity (thesis: ½). */
     @JsonProperty
-    private double decay = 0.5;
+    private double decay = PlacementKnobs.POPULARITY_DECAY.defaultValue();
 
-    /**
-     * Rate a segment seen for only a few rounds by its access rate rather than by its still-short decayed sum
-     * ({@link org.getafix.core.placement.PopularityTracker}); off by default, which is the thesis formula.
-     */
     @JsonProperty
-    private boolean biasCorrection = false;
+    private boolean biasCorrection = PlacementKnobs.POPULARITY_BIAS_CORRECTION.defaultValue();
 
-    /**
-     * A newly served segment starts from the popularity of the segment of the previous interval in its datasource
-     * ({@link org.getafix.core.placement.PopularityTracker}); off is the thesis formula.
-     */
     @JsonProperty
-    private boolean inheritance = false;
+    private boolean inheritance = PlacementKnobs.POPULARITY_INHERITANCE.defaultValue();
   }
 
   @JsonIgnoreProperties(ignoreUnknown = true)
@@ -169,15 +166,14 @@ public class GetafixConfig
     private String split = "even";
   }
 
+  /** What each property does, its default and its range: {@link PlacementKnobs}. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public static class Capacity
   {
-    /** {@code throughput} (work per busy second, the default) or {@code cpu-time} (thesis §3.1). */
     @JsonProperty
-    private String estimator = "throughput";
+    private String estimator = PlacementKnobs.CAPACITY_ESTIMATOR.defaultValue();
 
-    /** Weight of the newest round in the capacity moving average. */
     @JsonProperty
-    private double smoothing = 0.5;
+    private double smoothing = PlacementKnobs.CAPACITY_SMOOTHING.defaultValue();
   }
 }

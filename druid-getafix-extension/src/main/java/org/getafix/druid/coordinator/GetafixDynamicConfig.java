@@ -3,10 +3,12 @@ package org.getafix.druid.coordinator;
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import org.getafix.core.placement.PlacementConstraints;
+import org.getafix.core.contract.Knob;
+import org.getafix.core.contract.PlacementKnobs;
 import org.joda.time.Period;
 
 import javax.annotation.Nullable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -53,9 +55,9 @@ public final class GetafixDynamicConfig
 
   /**
    * @param hotLoadShare the hottest segments that together draw this fraction of the load keep two holders
-   *                     (getafix-core's {@code PlacementConstraints#hotLoadShare}); null: the default
+   *                     ({@link PlacementKnobs#HOT_LOAD_SHARE}); null: the default
    * @param hotMinNodeLoadShare a segment is hot only if it draws at least this share of a mean Historical's load
-   *                     ({@code PlacementConstraints#hotMinNodeLoadShare}); null: the default
+   *                     ({@link PlacementKnobs#HOT_MIN_NODE_LOAD_SHARE}); null: the default
    */
   @JsonCreator
   public GetafixDynamicConfig(
@@ -71,9 +73,9 @@ public final class GetafixDynamicConfig
       @JsonProperty("hotMinNodeLoadShare") @Nullable Double hotMinNodeLoadShare
   )
   {
-    this.hotLoadShare = hotLoadShare == null ? PlacementConstraints.DEFAULT.hotLoadShare() : hotLoadShare;
+    this.hotLoadShare = hotLoadShare == null ? PlacementKnobs.HOT_LOAD_SHARE.defaultValue() : hotLoadShare;
     this.hotMinNodeLoadShare = hotMinNodeLoadShare == null
-                               ? PlacementConstraints.DEFAULT.hotMinNodeLoadShare()
+                               ? PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.defaultValue()
                                : hotMinNodeLoadShare;
     this.enabled = enabled;
     this.dryRun = dryRun;
@@ -85,49 +87,56 @@ public final class GetafixDynamicConfig
     this.maxDropsPerRound = maxDropsPerRound;
   }
 
-  /** The config in force when none was ever set: Getafix on, thesis γ = 20%, 1 to 3 replicas, 50 loads/drops. */
+  /** The config in force when none was ever set: Getafix on, not dry run, every knob at its default. */
   public static GetafixDynamicConfig defaults()
   {
-    return new GetafixDynamicConfig(true, false, 0.20, 1, 3, null, 50, 50);
+    return new GetafixDynamicConfig(
+        true,
+        false,
+        PlacementKnobs.GAMMA.defaultValue(),
+        PlacementKnobs.MIN_REPLICAS.defaultValue(),
+        PlacementKnobs.MAX_REPLICAS.defaultValue(),
+        null,
+        PlacementKnobs.MAX_LOADS_PER_ROUND.defaultValue(),
+        PlacementKnobs.MAX_DROPS_PER_ROUND.defaultValue()
+    );
   }
 
   /** Problems of this config, each naming the bad value; empty when it is valid. */
   public List<String> validate()
   {
     final List<String> problems = new ArrayList<>();
-    if (!Double.isFinite(gamma) || gamma < 0 || gamma > 1) {
-      problems.add("gamma must be in [0, 1], got [" + gamma + "]");
-    }
-    if (minReplicas < 1) {
-      problems.add("minReplicas must be >= 1, got [" + minReplicas + "]");
-    }
-    if (maxReplicas < minReplicas) {
-      problems.add("maxReplicas must be >= minReplicas [" + minReplicas + "], got [" + maxReplicas + "]");
-    }
+    addIfAny(problems, PlacementKnobs.GAMMA.problem(gamma));
+    addIfAny(problems, PlacementKnobs.MIN_REPLICAS.problem(minReplicas));
+    addIfAny(problems, PlacementKnobs.maxReplicasProblem(minReplicas, maxReplicas));
     if (roundPeriod != null) {
-      try {
-        final long millis = new Period(roundPeriod).toStandardDuration().getMillis();
-        if (millis < 1000) {
-          problems.add("roundPeriod must be at least PT1S, got [" + roundPeriod + "]");
-        }
-      }
-      catch (RuntimeException e) {
-        problems.add("roundPeriod must be an ISO-8601 period such as PT5S, got [" + roundPeriod + "]");
-      }
+      addIfAny(problems, roundPeriodProblem(roundPeriod));
     }
-    if (maxLoadsPerRound < 0) {
-      problems.add("maxLoadsPerRound must be >= 0, got [" + maxLoadsPerRound + "]");
-    }
-    if (maxDropsPerRound < 0) {
-      problems.add("maxDropsPerRound must be >= 0, got [" + maxDropsPerRound + "]");
-    }
-    if (!Double.isFinite(hotLoadShare) || hotLoadShare < 0 || hotLoadShare > 1) {
-      problems.add("hotLoadShare must be in [0, 1], got [" + hotLoadShare + "]");
-    }
-    if (!Double.isFinite(hotMinNodeLoadShare) || hotMinNodeLoadShare < 0 || hotMinNodeLoadShare > 1) {
-      problems.add("hotMinNodeLoadShare must be in [0, 1], got [" + hotMinNodeLoadShare + "]");
-    }
+    addIfAny(problems, PlacementKnobs.MAX_LOADS_PER_ROUND.problem(maxLoadsPerRound));
+    addIfAny(problems, PlacementKnobs.MAX_DROPS_PER_ROUND.problem(maxDropsPerRound));
+    addIfAny(problems, PlacementKnobs.HOT_LOAD_SHARE.problem(hotLoadShare));
+    addIfAny(problems, PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.problem(hotMinNodeLoadShare));
     return problems;
+  }
+
+  private static String roundPeriodProblem(String roundPeriod)
+  {
+    final long millis;
+    try {
+      millis = new Period(roundPeriod).toStandardDuration().getMillis();
+    }
+    catch (RuntimeException e) {
+      return Knob.mustBe(PlacementKnobs.ROUND_PERIOD.name(), "an ISO-8601 period such as PT5S", roundPeriod);
+    }
+    final Knob<Duration> knob = PlacementKnobs.ROUND_PERIOD;
+    return knob.accepts(Duration.ofMillis(millis)) ? null : Knob.mustBe(knob.name(), knob.requirement(), roundPeriod);
+  }
+
+  private static void addIfAny(List<String> problems, @Nullable String problem)
+  {
+    if (problem != null) {
+      problems.add(problem);
+    }
   }
 
   /** The round period of this config, or {@code fallbackMillis} (from {@code druid.getafix.round.period}). */

@@ -25,6 +25,8 @@ import org.apache.druid.server.coordinator.CoordinatorDynamicConfig;
 import org.apache.druid.server.coordinator.DruidCoordinator;
 import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.timeline.DataSegment;
+import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.contract.MetricDimension;
 import org.getafix.core.placement.PlacementConstraints;
 import org.getafix.core.placement.PlacementPlan;
 import org.getafix.core.placement.PlacementStrategies;
@@ -249,7 +251,7 @@ public class GetafixPlanner
     if (!invalid.isEmpty()) {
       // Only reachable if the metadata store holds a config the endpoint would have rejected.
       invalid.forEach(problem -> log.error("Getafix refuses to act: invalid dynamic config: %s", problem));
-      emit(ServiceMetricEvent.builder(), "getafix/refused", 1);
+      emit(ServiceMetricEvent.builder(), GetafixMetric.REFUSED, 1);
       holder.publish(PlanSnapshot.withoutPlan(round, DateTimes.nowUtc(), Mode.REFUSED, invalid, tier, dynamic));
       return;
     }
@@ -257,7 +259,7 @@ public class GetafixPlanner
     for (String problem : problems) {
       log.error("Getafix refuses to act: %s", problem);
     }
-    emit(ServiceMetricEvent.builder(), "getafix/refused", problems.isEmpty() ? 0 : 1);
+    emit(ServiceMetricEvent.builder(), GetafixMetric.REFUSED, problems.isEmpty() ? 0 : 1);
 
     // The tier's live Historicals: in the inventory (segments, sizes) and announced (alive, URL) right now.
     final Map<String, DruidServer> servers = new TreeMap<>();
@@ -331,10 +333,8 @@ public class GetafixPlanner
     }
 
     final Map<String, Double> capacities = observed.capacities();
-    capacities.forEach((node, capacity) -> emit(
-        ServiceMetricEvent.builder().setDimension("server", node), "getafix/node/capacity", capacity
-    ));
-    emit(ServiceMetricEvent.builder(), "getafix/replicas/actual",
+    capacities.forEach((node, capacity) -> emit(forServer(node), GetafixMetric.NODE_CAPACITY, capacity));
+    emit(ServiceMetricEvent.builder(), GetafixMetric.REPLICAS_ACTUAL,
          holders.values().stream().mapToInt(Set::size).sum());
     emitChurn();
 
@@ -378,14 +378,14 @@ public class GetafixPlanner
 
     final Map<String, Tier> nodeTiers = result.tiers();
     nodeTiers.forEach((node, t) -> emit(
-        ServiceMetricEvent.builder().setDimension("server", node).setDimension("getafixTier", t.name()),
-        "getafix/node/tier",
+        forServer(node).setDimension(MetricDimension.GETAFIX_TIER, t.name()),
+        GetafixMetric.NODE_TIER,
         t == Tier.HOT ? 2 : t == Tier.WARM ? 1 : 0
     ));
     result.tieringAccuracy(config.getHardwareTiers()).ifPresent(
-        accuracy -> emit(ServiceMetricEvent.builder(), "getafix/tiering/accuracy", accuracy)
+        accuracy -> emit(ServiceMetricEvent.builder(), GetafixMetric.TIERING_ACCURACY, accuracy)
     );
-    emit(ServiceMetricEvent.builder(), "getafix/replicas/planned", plan.totalReplicas());
+    emit(ServiceMetricEvent.builder(), GetafixMetric.REPLICAS_PLANNED, plan.totalReplicas());
 
     final Mode mode = !problems.isEmpty() ? Mode.REFUSED : dynamic.isDryRun() ? Mode.DRY_RUN : Mode.ACTIVE;
     final boolean unchanged = previous.version() > 0
@@ -454,7 +454,7 @@ public class GetafixPlanner
       if (outcome.problem() != null) {
         log.warn("Getafix has no usable stats from Historical [%s] this round (%s); keeping its last estimate.",
                  node, outcome.problem());
-        emit(ServiceMetricEvent.builder().setDimension("server", node), "getafix/stats/missing", 1);
+        emit(forServer(node), GetafixMetric.STATS_MISSING, 1);
         failed.add(node);
       } else if (outcome.delta() != null) {
         deltas.put(node, outcome.delta());
@@ -467,20 +467,25 @@ public class GetafixPlanner
   {
     final long loads = handoff.loadsIssued();
     final long drops = handoff.dropsIssued();
-    emit(ServiceMetricEvent.builder(), "getafix/segment/load/count", loads - loadsReported);
-    emit(ServiceMetricEvent.builder(), "getafix/segment/drop/count", drops - dropsReported);
+    emit(ServiceMetricEvent.builder(), GetafixMetric.SEGMENT_LOADS, loads - loadsReported);
+    emit(ServiceMetricEvent.builder(), GetafixMetric.SEGMENT_DROPS, drops - dropsReported);
     loadsReported = loads;
     dropsReported = drops;
   }
 
   private void emitRoundTime(long startNanos)
   {
-    emit(ServiceMetricEvent.builder(), "getafix/round/time",
+    emit(ServiceMetricEvent.builder(), GetafixMetric.ROUND_TIME,
          TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos));
   }
 
-  private void emit(ServiceMetricEvent.Builder builder, String metric, Number value)
+  private static ServiceMetricEvent.Builder forServer(String node)
   {
-    emitter.emit(builder.setDimension("tier", config.getTier()).setMetric(metric, value));
+    return ServiceMetricEvent.builder().setDimension(MetricDimension.SERVER, node);
+  }
+
+  private void emit(ServiceMetricEvent.Builder builder, GetafixMetric metric, Number value)
+  {
+    emitter.emit(builder.setDimension(MetricDimension.TIER, config.getTier()).setMetric(metric.metricName(), value));
   }
 }

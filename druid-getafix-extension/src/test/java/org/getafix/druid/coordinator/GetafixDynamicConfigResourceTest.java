@@ -86,7 +86,7 @@ class GetafixDynamicConfigResourceTest
     assertBadRequest("{\"hotMinNodeLoadShare\": -0.5}", "hotMinNodeLoadShare must be in [0, 1], got [-0.5]");
     assertBadRequest("{\"hotMinNodeLoadShare\": \"NaN\"}", "hotMinNodeLoadShare must be in [0, 1], got [NaN]");
     assertBadRequest("{\"roundPeriod\": \"five seconds\"}", "roundPeriod must be an ISO-8601 period");
-    assertBadRequest("{\"roundPeriod\": \"PT0.1S\"}", "roundPeriod must be at least PT1S");
+    assertBadRequest("{\"roundPeriod\": \"PT0.1S\"}", "roundPeriod must be >= PT1S, got [PT0.1S]");
     assertBadRequest("{\"gama\": 0.1}", "gama");
     assertBadRequest("{\"gamma\": ", "invalid Getafix config JSON");
     assertBadRequest("", "request body");

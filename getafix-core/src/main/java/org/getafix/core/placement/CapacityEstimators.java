@@ -11,9 +11,6 @@ import java.util.function.DoubleFunction;
  */
 public final class CapacityEstimators
 {
-  /** Weight of the newest round in every estimator's moving average unless configured otherwise. */
-  public static final double DEFAULT_SMOOTHING = SmoothedCapacityEstimator.DEFAULT_SMOOTHING;
-
   /**
    * @param name        the estimator's one name, as written in configs, scenarios and reports
    * @param description one line for docs and reports

@@ -1,5 +1,7 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.contract.PlacementKnobs;
+
 /**
  * The thesis' estimator (§3.1): a node's capacity is the CPU time it spent on queries in the last round, here
  * divided by the round length (so rounds of unequal length compare) and smoothed across rounds.
@@ -12,7 +14,7 @@ public final class CpuTimeCapacityEstimator extends SmoothedCapacityEstimator
 {
   public CpuTimeCapacityEstimator()
   {
-    this(DEFAULT_SMOOTHING);
+    this(PlacementKnobs.CAPACITY_SMOOTHING.defaultValue());
   }
 
   /** @param smoothing weight of the newest round, in (0, 1]; 1 is the thesis' "last round only" */

@@ -1,5 +1,7 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.contract.PlacementKnobs;
+
 /**
  * Limits every plan must respect.
  *
@@ -25,11 +27,16 @@ public record PlacementConstraints(
 )
 {
   /**
-   * Floor 1, no cap, the thesis' γ, and the hot floor at 90% of the load for segments drawing at least 5% of a mean
-   * node's load: on the simulator's thesis scenarios it brought Getafix-H's p99 under druid-default's at 0.54–0.55×
-   * its memory (docs/benchmarks.md, issue 11).
+   * The defaults of {@link PlacementKnobs}, except that replicas have no cap: a caller that does not know the
+   * cluster's size plans without one.
    */
-  public static final PlacementConstraints DEFAULT = new PlacementConstraints(1, Integer.MAX_VALUE, 0.20, 0.9, 0.08);
+  public static final PlacementConstraints DEFAULT = new PlacementConstraints(
+      PlacementKnobs.MIN_REPLICAS.defaultValue(),
+      Integer.MAX_VALUE,
+      PlacementKnobs.GAMMA.defaultValue(),
+      PlacementKnobs.HOT_LOAD_SHARE.defaultValue(),
+      PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.defaultValue()
+  );
 
   /** The thesis' constraints: no hot floor. */
   public PlacementConstraints(int minReplicas, int maxReplicas, double gamma)
@@ -45,24 +52,13 @@ public record PlacementConstraints(
 
   public PlacementConstraints
   {
-    if (minReplicas < 1) {
-      throw new IllegalArgumentException("minReplicas must be >= 1, got [" + minReplicas + "]");
+    PlacementKnobs.MIN_REPLICAS.check(minReplicas);
+    final String maxReplicasProblem = PlacementKnobs.maxReplicasProblem(minReplicas, maxReplicas);
+    if (maxReplicasProblem != null) {
+      throw new IllegalArgumentException(maxReplicasProblem);
     }
-    if (maxReplicas < minReplicas) {
-      throw new IllegalArgumentException(
-          "maxReplicas must be >= minReplicas [" + minReplicas + "], got [" + maxReplicas + "]"
-      );
-    }
-    if (!Double.isFinite(gamma) || gamma < 0 || gamma > 1) {
-      throw new IllegalArgumentException("gamma must be in [0, 1], got [" + gamma + "]");
-    }
-    if (!Double.isFinite(hotLoadShare) || hotLoadShare < 0 || hotLoadShare > 1) {
-      throw new IllegalArgumentException("hotLoadShare must be in [0, 1], got [" + hotLoadShare + "]");
-    }
-    if (!Double.isFinite(hotMinNodeLoadShare) || hotMinNodeLoadShare < 0 || hotMinNodeLoadShare > 1) {
-      throw new IllegalArgumentException(
-          "hotMinNodeLoadShare must be in [0, 1], got [" + hotMinNodeLoadShare + "]"
-      );
-    }
+    PlacementKnobs.GAMMA.check(gamma);
+    PlacementKnobs.HOT_LOAD_SHARE.check(hotLoadShare);
+    PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.check(hotMinNodeLoadShare);
   }
 }

@@ -1,5 +1,7 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.contract.PlacementKnobs;
+
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -34,8 +36,6 @@ import java.util.Map;
  */
 public final class PopularityTracker
 {
-  public static final double DEFAULT_DECAY = 0.5;
-
   private final double decay;
   private final boolean biasCorrected;
   /** The thesis' recurrence, uncorrected: the tracker's state. */
@@ -47,7 +47,7 @@ public final class PopularityTracker
   /** The thesis' tracker: decay ½, no bias correction. */
   public PopularityTracker()
   {
-    this(DEFAULT_DECAY);
+    this(PlacementKnobs.POPULARITY_DECAY.defaultValue());
   }
 
   /** The thesis' recurrence with the given decay, no bias correction. */
@@ -62,9 +62,7 @@ public final class PopularityTracker
    */
   public PopularityTracker(double decay, boolean biasCorrected)
   {
-    if (!Double.isFinite(decay) || decay < 0 || decay >= 1) {
-      throw new IllegalArgumentException("decay must be in [0, 1), got [" + decay + "]");
-    }
+    PlacementKnobs.POPULARITY_DECAY.checkAs("decay", decay);
     this.decay = decay;
     this.biasCorrected = biasCorrected;
   }

@@ -1,5 +1,7 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.contract.PlacementKnobs;
+
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
@@ -10,8 +12,6 @@ import java.util.TreeMap;
  */
 abstract class SmoothedCapacityEstimator implements CapacityEstimator
 {
-  public static final double DEFAULT_SMOOTHING = 0.5;
-
   private final double smoothing;
   // TreeMaps: capacities() and rejections() iterate by node id, whatever order the nodes reported in.
   private final Map<String, Double> estimates = new TreeMap<>();
@@ -20,9 +20,7 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
   /** @param smoothing weight of the newest sample in the moving average, in (0, 1]; 1 means no smoothing */
   SmoothedCapacityEstimator(double smoothing)
   {
-    if (!Double.isFinite(smoothing) || smoothing <= 0 || smoothing > 1) {
-      throw new IllegalArgumentException("smoothing must be in (0, 1], got [" + smoothing + "]");
-    }
+    PlacementKnobs.CAPACITY_SMOOTHING.checkAs("smoothing", smoothing);
     this.smoothing = smoothing;
   }
 

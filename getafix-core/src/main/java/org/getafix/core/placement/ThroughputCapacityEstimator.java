@@ -1,5 +1,7 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.contract.PlacementKnobs;
+
 /**
  * Our estimator: a node's capacity is the work it completes per second of being fully busy,
  * {@code workUnits / busyTimeSeconds}, where busy time is utilisation-weighted (see {@link NodeRoundStats}). That is
@@ -18,7 +20,7 @@ public final class ThroughputCapacityEstimator extends SmoothedCapacityEstimator
 
   public ThroughputCapacityEstimator()
   {
-    this(DEFAULT_SMOOTHING);
+    this(PlacementKnobs.CAPACITY_SMOOTHING.defaultValue());
   }
 
   /** @param smoothing weight of the newest round, in (0, 1] */

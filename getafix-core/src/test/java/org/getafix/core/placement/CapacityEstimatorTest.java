@@ -1,5 +1,6 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.contract.PlacementKnobs;
 import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
@@ -57,6 +58,12 @@ class CapacityEstimatorTest
     assertEquals(4.0, ours.get("strong") / ours.get("weak-1"), 1e-9, ours.toString());
     assertEquals(Tier.HOT, ourTiers.get("strong"), ourTiers.toString());
     assertEquals(Tier.COLD, ourTiers.get("weak-1"));
+  }
+
+  @Test
+  void theDefaultEstimatorIsRegistered()
+  {
+    assertTrue(CapacityEstimators.REGISTRY.contains(PlacementKnobs.CAPACITY_ESTIMATOR.defaultValue()));
   }
 
   @Test

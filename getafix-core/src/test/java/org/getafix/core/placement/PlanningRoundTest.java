@@ -1,5 +1,6 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.contract.PlacementKnobs;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -164,7 +165,7 @@ class PlanningRoundTest
     assertEquals("getafix-h", PlacementStrategies.getafixH(SplitPolicy.EVEN).name());
     assertEquals("getafix-h-thesis-split", PlacementStrategies.getafixH(SplitPolicy.THESIS).name());
     for (CapacityEstimators.Entry entry : CapacityEstimators.REGISTRY.entries()) {
-      assertTrue(entry.create(CapacityEstimators.DEFAULT_SMOOTHING).capacities().isEmpty(), entry.name());
+      assertTrue(entry.create(PlacementKnobs.CAPACITY_SMOOTHING.defaultValue()).capacities().isEmpty(), entry.name());
     }
   }
 }

@@ -1,6 +1,8 @@
 package org.getafix.simulator.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.getafix.core.contract.Interval;
+import org.getafix.core.contract.Knob;
 
 import java.util.Iterator;
 import java.util.Set;
@@ -62,7 +64,7 @@ final class JsonFields
     }
     final JsonNode v = node.get(field);
     if (!v.isTextual() || v.asText().isBlank()) {
-      throw new ScenarioException("field '" + path(field) + "' must be a non-empty string, got " + v);
+      throw mustBe(field, "a non-empty string", v);
     }
     return v.asText();
   }
@@ -74,6 +76,17 @@ final class JsonFields
 
   double number(String field, Double fallback, double min, double max)
   {
+    return number(field, fallback, Interval.closed(min, max));
+  }
+
+  /** An operator knob of the extension: its default when absent, and its range. */
+  double number(String field, Knob<Double> knob)
+  {
+    return number(field, knob.defaultValue(), knob.interval());
+  }
+
+  private double number(String field, Double fallback, Interval range)
+  {
     if (!has(field)) {
       if (fallback == null) {
         throw new ScenarioException("missing field '" + path(field) + "'");
@@ -82,13 +95,11 @@ final class JsonFields
     }
     final JsonNode v = node.get(field);
     if (!v.isNumber()) {
-      throw new ScenarioException("field '" + path(field) + "' must be a number, got " + v);
+      throw mustBe(field, "a number", v);
     }
     final double d = v.asDouble();
-    if (!Double.isFinite(d) || d < min || d > max) {
-      throw new ScenarioException(
-          "field '" + path(field) + "' must be in [" + min + ", " + max + "], got " + v
-      );
+    if (!range.contains(d)) {
+      throw mustBe(field, range.toString(), v);
     }
     return d;
   }
@@ -100,14 +111,9 @@ final class JsonFields
     }
     final JsonNode v = node.get(field);
     if (!v.isBoolean()) {
-      throw new ScenarioException("field '" + path(field) + "' must be true or false, got " + v);
+      throw mustBe(field, "true or false", v);
     }
     return v.asBoolean();
-  }
-
-  Double optionalNumber(String field, double min, double max)
-  {
-    return has(field) ? number(field, null, min, max) : null;
   }
 
   long integer(String field, Long fallback, long min, long max)
@@ -118,15 +124,38 @@ final class JsonFields
       }
       return fallback;
     }
-    final JsonNode v = node.get(field);
-    if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
-      throw new ScenarioException("field '" + path(field) + "' must be an integer, got " + v);
-    }
-    final long l = v.asLong();
+    final long l = integral(field);
     if (l < min || l > max) {
-      throw new ScenarioException("field '" + path(field) + "' must be in [" + min + ", " + max + "], got " + v);
+      throw mustBe(field, "in [" + min + ", " + max + "]", node.get(field));
     }
     return l;
+  }
+
+  /** An operator knob of the extension: its default when absent, its range, and at most {@code max}. */
+  int integer(String field, Knob<Integer> knob, int max)
+  {
+    if (!has(field)) {
+      return knob.defaultValue();
+    }
+    final long l = integral(field);
+    if (l > max || !knob.interval().contains(l)) {
+      throw mustBe(field, knob.requirement() + (max == Integer.MAX_VALUE ? "" : " and <= " + max), node.get(field));
+    }
+    return (int) l;
+  }
+
+  private long integral(String field)
+  {
+    final JsonNode v = node.get(field);
+    if (!v.isIntegralNumber() && !(v.isNumber() && v.asDouble() == Math.rint(v.asDouble()))) {
+      throw mustBe(field, "an integer", v);
+    }
+    return v.asLong();
+  }
+
+  private ScenarioException mustBe(String field, String requirement, JsonNode got)
+  {
+    return new ScenarioException(Knob.mustBe("field '" + path(field) + "'", requirement, got));
   }
 
   JsonNode array(String field, boolean required)
@@ -139,7 +168,7 @@ final class JsonFields
     }
     final JsonNode v = node.get(field);
     if (!v.isArray()) {
-      throw new ScenarioException("field '" + path(field) + "' must be an array, got " + v);
+      throw mustBe(field, "an array", v);
     }
     return v;
   }

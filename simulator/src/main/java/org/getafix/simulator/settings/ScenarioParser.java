@@ -3,9 +3,10 @@ package org.getafix.simulator.settings;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.getafix.core.contract.PlacementKnobs;
 import org.getafix.core.placement.CapacityEstimators;
-import org.getafix.core.placement.PlacementConstraints;
 import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.placement.Strategies;
 import org.getafix.core.quality.split.QualityProfile;
 import org.getafix.core.routing.RoutingPolicies;
 
@@ -82,7 +83,10 @@ public final class ScenarioParser
     final String name = f.string("name", null);
     final double duration = f.number("durationSeconds", 300.0, 1, 1e6);
     final double warmup = f.number("warmupSeconds", Math.min(60.0, duration / 5), 0, duration - 1e-9);
-    final double round = f.number("roundSeconds", 5.0, 0.01, duration);
+    // The Coordinator's default round; a simulated round may be shorter than the Coordinator's shortest, as it costs
+    // no cluster anything.
+    final double defaultRound = PlacementKnobs.ROUND_PERIOD.defaultValue().toMillis() / 1000.0;
+    final double round = f.number("roundSeconds", defaultRound, 0.01, duration);
 
     final List<ScenarioSettings.NodeGroup> nodes = nodes(f);
     final Set<String> nodeIds = new HashSet<>();
@@ -100,9 +104,9 @@ public final class ScenarioParser
     final ScenarioSettings.Clients clients =
         new ScenarioSettings.Clients((int) c.integer("count", null, 1, 10_000), minQps, maxQps);
 
-    final ScenarioSettings.Segments segments = segments(f.object("segments"));
-    final ScenarioSettings.Workload workload = workload(f.object("workload"));
-    final ScenarioSettings.Planning planning = planning(f.object("planning"), nodeIds.size());
+    final ScenarioSettings.Segments segments = segments(objectOrEmpty(f, "segments"));
+    final ScenarioSettings.Workload workload = workload(objectOrEmpty(f, "workload"));
+    final ScenarioSettings.Planning planning = planning(objectOrEmpty(f, "planning"), nodeIds.size());
     final List<ScenarioSettings.Run> runs = runs(f);
     final ScenarioSettings.Execution execution = execution(f.object("execution"));
     if (execution == null && runs.stream().anyMatch(r -> r.execution() != null)) {
@@ -134,6 +138,13 @@ public final class ScenarioParser
       throw new ScenarioException("missing field '" + f.path(field) + "'");
     }
     return o;
+  }
+
+  /** The object {@code field}, or an empty one if absent, so that its fields take their defaults. */
+  private static JsonFields objectOrEmpty(JsonFields f, String field)
+  {
+    final JsonFields o = f.object(field);
+    return o != null ? o : new JsonFields(MAPPER.createObjectNode(), f.path(field));
   }
 
   private static List<ScenarioSettings.NodeGroup> nodes(JsonFields f)
@@ -203,9 +214,6 @@ public final class ScenarioParser
 
   private static ScenarioSettings.Segments segments(JsonFields s)
   {
-    if (s == null) {
-      return new ScenarioSettings.Segments(500, 30, 500_000_000L, 0.2, 100_000_000);
-    }
     s.rejectUnknown(Set.of("initial", "arrivalEverySeconds", "sizeBytes", "sizeJitter", "loadBytesPerSecond"));
     return new ScenarioSettings.Segments(
         (int) s.integer("initial", 500L, 1, 1_000_000),
@@ -223,9 +231,6 @@ public final class ScenarioParser
         new ScenarioSettings.QueryTypeSettings("topN", 0.35, 12, 0.5),
         new ScenarioSettings.QueryTypeSettings("groupBy", 0.20, 40, 1.0)
     );
-    if (w == null) {
-      return new ScenarioSettings.Workload(1.4, 4, defaultTypes, 0);
-    }
     w.rejectUnknown(Set.of("recencyExponent", "meanIntervalSegments", "queryTypes", "queryOverheadMillis"));
     List<ScenarioSettings.QueryTypeSettings> types = defaultTypes;
     final JsonNode array = w.array("queryTypes", false);
@@ -259,31 +264,31 @@ public final class ScenarioParser
 
   private static ScenarioSettings.Planning planning(JsonFields p, int nodeCount)
   {
-    if (p == null) {
-      return new ScenarioSettings.Planning(
-          0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, RoutingPolicies.LBR, ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND,
-          ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE, PlacementConstraints.DEFAULT.hotLoadShare(),
-          PlacementConstraints.DEFAULT.hotMinNodeLoadShare()
-      );
-    }
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
         "routing", "maxLoadsPerRound", "popularityInheritance", "hotLoadShare", "hotMinNodeLoadShare"
     ));
-    final int min = (int) p.integer("minReplicas", 1L, 1, nodeCount);
+    // The extension's knobs, with its defaults and ranges; replicas are also bounded by the scenario's nodes, and
+    // by default not capped below them.
+    final int min = p.integer("minReplicas", PlacementKnobs.MIN_REPLICAS, nodeCount);
     return new ScenarioSettings.Planning(
-        p.number("popularityDecay", 0.5, 0, 0.99),
-        p.bool("popularityBiasCorrection", true),
+        p.number("popularityDecay", PlacementKnobs.POPULARITY_DECAY),
+        p.bool("popularityBiasCorrection", PlacementKnobs.POPULARITY_BIAS_CORRECTION.defaultValue()),
         min,
         (int) p.integer("maxReplicas", (long) nodeCount, min, nodeCount),
-        p.number("gamma", 0.2, 0, 1),
-        oneOf(p, "capacityEstimator", "cpu-time", CapacityEstimators.REGISTRY.names()),
-        (int) p.integer("druidDefaultReplicas", 2L, 1, nodeCount),
+        p.number("gamma", PlacementKnobs.GAMMA),
+        oneOf(
+            p,
+            "capacityEstimator",
+            PlacementKnobs.CAPACITY_ESTIMATOR.defaultValue(),
+            CapacityEstimators.REGISTRY.names()
+        ),
+        (int) p.integer("druidDefaultReplicas", (long) Strategies.DEFAULT_DRUID_REPLICATION_FACTOR, 1, nodeCount),
         oneOf(p, "routing", RoutingPolicies.LBR, ScenarioSettings.ROUTINGS),
-        (int) p.integer("maxLoadsPerRound", (long) ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND, 0, 1_000_000),
-        p.bool("popularityInheritance", ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE),
-        p.number("hotLoadShare", PlacementConstraints.DEFAULT.hotLoadShare(), 0, 1),
-        p.number("hotMinNodeLoadShare", PlacementConstraints.DEFAULT.hotMinNodeLoadShare(), 0, 1)
+        p.integer("maxLoadsPerRound", PlacementKnobs.MAX_LOADS_PER_ROUND, Integer.MAX_VALUE),
+        p.bool("popularityInheritance", PlacementKnobs.POPULARITY_INHERITANCE.defaultValue()),
+        p.number("hotLoadShare", PlacementKnobs.HOT_LOAD_SHARE),
+        p.number("hotMinNodeLoadShare", PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE)
     );
   }
 
@@ -326,7 +331,7 @@ public final class ScenarioParser
             runLabel,
             strategy,
             r.has("routing") ? oneOf(r, "routing", null, ScenarioSettings.ROUTINGS) : null,
-            r.optionalNumber("gamma", 0, 1),
+            r.has("gamma") ? r.number("gamma", PlacementKnobs.GAMMA) : null,
             r.has("capacityEstimator") ? oneOf(r, "capacityEstimator", null, CapacityEstimators.REGISTRY.names()) : null,
             execution,
             label,

@@ -45,10 +45,6 @@ public record ScenarioSettings(
 {
   /** The routing policies by their one name, as the Broker's {@code druid.broker.balancer.type} spells them. */
   public static final List<String> ROUTINGS = RoutingPolicies.REGISTRY.names();
-  /** The extension's default {@code maxLoadsPerRound} (GetafixDynamicConfig): plan-driven loads per Coordinator run. */
-  public static final int DEFAULT_MAX_LOADS_PER_ROUND = 50;
-  /** The extension's default {@code popularityInheritance} (GetafixDynamicConfig). */
-  public static final boolean DEFAULT_POPULARITY_INHERITANCE = false;
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
 
   /**

@@ -1,5 +1,6 @@
 package org.getafix.simulator.strategy;
 
+import org.getafix.core.contract.PlacementKnobs;
 import org.getafix.core.placement.CapacityEstimators;
 import org.getafix.core.placement.PlacementConstraints;
 import org.getafix.core.placement.PlacementStrategies;
@@ -44,7 +45,7 @@ public final class CorePlacementAdapter
         new PlanningRound(new PlanningRound.Settings(
             strategy,
             capacityEstimator,
-            CapacityEstimators.DEFAULT_SMOOTHING,
+            PlacementKnobs.CAPACITY_SMOOTHING.defaultValue(),
             decay,
             popularityBiasCorrection,
             druidDefaultReplicas,

@@ -63,10 +63,11 @@ class ScenarioParserTest
     assertEquals(50, s.clients().minQueriesPerSecond());
     assertEquals(150, s.clients().maxQueriesPerSecond());
     assertNull(s.nodes().get(0).tier());
-    assertTrue(s.planning().popularityBiasCorrection());
-    assertFalse(ScenarioParser.parse(MINIMAL.replace(
-        "\"clients\"", "\"planning\": {\"popularityBiasCorrection\": false}, \"clients\""
+    assertFalse(s.planning().popularityBiasCorrection(), "the extension's default popularity.biasCorrection");
+    assertTrue(ScenarioParser.parse(MINIMAL.replace(
+        "\"clients\"", "\"planning\": {\"popularityBiasCorrection\": true}, \"clients\""
     )).planning().popularityBiasCorrection());
+    assertEquals("throughput", s.planning().capacityEstimator(), "the extension's default capacity.estimator");
     assertEquals(50, s.planning().maxLoadsPerRound(), "the extension's default maxLoadsPerRound");
     assertEquals(7, ScenarioParser.parse(MINIMAL.replace(
         "\"clients\"", "\"planning\": {\"maxLoadsPerRound\": 7}, \"clients\""

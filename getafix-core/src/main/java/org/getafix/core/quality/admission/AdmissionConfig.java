@@ -1,5 +1,7 @@
 package org.getafix.core.quality.admission;
 
+import org.getafix.core.contract.QualityKnobs;
+
 /**
  * Settings of a {@link PidAdmissionController}, validated on construction. Defaults follow Ubora §8: evaluate every
  * 100 requests, target 0.9, proportional weight 0.4.
@@ -26,9 +28,6 @@ public record AdmissionConfig(
     double minAdmitFraction
 )
 {
-  public static final double DEFAULT_TARGET = 0.9;
-  public static final int DEFAULT_EVALUATION_PERIOD = 100;
-  public static final int DEFAULT_WINDOW = 100;
   public static final double DEFAULT_PROPORTIONAL_GAIN = 0.4;
   public static final double DEFAULT_INTEGRAL_GAIN = 0.5;
 
@@ -46,14 +45,9 @@ public record AdmissionConfig(
     if (signal == null) {
       throw new IllegalArgumentException("admission signal must be set");
     }
-    if (!(target > 0 && target <= 1)) {
-      throw new IllegalArgumentException("admission target must be in (0, 1], got [" + target + "]");
-    }
-    if (evaluationPeriod < 1 || window < 1) {
-      throw new IllegalArgumentException(
-          "evaluationPeriod and window must be >= 1, got [" + evaluationPeriod + ", " + window + "]"
-      );
-    }
+    QualityKnobs.ADMISSION_TARGET.checkAs("admission target", target);
+    QualityKnobs.ADMISSION_EVALUATION_PERIOD.checkAs("evaluationPeriod", evaluationPeriod);
+    QualityKnobs.ADMISSION_WINDOW.checkAs("window", window);
     for (double gain : new double[]{proportionalGain, integralGain, derivativeGain}) {
       if (!(Double.isFinite(gain) && gain >= 0)) {
         throw new IllegalArgumentException("PID gains must be finite numbers >= 0, got [" + gain + "]");
@@ -67,7 +61,9 @@ public record AdmissionConfig(
   /** Ubora's defaults for {@code signal}. */
   public static AdmissionConfig defaults(Signal signal)
   {
-    return new AdmissionConfig(signal, DEFAULT_TARGET, DEFAULT_EVALUATION_PERIOD, DEFAULT_WINDOW,
-                               DEFAULT_PROPORTIONAL_GAIN, DEFAULT_INTEGRAL_GAIN, 0, 0);
+    return new AdmissionConfig(signal, QualityKnobs.ADMISSION_TARGET.defaultValue(),
+                               QualityKnobs.ADMISSION_EVALUATION_PERIOD.defaultValue(),
+                               QualityKnobs.ADMISSION_WINDOW.defaultValue(), DEFAULT_PROPORTIONAL_GAIN,
+                               DEFAULT_INTEGRAL_GAIN, 0, 0);
   }
 }

@@ -1,5 +1,8 @@
 package org.getafix.core.quality.control;
 
+import org.getafix.core.contract.Knob;
+import org.getafix.core.contract.QualityKnobs;
+
 /**
  * Settings of a {@link FeedbackBudgetController}; validated on construction, so a bad setting fails when the
  * Broker starts, not on a query thread. Defaults are the budget paper's (§4.3) except K_I (see
@@ -82,11 +85,13 @@ public record BudgetControlConfig(
     if (mode == null || estimator == null) {
       throw new IllegalArgumentException("budget control mode and estimator must be set");
     }
-    requirePositive("targetMillis", targetMillis);
-    requirePositive("minBudget", minBudget);
-    requirePositive("maxBudget", maxBudget);
-    if (maxBudget < minBudget) {
-      throw new IllegalArgumentException("maxBudget [" + maxBudget + "] must be >= minBudget [" + minBudget + "]");
+    // The Broker's druid.getafix.quality.* knobs of the same meaning hold these ranges; here in budget units.
+    QualityKnobs.TARGET_RESPONSE_TIME_MS.interval().check("targetMillis", targetMillis);
+    QualityKnobs.MIN_BUDGET_MS.interval().check("minBudget", minBudget);
+    QualityKnobs.MAX_BUDGET_MS.interval().check("maxBudget", maxBudget);
+    final String budgetBounds = Knob.belowOther("maxBudget", maxBudget, "minBudget", minBudget);
+    if (budgetBounds != null) {
+      throw new IllegalArgumentException(budgetBounds);
     }
     if (!(initialBudget >= minBudget && initialBudget <= maxBudget)) {
       throw new IllegalArgumentException(

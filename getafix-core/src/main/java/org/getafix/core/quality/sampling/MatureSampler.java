@@ -1,6 +1,7 @@
 package org.getafix.core.quality.sampling;
 
 import it.unimi.dsi.fastutil.HashCommon;
+import org.getafix.core.contract.QualityKnobs;
 
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,16 +18,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class MatureSampler
 {
-  public static final double DEFAULT_RATE = 0.1;
-
   private final double rate;
   private final AtomicLong sequence;
 
   private MatureSampler(double rate, long seed)
   {
-    if (!(rate >= 0 && rate <= 1)) {
-      throw new IllegalArgumentException("mature sampling rate must be in [0, 1], got [" + rate + "]");
-    }
+    QualityKnobs.MATURE_SAMPLE_RATE.checkAs("mature sampling rate", rate);
     this.rate = rate;
     this.sequence = new AtomicLong(seed);
   }

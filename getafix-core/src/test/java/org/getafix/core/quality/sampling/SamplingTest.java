@@ -1,5 +1,6 @@
 package org.getafix.core.quality.sampling;
 
+import org.getafix.core.contract.QualityKnobs;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,8 +13,8 @@ class SamplingTest
   @Test
   void queryIdSamplingIsDeterministicAndHitsTheRate()
   {
-    final MatureSampler sampler = MatureSampler.byQueryId(MatureSampler.DEFAULT_RATE);
-    final MatureSampler other = MatureSampler.byQueryId(MatureSampler.DEFAULT_RATE);
+    final MatureSampler sampler = MatureSampler.byQueryId(QualityKnobs.MATURE_SAMPLE_RATE.defaultValue());
+    final MatureSampler other = MatureSampler.byQueryId(QualityKnobs.MATURE_SAMPLE_RATE.defaultValue());
     int sampled = 0;
     for (int i = 0; i < 100_000; i++) {
       final String id = "query-" + i;

@@ -1,0 +1,58 @@
+package org.getafix.core.contract;
+
+/**
+ * Every metric the Getafix extensions emit, by the name Druid's emitters report. docs/configuration.md documents
+ * each (a test in distribution checks that it does); a new metric is a constant here first.
+ */
+public enum GetafixMetric
+{
+  // The leading Coordinator, every round; all carry dimension tier.
+  ROUND_TIME("getafix/round/time", "duration of the planning round in ms"),
+  REPLICAS_PLANNED("getafix/replicas/planned", "replicas in the plan"),
+  REPLICAS_ACTUAL("getafix/replicas/actual", "loaded replicas of the segments Getafix governs"),
+  SEGMENT_LOADS("getafix/segment/load/count", "plan-driven loads issued since the previous round"),
+  SEGMENT_DROPS("getafix/segment/drop/count", "plan-driven drops issued since the previous round"),
+  NODE_CAPACITY("getafix/node/capacity", "a Historical's estimated capacity (dimension server)"),
+  NODE_TIER("getafix/node/tier", "a Historical's measured tier, 2 = HOT, 1 = WARM, 0 = COLD (server, getafixTier)"),
+  TIERING_ACCURACY("getafix/tiering/accuracy", "share of Historicals whose measured tier matches the hardware's"),
+  STATS_MISSING("getafix/stats/missing", "1 for each Historical without usable stats this round (server)"),
+  REFUSED("getafix/refused", "1 while the Coordinator config stops Getafix, else 0"),
+
+  // Brokers with a Getafix routing strategy, every druid.getafix.routing.period.
+  ROUTE_PICKS("getafix/route/picks", "replica choices since the previous emission (policy)"),
+  ROUTE_FALLBACKS("getafix/route/fallbacks", "ABR picks handed to LBR since the previous emission (policy, reason)"),
+  ROUTE_TABLE_AGE("getafix/route/table/age", "ms since the routing table was last fetched or confirmed (version)"),
+
+  // Brokers with the quality monitor, per budgeted query; dimensions dataSource and type.
+  QUALITY_COVERAGE("getafix/quality/coverage", "answered share of a budgeted query's segments"),
+  BUDGET_MS("getafix/budget/ms", "a budgeted query's budget in ms"),
+  RESPONSE_TIME_MEAN("getafix/rt/mean", "the response-time estimate the query's budget answers to, in ms"),
+  QUERY_SHED("getafix/query/shed", "1 for a low-priority query shed by admission control (signal)"),
+  QUALITY_ANSWER("getafix/quality/answer", "measured quality of an online answer, from its mature run"),
+  MATURE_STARTED("getafix/mature/started", "1 when a sampled query's mature run starts"),
+  MATURE_COMPLETED("getafix/mature/completed", "1 when a mature run is measured"),
+  MATURE_FAILED("getafix/mature/failed", "1 when a mature run fails (reason)"),
+  MATURE_SKIPPED("getafix/mature/skipped", "1 when a sampled query gets no mature run (maxMatureRuns in flight)"),
+  MEMO_BYTES("getafix/memo/bytes", "the memo's weighed size in bytes after a sub-answer is memoised"),
+  MEMO_EVICTIONS("getafix/memo/evictions", "1 when a memoised sub-answer is evicted (cause)");
+
+  private final String metricName;
+  private final String doc;
+
+  GetafixMetric(String metricName, String doc)
+  {
+    this.metricName = metricName;
+    this.doc = doc;
+  }
+
+  /** The name emitters report, e.g. {@code getafix/round/time}. */
+  public String metricName()
+  {
+    return metricName;
+  }
+
+  public String doc()
+  {
+    return doc;
+  }
+}

@@ -1,0 +1,174 @@
+package org.getafix.core.contract;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The Broker's {@code druid.getafix.quality.*} runtime properties (quality-monitor's {@code QualityConfig}), named by
+ * their keys. getafix-core's budget controller, admission controller and mature sampler check their arguments
+ * against the same ranges, under their own parameter names. The three enum-valued knobs hold the constant's name
+ * (their enums live in getafix-core's quality packages, which read this one).
+ */
+public final class QualityKnobs
+{
+  public static final String PREFIX = "druid.getafix.quality";
+
+  public static final Knob<Long> MAX_BUDGET_MS = Knob.longInteger(
+      PREFIX + ".maxBudgetMs",
+      300_000,
+      Interval.above(0),
+      "the largest budget a query may ask for, and the upper bound of a controller-set budget"
+  );
+
+  public static final Knob<Integer> READER_THREADS = Knob.integer(
+      PREFIX + ".readerThreads",
+      32,
+      Interval.above(0),
+      "threads that read the Historicals' answers to budgeted sub-queries as they arrive"
+  );
+
+  public static final Knob<Double> MATURE_SAMPLE_RATE = Knob.number(
+      PREFIX + ".matureSampleRate",
+      0.1,
+      Interval.closed(0, 1),
+      "share of budgeted queries whose late sub-queries keep running to form a mature answer (Ubora: 10%)"
+  );
+
+  public static final Knob<Long> MATURE_TIMEOUT_MS = Knob.longInteger(
+      PREFIX + ".matureTimeoutMs",
+      60_000,
+      Interval.above(0),
+      "timeout of a mature run's sub-queries, from the query's start"
+  );
+
+  public static final Knob<Integer> MAX_MATURE_RUNS = Knob.integer(
+      PREFIX + ".maxMatureRuns",
+      8,
+      Interval.above(0),
+      "mature runs in flight at most; a sampled query beyond them runs without one"
+  );
+
+  public static final Knob<Long> MEMO_MAX_BYTES = Knob.longInteger(
+      PREFIX + ".memoMaxBytes",
+      64L * 1024 * 1024,
+      Interval.above(0),
+      "weighed size the memo of sub-answers keeps at most"
+  );
+
+  public static final Knob<Integer> MEMO_MAX_ENTRIES = Knob.integer(
+      PREFIX + ".memoMaxEntries",
+      10_000,
+      Interval.above(0),
+      "sub-answers the memo keeps at most"
+  );
+
+  /** A fixed-length period in the runtime properties (ISO-8601, no months or years). */
+  public static final Knob<Duration> MEMO_TTL = Knob.positiveDuration(
+      PREFIX + ".memoTtl",
+      Duration.ofMinutes(5),
+      "how long a memoised sub-answer waits for its mature run"
+  );
+
+  public static final Knob<List<String>> CONTROLLED_DATA_SOURCES = Knob.of(
+      PREFIX + ".controlledDataSources",
+      List.of(),
+      "a list of datasource names",
+      QualityKnobs::names,
+      "datasources whose queries get their budget from a controller when they do not ask for one"
+  );
+
+  public static final Knob<List<String>> CONTROLLED_LANES = Knob.of(
+      PREFIX + ".controlledLanes",
+      List.of(),
+      "a list of lane names",
+      QualityKnobs::names,
+      "query lanes whose queries get their budget from a controller; a lane's wins over its datasource's"
+  );
+
+  public static final Knob<Long> TARGET_RESPONSE_TIME_MS = Knob.longInteger(
+      PREFIX + ".targetResponseTimeMs",
+      1000,
+      Interval.above(0),
+      "the response-time target of the budget controllers"
+  );
+
+  /** The name of a {@code BudgetControlConfig.Mode}. */
+  public static final Knob<String> CONTROL_MODE = Knob.of(
+      PREFIX + ".controlMode",
+      "HYBRID",
+      "set",
+      Objects::nonNull,
+      "which control laws of the budget paper run: INTEGRAL, ADAPTIVE or HYBRID"
+  );
+
+  /** The name of a {@code ResponseTimeEstimator.Kind}. */
+  public static final Knob<String> RESPONSE_TIME_STATISTIC = Knob.of(
+      PREFIX + ".responseTimeStatistic",
+      "MEAN",
+      "set",
+      Objects::nonNull,
+      "which response-time statistic the budget controllers hold at the target: MEAN or P90"
+  );
+
+  /** Its range is also relative to {@link #MAX_BUDGET_MS}: see {@link #budgetBoundsProblem}. */
+  public static final Knob<Long> MIN_BUDGET_MS = Knob.longInteger(
+      PREFIX + ".minBudgetMs",
+      10,
+      Interval.above(0),
+      "lower bound of a controller-set budget"
+  );
+
+  /** The name of a {@code QualityConfig.AdmissionMode}. */
+  public static final Knob<String> ADMISSION = Knob.of(
+      PREFIX + ".admission",
+      "OFF",
+      "set",
+      Objects::nonNull,
+      "what steers the admission of low-priority queries: OFF, ANSWER_QUALITY or TIMEOUT_RATE"
+  );
+
+  public static final Knob<Double> ADMISSION_TARGET = Knob.number(
+      PREFIX + ".admissionTarget",
+      0.9,
+      Interval.openClosed(0, 1),
+      "the setpoint of the admission signal of high-priority queries (Ubora §8: 0.9)"
+  );
+
+  public static final Knob<Integer> LOW_PRIORITY_BELOW = Knob.of(
+      PREFIX + ".lowPriorityBelow",
+      0,
+      "an integer",
+      Objects::nonNull,
+      "a query whose context priority is below this is low-priority (sheddable), as in Druid's hilo laning"
+  );
+
+  public static final Knob<Integer> ADMISSION_EVALUATION_PERIOD = Knob.integer(
+      PREFIX + ".admissionEvaluationPeriod",
+      100,
+      Interval.above(0),
+      "queries between two evaluations of the admission controller (Ubora: 100)"
+  );
+
+  public static final Knob<Integer> ADMISSION_WINDOW = Knob.integer(
+      PREFIX + ".admissionWindow",
+      100,
+      Interval.above(0),
+      "most recent high-priority samples the admission signal averages over"
+  );
+
+  private QualityKnobs()
+  {
+  }
+
+  /** Why the budget bounds do not fit each other, or null if {@code minBudgetMs <= maxBudgetMs}. */
+  public static String budgetBoundsProblem(long minBudgetMs, long maxBudgetMs)
+  {
+    return Knob.belowOther(MAX_BUDGET_MS.name(), maxBudgetMs, MIN_BUDGET_MS.name(), minBudgetMs);
+  }
+
+  private static boolean names(List<String> names)
+  {
+    return names != null && names.stream().noneMatch(name -> name == null || name.isEmpty());
+  }
+}
