@@ -65,11 +65,25 @@ public class BudgetedQueries
         UUID.randomUUID().toString(),
         asked != null ? asked : QueryBudget.setBy(controller),
         startMillis,
+        allowsPartialAnswers(query),
         matureRuns.sample(query, startMillis),
         listeners
     );
     running.put(reference(budgeted.stamped()), budgeted);
     return budgeted;
+  }
+
+  /**
+   * Whether {@code query} may answer with part of its data: its own {@value QueryContextKeys#ALLOW_PARTIAL} if set,
+   * else unless it reads a datasource in {@code wholeAnswerDataSources}.
+   */
+  private boolean allowsPartialAnswers(Query<?> query)
+  {
+    final Boolean asked = query.context().getBoolean(QueryContextKeys.ALLOW_PARTIAL);
+    if (asked != null) {
+      return asked;
+    }
+    return query.getDataSource().getTableNames().stream().noneMatch(config.getWholeAnswerDataSources()::contains);
   }
 
   /** The budgeted query {@code subQuery} belongs to, or null if it belongs to none that is running here. */

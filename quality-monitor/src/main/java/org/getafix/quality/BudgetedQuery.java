@@ -34,6 +34,7 @@ public final class BudgetedQuery<T>
   private final Query<T> stamped;
   private final QueryBudget budget;
   private final long startMillis;
+  private final boolean partialAllowed;
   @Nullable
   private final MatureRun matureRun;
   private final List<Listener> listeners;
@@ -60,14 +61,16 @@ public final class BudgetedQuery<T>
 
   /**
    * @param query     the query as asked
-   * @param reference the unguessable {@value QueryContextKeys#QUERY_REF} its sub-queries carry
-   * @param matureRun its mature run, null if it is not sampled
+   * @param reference      the unguessable {@value QueryContextKeys#QUERY_REF} its sub-queries carry
+   * @param partialAllowed whether it answers with what came in by the deadline, or fails if anything was late
+   * @param matureRun      its mature run, null if it is not sampled
    */
   BudgetedQuery(
       Query<T> query,
       String reference,
       QueryBudget budget,
       long startMillis,
+      boolean partialAllowed,
       @Nullable MatureRun matureRun,
       List<Listener> listeners
   )
@@ -75,6 +78,7 @@ public final class BudgetedQuery<T>
     this.query = query;
     this.budget = budget;
     this.startMillis = startMillis;
+    this.partialAllowed = partialAllowed;
     this.matureRun = matureRun;
     this.listeners = List.copyOf(listeners);
     // In whole milliseconds, so that a controller-set budget is visible too. The Broker's caches are off: a partial
@@ -116,6 +120,12 @@ public final class BudgetedQuery<T>
   public long deadlineMillis()
   {
     return startMillis + budget.millis();
+  }
+
+  /** Whether the query answers with what came in by the deadline; if not, a late sub-query fails it. */
+  public boolean partialAllowed()
+  {
+    return partialAllowed;
   }
 
   @Nullable

@@ -1,6 +1,7 @@
 package org.getafix.quality;
 
 import com.google.inject.Inject;
+import org.apache.druid.java.util.common.StringUtils;
 import org.apache.druid.java.util.common.guava.LazySequence;
 import org.apache.druid.java.util.common.guava.Sequence;
 import org.apache.druid.java.util.common.guava.SequenceWrapper;
@@ -8,8 +9,11 @@ import org.apache.druid.java.util.common.guava.Sequences;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryRunner;
 import org.apache.druid.query.QuerySegmentWalker;
+import org.apache.druid.query.QueryTimeoutException;
 import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.server.ClientQuerySegmentWalker;
+import org.getafix.core.contract.QualityKnobs;
+import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.QueryContextKeys;
 import org.joda.time.Interval;
 
@@ -23,7 +27,8 @@ import java.util.function.LongSupplier;
  * asks for a budget with {@value QueryContextKeys#BUDGET_MS}, or its datasource or lane is under {@link BudgetControl})
  * is planned and run as its stamped self, and its answer is held back until every Historical has answered or been cut
  * off, so that the response context, which Druid sends as a header before the first result, carries the whole
- * coverage. Then the query's listeners hear of its answer, or of its failure. Any other query runs exactly as in stock
+ * coverage. Then the query's listeners hear of its answer, or of its failure; a partial answer the query does not
+ * allow is a failure, a timeout (HTTP 504) as in stock Druid. Any other query runs exactly as in stock
  * Druid, except that with {@link Admission} control on it may be shed, and a high-priority one reports its timeout.
  *
  * <p>The inner runner is made for the stamped query and is handed that same query object: Druid's
@@ -94,8 +99,23 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
         }
         final long elapsed = clock.getAsLong() - start;
         budgetedQueries.ended(budgeted);
+        final Coverage coverage = budgeted.coverage();
+        if (coverage.timedOut() && !budgeted.partialAllowed()) {
+          final QueryTimeoutException refused = new QueryTimeoutException(StringUtils.format(
+              "Query [%s] did not answer whole within its budget of [%,d] ms: [%,d] of its [%,d] segments were late, "
+              + "and it does not allow a partial answer ([%s], [%s.wholeAnswerDataSources]).",
+              query.getId(),
+              budgeted.budget().millis(),
+              coverage.late(),
+              coverage.total(),
+              QueryContextKeys.ALLOW_PARTIAL,
+              QualityKnobs.PREFIX
+          ));
+          budgeted.failed(refused);
+          throw refused;
+        }
         // A query that reached no Historical still states its (empty, complete) coverage.
-        CoverageKey.add(responseContext, budgeted.coverage());
+        CoverageKey.add(responseContext, coverage);
         budgeted.answered(rows, elapsed);
         return Sequences.simple(rows);
       });

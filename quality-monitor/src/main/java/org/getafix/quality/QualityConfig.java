@@ -65,6 +65,13 @@ public class QualityConfig
   @JsonProperty
   private List<String> controlledLanes = QualityKnobs.CONTROLLED_LANES.defaultValue();
 
+  /**
+   * Datasources whose budgeted queries fail with a timeout rather than answer partially, unless a query sets
+   * {@code getafixAllowPartial} true.
+   */
+  @JsonProperty
+  private List<String> wholeAnswerDataSources = QualityKnobs.WHOLE_ANSWER_DATA_SOURCES.defaultValue();
+
   @JsonProperty
   private long targetResponseTimeMs = QualityKnobs.TARGET_RESPONSE_TIME_MS.defaultValue();
 
@@ -160,6 +167,11 @@ public class QualityConfig
     return controlledLanes;
   }
 
+  public List<String> getWholeAnswerDataSources()
+  {
+    return wholeAnswerDataSources;
+  }
+
   public long getTargetResponseTimeMs()
   {
     return targetResponseTimeMs;
@@ -221,6 +233,7 @@ public class QualityConfig
     QualityKnobs.MEMO_TTL.check(memoTtl == null ? null : Duration.ofMillis(memoTtl.toStandardDuration().getMillis()));
     QualityKnobs.CONTROLLED_DATA_SOURCES.check(controlledDataSources);
     QualityKnobs.CONTROLLED_LANES.check(controlledLanes);
+    QualityKnobs.WHOLE_ANSWER_DATA_SOURCES.check(wholeAnswerDataSources);
     QualityKnobs.TARGET_RESPONSE_TIME_MS.check(targetResponseTimeMs);
     QualityKnobs.MIN_BUDGET_MS.check(minBudgetMs);
     final String budgetBounds = QualityKnobs.budgetBoundsProblem(minBudgetMs, maxBudgetMs);

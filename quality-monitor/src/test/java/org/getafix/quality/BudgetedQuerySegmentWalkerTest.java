@@ -13,6 +13,7 @@ import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryCapacityExceededException;
 import org.apache.druid.query.QueryContexts;
 import org.apache.druid.query.QueryPlus;
+import org.apache.druid.query.QueryTimeoutException;
 import org.apache.druid.query.QueryRunner;
 import org.apache.druid.query.QuerySegmentWalker;
 import org.apache.druid.query.Result;
@@ -32,7 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -78,6 +78,27 @@ class BudgetedQuerySegmentWalkerTest
         deadlines.add(budgeted == null ? null : budgeted.deadlineMillis());
         return Sequences.empty();
       };
+    }
+  }
+
+  /** Plans every query to one Historical that misses the deadline: all of a budgeted query's segments are late. */
+  private static final class LateWalker implements QuerySegmentWalker
+  {
+    BudgetedQueries budgetedQueries;
+
+    @Override
+    public <T> QueryRunner<T> getQueryRunnerForIntervals(Query<T> query, Iterable<Interval> intervals)
+    {
+      return (queryPlus, context) -> {
+        budgetedQueries.of(queryPlus.getQuery()).late(List.of("2025-01-01T00:00:00.000Z/2025-01-02T00:00:00.000Z"));
+        return Sequences.empty();
+      };
+    }
+
+    @Override
+    public <T> QueryRunner<T> getQueryRunnerForSegments(Query<T> query, Iterable<SegmentDescriptor> specs)
+    {
+      return getQueryRunnerForIntervals(query, List.of());
     }
   }
 
@@ -364,33 +385,46 @@ class BudgetedQuerySegmentWalkerTest
   void timeoutRateAdmissionCountsPartialAnswersOfHighPriorityQueries()
   {
     // Every sub-query is late: the budgeted query answers partially, which the baseline counts as a timeout.
-    final AtomicReference<BudgetedQueries> budgetedQueries = new AtomicReference<>();
-    final QuerySegmentWalker lateInner = new QuerySegmentWalker()
-    {
-      @Override
-      public <T> QueryRunner<T> getQueryRunnerForIntervals(Query<T> query, Iterable<Interval> intervals)
-      {
-        return (queryPlus, context) -> {
-          budgetedQueries.get().of(queryPlus.getQuery()).late(List.of("2025-01-01T00:00:00.000Z/2025-01-02T00:00:00.000Z"));
-          return Sequences.empty();
-        };
-      }
-
-      @Override
-      public <T> QueryRunner<T> getQueryRunnerForSegments(Query<T> query, Iterable<SegmentDescriptor> specs)
-      {
-        return getQueryRunnerForIntervals(query, List.of());
-      }
-    };
+    final LateWalker lateInner = new LateWalker();
     final Broker broker = broker(
         lateInner,
         config(Map.of("admission", "TIMEOUT_RATE", "admissionEvaluationPeriod", 1, "admissionWindow", 10))
     );
-    budgetedQueries.set(broker.budgetedQueries);
+    lateInner.budgetedQueries = broker.budgetedQueries;
     run(broker.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100)), ResponseContext.createEmpty());
     run(broker.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100)), ResponseContext.createEmpty());
     final Map<String, Object> state = broker.admission.state();
     assertEquals(0.0, (double) state.get("highPrioritySignal"), 1e-9, "both timed out: " + state);
     assertTrue((double) state.get("lowPriorityAdmitFraction") < 1, state.toString());
+  }
+
+  @Test
+  void aPartialAnswerIsAFailureWhereTheQueryOrItsDataSourceRefusesOne()
+  {
+    final LateWalker lateInner = new LateWalker();
+    final Broker broker = broker(lateInner, config(Map.of("wholeAnswerDataSources", List.of("ds"))));
+    lateInner.budgetedQueries = broker.budgetedQueries;
+
+    final QueryTimeoutException refused = assertThrows(
+        QueryTimeoutException.class,
+        () -> run(broker.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100)), ResponseContext.createEmpty())
+    );
+    assertTrue(refused.getMessage().contains("[1] of its [1] segments were late"), refused.getMessage());
+
+    final ResponseContext allowed = ResponseContext.createEmpty();
+    run(
+        broker.walker,
+        query(Map.of(QueryContextKeys.BUDGET_MS, 100, QueryContextKeys.ALLOW_PARTIAL, true)),
+        allowed
+    );
+    assertTrue(CoverageKey.of(allowed).timedOut(), "a query may allow what its datasource refuses");
+
+    final Broker lenient = broker(lateInner, QualityConfig.defaults());
+    lateInner.budgetedQueries = lenient.budgetedQueries;
+    assertThrows(
+        QueryTimeoutException.class,
+        () -> run(lenient.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100, QueryContextKeys.ALLOW_PARTIAL, "false")),
+                  ResponseContext.createEmpty())
+    );
   }
 }

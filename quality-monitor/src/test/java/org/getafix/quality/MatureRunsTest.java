@@ -74,6 +74,7 @@ class MatureRunsTest
         "ref-" + query.getId(),
         QueryBudget.askedIn(query.context(), config.getMaxBudgetMs()),
         0,
+        true,
         runs.sample(query, 0),
         List.of(qualityMetrics)
     );

@@ -86,6 +86,14 @@ public final class QualityKnobs
       "query lanes whose queries get their budget from a controller; a lane's wins over its datasource's"
   );
 
+  public static final Knob<List<String>> WHOLE_ANSWER_DATA_SOURCES = Knob.of(
+      PREFIX + ".wholeAnswerDataSources",
+      List.of(),
+      "a list of datasource names",
+      QualityKnobs::names,
+      "datasources whose budgeted queries fail (HTTP 504) rather than answer partially, unless a query allows it"
+  );
+
   public static final Knob<Long> TARGET_RESPONSE_TIME_MS = Knob.longInteger(
       PREFIX + ".targetResponseTimeMs",
       1000,

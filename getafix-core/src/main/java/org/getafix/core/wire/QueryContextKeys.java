@@ -14,6 +14,11 @@ public final class QueryContextKeys
   /** {@code true} asks for a mature run of a budgeted query, {@code false} declines one; absent: sampled. */
   public static final String MATURE = "getafixMature";
   /**
+   * {@code false}: a budgeted query fails with a timeout (HTTP 504) rather than answer partially; {@code true}: it
+   * may answer partially even on a datasource in {@code druid.getafix.quality.wholeAnswerDataSources}.
+   */
+  public static final String ALLOW_PARTIAL = "getafixAllowPartial";
+  /**
    * Added by the Broker: an unguessable reference that binds a budgeted query's sub-queries to the query on the
    * Broker that owns their deadline. A reference the Broker does not know does nothing.
    */
