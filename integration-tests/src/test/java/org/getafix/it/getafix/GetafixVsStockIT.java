@@ -1,14 +1,16 @@
 package org.getafix.it.getafix;
 
 import org.getafix.it.cluster.DruidClusterExtension;
-import org.getafix.it.cluster.JitCompilerCpu;
-import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
-import org.getafix.it.cluster.Waits;
-import org.getafix.it.workload.QueryMix;
-import org.getafix.it.workload.SyntheticDataset;
-import org.getafix.it.workload.WorkloadResult;
-import org.getafix.it.workload.WorkloadRunner;
+import org.getafix.localcluster.client.GetafixClient;
+import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.workload.QueryMix;
+import org.getafix.localcluster.workload.SyntheticDataset;
+import org.getafix.localcluster.workload.WorkloadResult;
+import org.getafix.localcluster.workload.WorkloadRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
