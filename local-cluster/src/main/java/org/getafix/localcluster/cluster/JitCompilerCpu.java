@@ -15,8 +15,9 @@ import java.util.stream.Stream;
 /**
  * CPU time of a JVM's JIT compiler threads ({@code C1 CompilerThreadN}, {@code C2 CompilerThreadN}), read from
  * {@code /proc/<pid>/task}. A fresh Historical capped at a fraction of a core spends minutes compiling Druid's query
- * path, on its own quota: issue 11's comparison measured whichever phase came first with up to a quarter of each
- * node's CPU going to the compilers, so the comparison waits for them to settle and reports their share.
+ * path, on its own quota: a measurement that starts right away measures the compilers along with the queries (up to a
+ * quarter of each node's CPU went to them through a whole first phase), so measurements first warm the Historicals
+ * until the compilers settle ({@link #warmUntilSettled}) and report their share.
  */
 public final class JitCompilerCpu
 {
@@ -90,22 +91,21 @@ public final class JitCompilerCpu
   }
 
   /**
-   * Runs {@code window} (one window of load on the processes) until, over the last window, no process's compilers took
-   * more than {@code settledShare} of its CPU, or {@code deadline} has passed since the call. Runs no window where
-   * /proc cannot tell.
+   * Runs {@code load} in windows of {@link WarmUp#window} until, over the last window, no process's compilers took
+   * more than {@link WarmUp#settledShare} of its CPU, or {@link WarmUp#deadline} has passed since the call. Runs no
+   * window where /proc cannot tell.
    */
-  public Settling warmUntilSettled(Collection<Long> pids, double settledShare, Duration deadline, LoadWindow window)
-      throws Exception
+  public Settling warmUntilSettled(Collection<Long> pids, WarmUp warmUp, LoadWindow load) throws Exception
   {
     final long start = System.nanoTime();
     double share = Double.NaN;
     int windows = 0;
     while (isAvailable()) {
       final Map<Long, CpuTimes> before = read(pids);
-      window.run();
+      load.run(warmUp.window());
       windows++;
       share = largestCompilerShare(before, read(pids));
-      if (share <= settledShare || System.nanoTime() - start >= deadline.toNanos()) {
+      if (share <= warmUp.settledShare() || System.nanoTime() - start >= warmUp.deadline().toNanos()) {
         break;
       }
     }
@@ -145,11 +145,39 @@ public final class JitCompilerCpu
     return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * NANOS_PER_TICK;
   }
 
-  /** One window of load during {@link #warmUntilSettled}. */
+  /** One window of load during {@link #warmUntilSettled}: it puts load on the processes for about {@code length}. */
   @FunctionalInterface
   public interface LoadWindow
   {
-    void run() throws Exception;
+    void run(Duration length) throws Exception;
+  }
+
+  /**
+   * How long to warm processes until their compilers settle.
+   *
+   * @param settledShare the largest share of a process's CPU its compilers may take over a window for it to count as
+   *                     settled: in the steady state of a full IT suite a Historical's share stays under 0.05, on a
+   *                     fresh cluster's first minutes it is 0.15-0.45
+   * @param window       how long one window of load runs; the share is read over each
+   * @param deadline     the longest the warm-up runs, settled or not; the last window's share is reported either way
+   */
+  public record WarmUp(double settledShare, Duration window, Duration deadline)
+  {
+    /**
+     * Warming with a test's own few query types, before it measures answers to them: 10 s windows, at most 2 minutes.
+     */
+    public static final WarmUp QUERIES = new WarmUp(0.10, Duration.ofSeconds(10), Duration.ofMinutes(2));
+    /**
+     * Warming with a whole workload before it is measured: 20 s windows, at most 5 minutes. On a fresh cluster the
+     * compilers kept up to a quarter of each node's CPU through a whole two-minute measurement of the workload.
+     */
+    public static final WarmUp WORKLOAD = new WarmUp(0.10, Duration.ofSeconds(20), Duration.ofMinutes(5));
+
+    /** This warm-up with {@code spent} already gone from its deadline, e.g. by a fixed warm-up before it. */
+    public WarmUp remainingAfter(Duration spent)
+    {
+      return new WarmUp(settledShare, window, deadline.minus(spent));
+    }
   }
 
   /**

@@ -497,6 +497,17 @@ public final class LocalDruidCluster implements AutoCloseable
   }
 
   /**
+   * Puts {@code load} on the cluster in windows until the Historicals' JIT compilers have settled, as {@code warmUp}
+   * says, so that what is measured next is the queries and not the compilation of their code paths. Where /proc cannot
+   * tell (not Linux), runs no window.
+   */
+  public JitCompilerCpu.Settling warmUntilSettled(JitCompilerCpu.WarmUp warmUp, JitCompilerCpu.LoadWindow load)
+      throws Exception
+  {
+    return JitCompilerCpu.ofThisMachine().warmUntilSettled(historicalPids(), warmUp, load);
+  }
+
+  /**
    * The Historical at {@code index} (0-based; its node name is {@code historical-(index+1)}).
    */
   public LocalNode historical(int index)

@@ -72,7 +72,9 @@ class JitCompilerCpuTest
     final long[] totals = {0, 100};
     process(proc, totals);
     final int[] ran = {0};
-    final JitCompilerCpu.Settling settling = jit.warmUntilSettled(List.of(7L), 0.10, Duration.ofMinutes(1), () -> {
+    final JitCompilerCpu.WarmUp warmUp = new JitCompilerCpu.WarmUp(0.10, Duration.ofSeconds(7), Duration.ofMinutes(1));
+    final JitCompilerCpu.Settling settling = jit.warmUntilSettled(List.of(7L), warmUp, length -> {
+      assertEquals(warmUp.window(), length);
       totals[0] += windows[ran[0]][0];
       totals[1] += windows[ran[0]][1];
       ran[0]++;
@@ -81,7 +83,8 @@ class JitCompilerCpuTest
     assertEquals(3, settling.windows());
     assertEquals(0.05, settling.lastShare(), 1e-12);
 
-    final JitCompilerCpu.Settling atTheDeadline = jit.warmUntilSettled(List.of(7L), 0.01, Duration.ZERO, () -> {
+    final JitCompilerCpu.WarmUp noTime = new JitCompilerCpu.WarmUp(0.01, Duration.ofSeconds(7), Duration.ZERO);
+    final JitCompilerCpu.Settling atTheDeadline = jit.warmUntilSettled(List.of(7L), noTime, length -> {
       totals[0] += 5;
       totals[1] += 100;
       process(proc, totals);
@@ -93,11 +96,24 @@ class JitCompilerCpuTest
   @Test
   void warmingRunsNoWindowWhereProcCannotTell(@TempDir Path proc) throws Exception
   {
-    final JitCompilerCpu.Settling settling = new JitCompilerCpu(proc).warmUntilSettled(List.of(7L), 0.10, Duration.ofMinutes(1), () -> {
-      throw new AssertionError("ran a window");
-    });
+    final JitCompilerCpu.Settling settling = new JitCompilerCpu(proc).warmUntilSettled(
+        List.of(7L),
+        JitCompilerCpu.WarmUp.QUERIES,
+        length -> {
+          throw new AssertionError("ran a window");
+        }
+    );
     assertEquals(0, settling.windows());
     assertTrue(Double.isNaN(settling.lastShare()));
+  }
+
+  @Test
+  void aWarmUpAfterAFixedOneHasTheRestOfItsDeadline()
+  {
+    final JitCompilerCpu.WarmUp rest = JitCompilerCpu.WarmUp.WORKLOAD.remainingAfter(Duration.ofSeconds(60));
+    assertEquals(Duration.ofMinutes(4), rest.deadline());
+    assertEquals(JitCompilerCpu.WarmUp.WORKLOAD.window(), rest.window());
+    assertEquals(JitCompilerCpu.WarmUp.WORKLOAD.settledShare(), rest.settledShare());
   }
 
   /** Process 7 with one compiler thread: {@code ticks} = {compiler, whole process}, all user time. */
