@@ -2,7 +2,6 @@ package org.getafix.localcluster.cluster;
 
 import org.getafix.localcluster.client.GetafixClient;
 
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
