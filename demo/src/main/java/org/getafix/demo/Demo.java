@@ -4,19 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.HdrHistogram.Histogram;
 import org.getafix.core.wire.MatureRunReport;
 import org.getafix.core.wire.QueryContextKeys;
-import org.getafix.it.cluster.ClusterConfig;
-import org.getafix.it.cluster.DruidRole;
-import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.Waits;
-import org.getafix.it.getafix.GetafixClient;
-import org.getafix.it.getafix.GetafixSetup;
-import org.getafix.it.quality.QualityClient;
-import org.getafix.it.workload.QueryKind;
-import org.getafix.it.workload.QueryMix;
-import org.getafix.it.workload.QueryOutcome;
-import org.getafix.it.workload.SyntheticDataset;
-import org.getafix.it.workload.WorkloadResult;
-import org.getafix.it.workload.WorkloadRunner;
+import org.getafix.localcluster.cluster.ClusterConfig;
+import org.getafix.localcluster.cluster.DruidRole;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.client.GetafixClient;
+import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.client.QualityClient;
+import org.getafix.localcluster.workload.QueryKind;
+import org.getafix.localcluster.workload.QueryMix;
+import org.getafix.localcluster.workload.QueryOutcome;
+import org.getafix.localcluster.workload.SyntheticDataset;
+import org.getafix.localcluster.workload.WorkloadResult;
+import org.getafix.localcluster.workload.WorkloadRunner;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -111,7 +111,7 @@ public final class Demo
     final Path workDir = outDir.resolve("cluster");
     final ClusterConfig config = GetafixSetup.clusterConfig(root)
                                              .workDir(workDir)
-                                             .druidLibDir(root.resolve("integration-tests/target/druid/lib"))
+                                             .druidLibDir(root.resolve(ClusterConfig.DEFAULT_DRUID_LIB_DIR))
                                              .historicals(options.historicals())
                                              .cpuQuotas(options.cpuQuotas())
                                              .property(DruidRole.BROKER, "druid.broker.balancer.type",

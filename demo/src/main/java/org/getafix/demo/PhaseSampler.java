@@ -2,12 +2,12 @@ package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.getafix.core.wire.MatureRunReport;
-import org.getafix.it.cluster.CpuCgroup;
-import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.LocalNode;
-import org.getafix.it.getafix.GetafixClient;
-import org.getafix.it.quality.BrokerFormats;
-import org.getafix.it.quality.QualityClient;
+import org.getafix.localcluster.cluster.CpuCgroup;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.LocalNode;
+import org.getafix.localcluster.client.GetafixClient;
+import org.getafix.localcluster.client.BrokerFormats;
+import org.getafix.localcluster.client.QualityClient;
 
 import java.util.ArrayList;
 import java.util.HashMap;

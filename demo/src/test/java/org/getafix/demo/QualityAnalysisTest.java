@@ -2,7 +2,7 @@ package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.core.wire.Coverage;
-import org.getafix.it.quality.BrokerFormats;
+import org.getafix.localcluster.client.BrokerFormats;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

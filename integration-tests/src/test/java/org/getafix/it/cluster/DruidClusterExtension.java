@@ -1,5 +1,6 @@
 package org.getafix.it.cluster;
 
+import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;

@@ -1,12 +1,18 @@
 package org.getafix.it.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.getafix.it.workload.QueryKind;
-import org.getafix.it.workload.QueryMix;
-import org.getafix.it.workload.QueryOutcome;
-import org.getafix.it.workload.SyntheticDataset;
-import org.getafix.it.workload.WorkloadResult;
-import org.getafix.it.workload.WorkloadRunner;
+import org.getafix.localcluster.client.CoordinatorClient;
+import org.getafix.localcluster.client.DruidHttp;
+import org.getafix.localcluster.cluster.CpuCgroup;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.LocalNode;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.workload.QueryKind;
+import org.getafix.localcluster.workload.QueryMix;
+import org.getafix.localcluster.workload.QueryOutcome;
+import org.getafix.localcluster.workload.SyntheticDataset;
+import org.getafix.localcluster.workload.WorkloadResult;
+import org.getafix.localcluster.workload.WorkloadRunner;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;

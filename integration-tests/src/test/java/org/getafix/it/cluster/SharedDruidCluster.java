@@ -1,6 +1,8 @@
 package org.getafix.it.cluster;
 
-import org.getafix.it.workload.SyntheticDataset;
+import org.getafix.localcluster.cluster.ClusterConfig;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.workload.SyntheticDataset;
 
 import java.io.IOException;
 import java.time.Duration;

@@ -1,10 +1,11 @@
 package org.getafix.it.getafix;
 
 import org.getafix.it.cluster.DruidClusterExtension;
-import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.LocalNode;
 import org.getafix.it.cluster.SharedDruidCluster;
-import org.getafix.it.cluster.Waits;
+import org.getafix.localcluster.client.GetafixClient;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.LocalNode;
+import org.getafix.localcluster.cluster.Waits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

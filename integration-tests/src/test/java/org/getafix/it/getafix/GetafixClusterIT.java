@@ -1,14 +1,16 @@
 package org.getafix.it.getafix;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.getafix.it.cluster.ClusterConfig;
 import org.getafix.it.cluster.DruidClusterExtension;
-import org.getafix.it.cluster.DruidHttp;
-import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.LocalNode;
 import org.getafix.it.cluster.SharedDruidCluster;
-import org.getafix.it.cluster.Waits;
-import org.getafix.it.workload.SyntheticDataset;
+import org.getafix.localcluster.client.DruidHttp;
+import org.getafix.localcluster.client.GetafixClient;
+import org.getafix.localcluster.cluster.ClusterConfig;
+import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.LocalNode;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.workload.SyntheticDataset;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;

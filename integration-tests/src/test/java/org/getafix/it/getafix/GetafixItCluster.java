@@ -2,10 +2,11 @@ package org.getafix.it.getafix;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import org.getafix.it.cluster.ClusterConfig;
-import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
-import org.getafix.it.workload.SyntheticDataset;
+import org.getafix.localcluster.cluster.ClusterConfig;
+import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.workload.SyntheticDataset;
 
 import java.io.IOException;
 import java.nio.file.Files;

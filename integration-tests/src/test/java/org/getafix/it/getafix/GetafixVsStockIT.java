@@ -1,14 +1,16 @@
 package org.getafix.it.getafix;
 
 import org.getafix.it.cluster.DruidClusterExtension;
-import org.getafix.it.cluster.JitCompilerCpu;
-import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
-import org.getafix.it.cluster.Waits;
-import org.getafix.it.workload.QueryMix;
-import org.getafix.it.workload.SyntheticDataset;
-import org.getafix.it.workload.WorkloadResult;
-import org.getafix.it.workload.WorkloadRunner;
+import org.getafix.localcluster.client.GetafixClient;
+import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.workload.QueryMix;
+import org.getafix.localcluster.workload.SyntheticDataset;
+import org.getafix.localcluster.workload.WorkloadResult;
+import org.getafix.localcluster.workload.WorkloadRunner;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -44,15 +46,10 @@ class GetafixVsStockIT
   private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
   private static final int THREADS = 4;
   private static final long SEED = 42L;
+  /** The Getafix phase's fixed warm-up, before the JIT warm-up; the stock phase's is one JIT window. */
   private static final Duration WARM_UP = Duration.ofSeconds(60);
-  private static final Duration WARM_UP_WINDOW = Duration.ofSeconds(20);
-  /** The longest a phase warms up waiting for the JIT compilers; the share they kept is reported either way. */
-  private static final Duration JIT_DEADLINE = Duration.ofMinutes(5);
-  /**
-   * Compiler CPU / process CPU per Historical over a warm-up window below which a phase is measured. In the steady
-   * state of the 3rd session's full suite it was under 0.05; on a fresh cluster's first phase 0.15-0.45.
-   */
-  private static final double SETTLED_JIT_SHARE = 0.10;
+  /** A phase is measured once its Historicals' JIT compilers have settled; its deadline includes the fixed warm-up. */
+  private static final JitCompilerCpu.WarmUp JIT_WARM_UP = JitCompilerCpu.WarmUp.WORKLOAD;
   /**
    * As long as issue 11's own measurement. With 60 s the p99 of each phase rested on about 80 queries, and the p99
    * ratio of one build moved between 0.65 and 0.93 from run to run.
@@ -121,7 +118,7 @@ class GetafixVsStockIT
       final Map<String, Set<String>> holders = GetafixClusterIT.holdersChecked(cluster);
       return holders.size() == DATASET.hours() && holders.values().stream().allMatch(h -> h.size() == 2);
     }, () -> "");
-    final WarmUp stockWarmUp = warmUp(cluster, mix, WARM_UP_WINDOW);
+    final WarmUp stockWarmUp = warmUp(cluster, mix, JIT_WARM_UP.window());
     final Map<Long, JitCompilerCpu.CpuTimes> stockJitBefore = jitReading(cluster);
     final WorkloadResult stockRun = run(cluster, mix, MEASURE, SEED);
     final double stockJitShare = jitShare(cluster, stockJitBefore);
@@ -176,20 +173,18 @@ class GetafixVsStockIT
   }
 
   /**
-   * Runs the workload for at least {@code minimum}, then in windows until no Historical's JIT compilers took more
-   * than {@link #SETTLED_JIT_SHARE} of its CPU in the last window, or {@link #JIT_DEADLINE} passes. Where {@code /proc}
-   * cannot tell (not Linux), the minimum only.
+   * Runs the workload for at least {@code minimum}, then in windows until the Historicals' JIT compilers have settled
+   * as {@link #JIT_WARM_UP} says, its deadline counted from the start of the minimum. Where {@code /proc} cannot tell
+   * (not Linux), the minimum only.
    */
   private static WarmUp warmUp(LocalDruidCluster cluster, QueryMix mix, Duration minimum) throws Exception
   {
     final long start = System.nanoTime();
     final AtomicInteger failures = new AtomicInteger(run(cluster, mix, minimum, SEED + 1000).failures().size());
     final AtomicInteger window = new AtomicInteger();
-    final JitCompilerCpu.Settling settling = JitCompilerCpu.ofThisMachine().warmUntilSettled(
-        cluster.historicalPids(),
-        SETTLED_JIT_SHARE,
-        JIT_DEADLINE.minus(minimum),
-        () -> failures.addAndGet(run(cluster, mix, WARM_UP_WINDOW, SEED + 1001 + window.getAndIncrement()).failures().size())
+    final JitCompilerCpu.Settling settling = cluster.warmUntilSettled(
+        JIT_WARM_UP.remainingAfter(minimum),
+        length -> failures.addAndGet(run(cluster, mix, length, SEED + 1001 + window.getAndIncrement()).failures().size())
     );
     return new WarmUp(failures.get(), Duration.ofNanos(System.nanoTime() - start).toSeconds(), settling.lastShare());
   }

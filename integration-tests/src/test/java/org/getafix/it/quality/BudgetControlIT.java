@@ -5,12 +5,15 @@ import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.MatureRunReport;
 import org.getafix.core.wire.QueryContextKeys;
 import org.getafix.it.cluster.DruidClusterExtension;
-import org.getafix.it.cluster.JitCompilerCpu;
-import org.getafix.it.cluster.LocalDruidCluster;
 import org.getafix.it.cluster.SharedDruidCluster;
-import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixItCluster;
-import org.getafix.it.workload.SyntheticDataset;
+import org.getafix.localcluster.client.BrokerAnswer;
+import org.getafix.localcluster.client.BrokerFormats;
+import org.getafix.localcluster.client.QualityClient;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.workload.SyntheticDataset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -98,14 +101,11 @@ class BudgetControlIT
    */
   private static final int CALIBRATION_WARMUP = 10;
   /**
-   * Before calibrating, the load runs at the straggler's own quota until no Historical's JIT compilers took more than
-   * this share of its CPU over a window. Throttled to 0.1 core, a fresh straggler compiles Druid's query path on that
-   * tenth of a core for minutes: a targeted run of this class on a fresh cluster got 17 calibration answers in 45 s,
-   * at 3.1 s each, and failed.
+   * Before calibrating, the load runs at the straggler's own quota until the Historicals' JIT compilers have settled.
+   * Throttled to 0.1 core, a fresh straggler compiles Druid's query path on that tenth of a core for minutes: a
+   * targeted run of this class on a fresh cluster got 17 calibration answers in 45 s, at 3.1 s each, and failed.
    */
-  private static final double SETTLED_JIT_SHARE = 0.10;
-  private static final Duration JIT_WINDOW = Duration.ofSeconds(10);
-  private static final Duration JIT_WARM_UP_MAX = Duration.ofMinutes(2);
+  private static final JitCompilerCpu.WarmUp JIT_WARM_UP = JitCompilerCpu.WarmUp.QUERIES;
   private static final int CALIBRATION_QUERIES = 30;
   private static final Duration CALIBRATION_MAX = Duration.ofSeconds(45);
   private static final int BEFORE_STEP_QUERIES = 120;
@@ -211,9 +211,8 @@ class BudgetControlIT
   }
 
   /**
-   * Runs the calibration load unthrottled, in windows, until no Historical's compilers took more than
-   * {@link #SETTLED_JIT_SHARE} of its CPU in the last one, or {@link #JIT_WARM_UP_MAX} passes. Where /proc cannot
-   * tell (not Linux), no window.
+   * Runs the calibration load unthrottled, in windows, until the Historicals' compilers have settled as
+   * {@link #JIT_WARM_UP} says. Where /proc cannot tell (not Linux), no window.
    */
   private static Map<String, Object> warmUpJit() throws Exception
   {
@@ -221,11 +220,9 @@ class BudgetControlIT
     final JitCompilerCpu.Settling settling;
     try {
       run.closedLoop(CLIENTS, wholeAnswer("it-control-warm-up-"));
-      settling = JitCompilerCpu.ofThisMachine().warmUntilSettled(
-          cluster.historicalPids(),
-          SETTLED_JIT_SHARE,
-          JIT_WARM_UP_MAX,
-          () -> run.awaitCompleted("a JIT warm-up window", Integer.MAX_VALUE, JIT_WINDOW)
+      settling = cluster.warmUntilSettled(
+          JIT_WARM_UP,
+          window -> run.awaitCompleted("a JIT warm-up window", Integer.MAX_VALUE, window)
       );
     }
     finally {

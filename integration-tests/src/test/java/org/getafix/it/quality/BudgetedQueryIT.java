@@ -4,17 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.core.wire.QueryContextKeys;
 import org.getafix.it.cluster.DruidClusterExtension;
-import org.getafix.it.cluster.JitCompilerCpu;
-import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.MetricsReceiver;
 import org.getafix.it.cluster.SharedDruidCluster;
-import org.getafix.it.cluster.Waits;
 import org.getafix.it.getafix.GetafixItCluster;
-import org.getafix.it.workload.QueryMix;
-import org.getafix.it.workload.QueryOutcome;
-import org.getafix.it.workload.SyntheticDataset;
-import org.getafix.it.workload.WorkloadResult;
-import org.getafix.it.workload.WorkloadRunner;
+import org.getafix.localcluster.client.BrokerAnswer;
+import org.getafix.localcluster.client.QualityClient;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.MetricsReceiver;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.workload.QueryMix;
+import org.getafix.localcluster.workload.QueryOutcome;
+import org.getafix.localcluster.workload.SyntheticDataset;
+import org.getafix.localcluster.workload.WorkloadResult;
+import org.getafix.localcluster.workload.WorkloadRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -90,14 +92,11 @@ class BudgetedQueryIT
    */
   private static final double STRAGGLER_BUDGET_OVER_UNTHROTTLED = 4;
   /**
-   * Before the tests, the straggler queries run unthrottled in windows until no Historical's JIT compilers take more
-   * than this share of its CPU (or the deadline passes). On a fresh cluster the compilers of the node throttled to
-   * {@link #STRAGGLER_CORES} would otherwise compile on its 1/50 core: a mature run then waited over its 60 s timeout
-   * for the straggler's share, which takes about 20 s once compiled.
+   * Before the tests, the straggler queries run unthrottled until the Historicals' JIT compilers have settled. On a
+   * fresh cluster the compilers of the node throttled to {@link #STRAGGLER_CORES} would otherwise compile on its 1/50
+   * core: a mature run then waited over its 60 s timeout for the straggler's share, which takes about 20 s once compiled.
    */
-  private static final double SETTLED_JIT_SHARE = 0.10;
-  private static final Duration JIT_WINDOW = Duration.ofSeconds(10);
-  private static final Duration JIT_WARM_UP_MAX = Duration.ofMinutes(2);
+  private static final JitCompilerCpu.WarmUp JIT_WARM_UP = JitCompilerCpu.WarmUp.QUERIES;
   /** Measurement 1: the response-time target, the margin the budget leaves below it, and the queries per side. */
   private static final long TARGET_RT_MS = 4000;
   private static final long TARGET_MARGIN_MS = 1500;
@@ -145,20 +144,15 @@ class BudgetedQueryIT
       }
     });
     final int[] queries = {0};
-    final JitCompilerCpu.Settling settling = JitCompilerCpu.ofThisMachine().warmUntilSettled(
-        cluster.historicalPids(),
-        SETTLED_JIT_SHARE,
-        JIT_WARM_UP_MAX,
-        () -> {
-          final long end = System.nanoTime() + JIT_WINDOW.toNanos();
-          while (System.nanoTime() < end) {
-            for (String type : List.of("timeseries", "topN", "groupBy", "scan")) {
-              nativeQuery(stragglerQuery(type));
-              queries[0]++;
-            }
-          }
+    final JitCompilerCpu.Settling settling = cluster.warmUntilSettled(JIT_WARM_UP, window -> {
+      final long end = System.nanoTime() + window.toNanos();
+      while (System.nanoTime() < end) {
+        for (String type : List.of("timeseries", "topN", "groupBy", "scan")) {
+          nativeQuery(stragglerQuery(type));
+          queries[0]++;
         }
-    );
+      }
+    });
     FIGURES.put("jitWarmUp", Map.of("seconds", settling.took().toSeconds(), "queries", queries[0], "jitShareLastWindow", settling.lastShare()));
   }
 

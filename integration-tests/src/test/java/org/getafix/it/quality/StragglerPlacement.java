@@ -1,9 +1,9 @@
 package org.getafix.it.quality;
 
-import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.Waits;
-import org.getafix.it.getafix.GetafixSetup;
-import org.getafix.it.workload.SyntheticDataset;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.workload.SyntheticDataset;
 
 import java.time.Duration;
 import java.util.HashMap;

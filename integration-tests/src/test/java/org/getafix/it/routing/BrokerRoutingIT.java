@@ -1,17 +1,17 @@
 package org.getafix.it.routing;
 
 import org.getafix.it.cluster.DruidClusterExtension;
-import org.getafix.it.cluster.LocalDruidCluster;
-import org.getafix.it.cluster.LocalNode;
-import org.getafix.it.cluster.MetricsReceiver;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.LocalNode;
+import org.getafix.localcluster.cluster.MetricsReceiver;
 import org.getafix.it.cluster.SharedDruidCluster;
-import org.getafix.it.cluster.Waits;
-import org.getafix.it.getafix.GetafixClient;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.client.GetafixClient;
 import org.getafix.it.getafix.GetafixItCluster;
-import org.getafix.it.workload.QueryMix;
-import org.getafix.it.workload.SyntheticDataset;
-import org.getafix.it.workload.WorkloadResult;
-import org.getafix.it.workload.WorkloadRunner;
+import org.getafix.localcluster.workload.QueryMix;
+import org.getafix.localcluster.workload.SyntheticDataset;
+import org.getafix.localcluster.workload.WorkloadResult;
+import org.getafix.localcluster.workload.WorkloadRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

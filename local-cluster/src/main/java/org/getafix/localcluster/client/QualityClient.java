@@ -1,0 +1,95 @@
+package org.getafix.localcluster.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * The Broker's quality-monitor API as a client sees it: queries whose answer is read with its status and response
+ * context (for the coverage of budgeted queries), and the quality endpoint
+ * {@code GET /druid/broker/v1/getafix/quality}.
+ */
+public final class QualityClient
+{
+  public static final String RESPONSE_CONTEXT_HEADER = "X-Druid-Response-Context";
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newBuilder()
+                                                   .version(HttpClient.Version.HTTP_1_1)
+                                                   .connectTimeout(Duration.ofSeconds(5))
+                                                   .build();
+
+  private final URI broker;
+
+  public QualityClient(URI broker)
+  {
+    this.broker = broker;
+  }
+
+  /** POSTs {@code body} (serialised with Jackson) to {@code path} on the Broker; any HTTP status is returned. */
+  public BrokerAnswer post(String path, Object body) throws IOException, InterruptedException
+  {
+    final HttpRequest request = HttpRequest.newBuilder(broker.resolve(path))
+                                           .timeout(Duration.ofMinutes(2))
+                                           .header("Content-Type", "application/json")
+                                           .POST(HttpRequest.BodyPublishers.ofString(MAPPER.writeValueAsString(body)))
+                                           .build();
+    final long t0 = System.nanoTime();
+    final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+    final long millis = Duration.ofNanos(System.nanoTime() - t0).toMillis();
+    final String context = response.headers().firstValue(RESPONSE_CONTEXT_HEADER).orElse("{}");
+    final String text = response.body();
+    return new BrokerAnswer(
+        response.statusCode(),
+        text == null || text.isBlank() ? MAPPER.nullNode() : readOrText(text),
+        MAPPER.readTree(context),
+        millis
+    );
+  }
+
+  /** A native query ({@code POST /druid/v2/}). */
+  public BrokerAnswer nativeQuery(Object query) throws IOException, InterruptedException
+  {
+    return post("/druid/v2/", query);
+  }
+
+  /** The quality endpoint's state: configuration, counters, budget controllers and the recent mature runs. */
+  public JsonNode qualityState()
+  {
+    final HttpRequest request = HttpRequest.newBuilder(broker.resolve("/druid/broker/v1/getafix/quality"))
+                                           .timeout(Duration.ofSeconds(30))
+                                           .GET()
+                                           .build();
+    try {
+      final HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("GET " + request.uri() + ": HTTP " + response.statusCode() + ": " + response.body());
+      }
+      return MAPPER.readTree(response.body());
+    }
+    catch (IOException e) {
+      throw new UncheckedIOException("GET " + request.uri() + " failed: " + e.getMessage(), e);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted during GET " + request.uri(), e);
+    }
+  }
+
+  /** Druid's error answers are JSON, but a proxy or Jetty error page may not be: keep those as a text node. */
+  private static JsonNode readOrText(String text)
+  {
+    try {
+      return MAPPER.readTree(text);
+    }
+    catch (IOException e) {
+      return MAPPER.getNodeFactory().textNode(text);
+    }
+  }
+}

@@ -1,0 +1,274 @@
+package org.getafix.localcluster.cluster;
+
+import org.getafix.localcluster.client.DruidHttp;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One JVM of the local cluster (ZooKeeper or a Druid server): how to start it, and the running process if any.
+ * Its stdout and stderr go to its log file, which is appended to across restarts.
+ */
+public final class LocalNode
+{
+  private static final System.Logger LOG = System.getLogger(LocalNode.class.getName());
+
+  private final String name;
+  private final DruidRole role;
+  private final int port;
+  private final List<String> command;
+  private final Path logFile;
+  private final CpuCgroup cgroup;
+  private volatile Process process;
+
+  LocalNode(String name, DruidRole role, int port, List<String> command, Path logFile, CpuCgroup cgroup)
+  {
+    this.name = name;
+    this.role = role;
+    this.port = port;
+    this.command = List.copyOf(command);
+    this.logFile = logFile;
+    this.cgroup = cgroup;
+  }
+
+  /**
+   * Node name, e.g. {@code coordinator}, {@code broker}, {@code historical-2}, {@code zookeeper}.
+   */
+  public String name()
+  {
+    return name;
+  }
+
+  /**
+   * The Druid role, or empty for ZooKeeper.
+   */
+  public Optional<DruidRole> role()
+  {
+    return Optional.ofNullable(role);
+  }
+
+  public int port()
+  {
+    return port;
+  }
+
+  /**
+   * The Druid server name of this node ({@code DruidServerMetadata.getName()}): {@code localhost:port}.
+   */
+  public String hostAndPort()
+  {
+    return "localhost:" + port;
+  }
+
+  public URI uri()
+  {
+    return URI.create("http://localhost:" + port);
+  }
+
+  public Path logFile()
+  {
+    return logFile;
+  }
+
+  public List<String> command()
+  {
+    return command;
+  }
+
+  /**
+   * The node's CPU cgroup, if it has one (Historicals, where cgroups are writable).
+   */
+  public Optional<CpuCgroup> cgroup()
+  {
+    return Optional.ofNullable(cgroup);
+  }
+
+  public boolean isAlive()
+  {
+    final Process p = process;
+    return p != null && p.isAlive();
+  }
+
+  public long pid()
+  {
+    final Process p = process;
+    if (p == null) {
+      throw new IllegalStateException(name + " has not been started");
+    }
+    return p.pid();
+  }
+
+  /**
+   * CPU time of the node in nanoseconds: its cgroup's {@code cpuacct.usage} when it has one (counts all its JVMs across
+   * restarts), else the CPU time of the current process.
+   */
+  public long cpuUsageNanos()
+  {
+    if (cgroup != null && cgroup.usageNanos() >= 0) {
+      return cgroup.usageNanos();
+    }
+    final Process p = process;
+    return p == null ? 0 : p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+  }
+
+  synchronized void start() throws IOException
+  {
+    if (isAlive()) {
+      throw new IllegalStateException(name + " is already running (pid " + process.pid() + ")");
+    }
+    Files.createDirectories(logFile.getParent());
+    Files.writeString(
+        logFile,
+        System.lineSeparator() + "==== getafix launcher: starting " + name + ": " + String.join(" ", command) + System.lineSeparator(),
+        StandardCharsets.UTF_8,
+        java.nio.file.StandardOpenOption.CREATE,
+        java.nio.file.StandardOpenOption.APPEND
+    );
+    final ProcessBuilder builder = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
+        .redirectInput(ProcessBuilder.Redirect.PIPE);
+    process = builder.start();
+    LOG.log(System.Logger.Level.INFO, "Started " + name + " (pid " + process.pid() + ", port " + port + "), log: " + logFile);
+    if (cgroup != null) {
+      cgroup.addProcess(process.pid());
+    }
+  }
+
+  /**
+   * Stops the node like an operator would: SIGTERM, then SIGKILL after {@code grace}. Processes the node forked (task
+   * JVMs of the Overlord) are killed too, since they would otherwise outlive it.
+   */
+  public void stop(Duration grace)
+  {
+    final Process p = process;
+    if (p == null) {
+      return;
+    }
+    final List<ProcessHandle> children = new ArrayList<>(p.descendants().toList());
+    if (p.isAlive()) {
+      p.destroy();
+      try {
+        if (!p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+          LOG.log(System.Logger.Level.WARNING, name + " did not exit " + grace.toSeconds() + " s after SIGTERM; sending SIGKILL");
+          p.destroyForcibly().waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+        }
+      }
+      catch (InterruptedException e) {
+        p.destroyForcibly();
+        Thread.currentThread().interrupt();
+      }
+    }
+    killAll(children);
+  }
+
+  /**
+   * Kills the node at once with SIGKILL, like a crashed machine. Returns when the process is gone.
+   */
+  public void kill()
+  {
+    final Process p = process;
+    if (p == null) {
+      return;
+    }
+    final List<ProcessHandle> children = new ArrayList<>(p.descendants().toList());
+    p.destroyForcibly();
+    try {
+      p.waitFor(30, TimeUnit.SECONDS);
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    killAll(children);
+  }
+
+  private static void killAll(List<ProcessHandle> processes)
+  {
+    for (ProcessHandle child : processes) {
+      if (child.isAlive()) {
+        child.destroyForcibly();
+      }
+    }
+    for (ProcessHandle child : processes) {
+      try {
+        child.onExit().get(30, TimeUnit.SECONDS);
+      }
+      catch (Exception e) {
+        LOG.log(System.Logger.Level.WARNING, "Process " + child.pid() + " did not exit after SIGKILL: " + e);
+      }
+    }
+  }
+
+  /**
+   * Waits until the node answers its health check, failing early (with the log tail) if the process dies.
+   */
+  void awaitHealthy(Duration timeout) throws TimeoutException
+  {
+    Waits.await(
+        name + " to become healthy on port " + port,
+        timeout,
+        Duration.ofMillis(500),
+        () -> {
+          if (!isAlive()) {
+            throw new Waits.AbortWait(name + " exited with code " + process.exitValue() + " before it became healthy" + logTailMessage());
+          }
+          return role == null ? zooKeeperOk() : DruidHttp.shared().isHealthy(uri());
+        },
+        this::logTailMessage
+    );
+  }
+
+  private boolean zooKeeperOk() throws IOException
+  {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("localhost", port), 1000);
+      socket.setSoTimeout(2000);
+      final OutputStream out = socket.getOutputStream();
+      out.write("ruok".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      final InputStream in = socket.getInputStream();
+      return "imok".equals(new String(in.readAllBytes(), StandardCharsets.US_ASCII).trim());
+    }
+  }
+
+  /**
+   * The last {@code lines} lines of the node's log.
+   */
+  public String logTail(int lines)
+  {
+    try {
+      if (!Files.exists(logFile)) {
+        return "";
+      }
+      final List<String> all = Files.readAllLines(logFile, StandardCharsets.UTF_8);
+      return String.join(System.lineSeparator(), all.subList(Math.max(0, all.size() - lines), all.size()));
+    }
+    catch (IOException | RuntimeException e) {
+      return "(cannot read " + logFile + ": " + e + ")";
+    }
+  }
+
+  private String logTailMessage()
+  {
+    return System.lineSeparator() + "---- last lines of " + logFile + ":" + System.lineSeparator() + logTail(40);
+  }
+
+  @Override
+  public String toString()
+  {
+    return name + "@" + hostAndPort();
+  }
+}
