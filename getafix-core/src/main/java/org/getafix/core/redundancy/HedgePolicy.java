@@ -1,0 +1,94 @@
+package org.getafix.core.redundancy;
+
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * When a Broker re-issues a late sub-query's segments to another holder: replication for predictability applied
+ * only to the sub-queries that turn out late (a hedged request), so that one slow Historical does not set the tail
+ * of every query touching it.
+ *
+ * <p>The hedge point of a sub-query to node n is
+ * <pre>  min( max(minDelay, quantile_q(n)),  remaining budget − expected latency of the best alternative holder )</pre>
+ * where quantile_q(n) is the node's recent latency quantile (the unknown-node latency while it has fewer than
+ * {@code minSamples} samples) and an alternative's expected latency is its recent mean (likewise). The cap hedges
+ * early enough for the alternative to answer within the budget; when even hedging at once could not, or when no
+ * other holder exists, there is no hedge. Whether a due hedge is sent is then up to the {@link HedgeBudget}, so that
+ * with no slow node the extra load stays at the budget's share of the primaries.
+ *
+ * <p>Thread-safe; allocates nothing per call.
+ */
+public final class HedgePolicy
+{
+  /** The hedge point of a sub-query that is never to be hedged. */
+  public static final double NO_HEDGE = Double.POSITIVE_INFINITY;
+
+  private final HedgeSettings settings;
+  private final NodeLatencies latencies;
+  private final HedgeBudget budget;
+  private final ToDoubleFunction<LatencyWindow> hedgeQuantile;
+
+  public HedgePolicy(HedgeSettings settings, NodeLatencies latencies)
+  {
+    this.settings = settings;
+    this.latencies = latencies;
+    this.budget = new HedgeBudget(settings.hedgeRatio(), settings.maxTokens());
+    this.hedgeQuantile = window -> window.quantile(settings.quantile());
+  }
+
+  /**
+   * Milliseconds after dispatch at which the sub-query to {@code node} should be hedged, or {@link #NO_HEDGE}.
+   *
+   * @param alternatives          the other holders that could serve the sub-query's segments (the node itself and
+   *                              nulls are skipped)
+   * @param remainingBudgetMillis the query's time left at dispatch; NaN or infinite if it has no deadline
+   */
+  public double hedgeAfterMillis(String node, List<String> alternatives, double remainingBudgetMillis)
+  {
+    if (alternatives == null || remainingBudgetMillis < 0) {
+      return NO_HEDGE;
+    }
+    double bestAlternative = Double.POSITIVE_INFINITY;
+    for (int i = 0; i < alternatives.size(); i++) {
+      final String alternative = alternatives.get(i);
+      if (alternative != null && !alternative.equals(node)) {
+        bestAlternative = Math.min(bestAlternative, recentMillis(alternative, LatencyWindow::mean));
+      }
+    }
+    if (bestAlternative == Double.POSITIVE_INFINITY) {
+      return NO_HEDGE;
+    }
+    final double point = Math.max(settings.minDelayMillis(), recentMillis(node, hedgeQuantile));
+    if (!Double.isFinite(remainingBudgetMillis)) {
+      return point;
+    }
+    final double latest = remainingBudgetMillis - bestAlternative;
+    return latest < 0 ? NO_HEDGE : Math.min(point, latest);
+  }
+
+  /** Counts one primary sub-query sent: it earns the budget a share of a hedge. */
+  public void onPrimary()
+  {
+    budget.onPrimary();
+  }
+
+  /** Asks, when a hedge is due, whether the budget lets it go; spends a token if so. */
+  public boolean tryHedge()
+  {
+    return budget.tryAcquire();
+  }
+
+  /**
+   * {@code statistic} of the node's recent latencies, or the unknown-node latency while it has too few samples (or
+   * none left: the window may rotate between the two reads).
+   */
+  private double recentMillis(String node, ToDoubleFunction<LatencyWindow> statistic)
+  {
+    final LatencyWindow window = latencies.get(node);
+    if (window == null || window.count() < settings.minSamples()) {
+      return settings.unknownLatencyMillis();
+    }
+    final double value = statistic.applyAsDouble(window);
+    return Double.isNaN(value) ? settings.unknownLatencyMillis() : value;
+  }
+}

@@ -1,0 +1,65 @@
+package org.getafix.core.redundancy;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+
+/**
+ * The {@link LatencyWindow} of every node a Broker sends sub-queries to, created on a node's first valid
+ * observation. Thread-safe; recording allocates only for a new node. Garbage observations (no node id, NaN,
+ * infinite or negative latency) are ignored and counted, and never create a window.
+ */
+public final class NodeLatencies
+{
+  /** Long enough for a p95 from a few hundred sub-queries, short enough to notice a node slowing down. */
+  public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(30);
+
+  private final Duration window;
+  private final LongSupplier nanoClock;
+  private final ConcurrentHashMap<String, LatencyWindow> nodes = new ConcurrentHashMap<>();
+  private final AtomicLong ignored = new AtomicLong();
+
+  public NodeLatencies(Duration window, LongSupplier nanoClock)
+  {
+    // Fails here, at startup, rather than on the first observation.
+    LatencyWindow.sliceNanos(window);
+    this.window = window;
+    this.nanoClock = nanoClock;
+  }
+
+  /** Records one completed sub-query of {@code nodeId}. */
+  public void record(String nodeId, double millis)
+  {
+    if (nodeId == null || !LatencyWindow.isValid(millis)) {
+      ignored.incrementAndGet();
+      return;
+    }
+    final LatencyWindow existing = nodes.get(nodeId);
+    (existing != null ? existing : nodes.computeIfAbsent(nodeId, id -> new LatencyWindow(window, nanoClock)))
+        .record(millis);
+  }
+
+  /** The window of {@code nodeId}, or null if nothing valid was recorded for it. */
+  public LatencyWindow get(String nodeId)
+  {
+    return nodeId == null ? null : nodes.get(nodeId);
+  }
+
+  /** Forgets nodes with no observation since {@code cutoffNanos}, so nodes that left do not stay forever. */
+  public void forgetSilentSince(long cutoffNanos)
+  {
+    nodes.values().removeIf(node -> node.silentSince(cutoffNanos));
+  }
+
+  public int size()
+  {
+    return nodes.size();
+  }
+
+  /** Observations ignored as garbage. */
+  public long ignored()
+  {
+    return ignored.get();
+  }
+}

@@ -1,0 +1,195 @@
+package org.getafix.core.redundancy;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HedgePolicyTest
+{
+  private static final double NO_DEADLINE = Double.NaN;
+
+  private final AtomicLong clock = new AtomicLong(5_000_000_000L);
+  private final NodeLatencies latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, clock::get);
+  private final HedgePolicy policy = new HedgePolicy(HedgeSettings.DEFAULTS, latencies);
+
+  /** Records 1..100 ms, {@code scale} times each, for {@code node}. */
+  private void uniform(String node, double scale)
+  {
+    for (int round = 0; round < 2; round++) {
+      for (int ms = 1; ms <= 100; ms++) {
+        latencies.record(node, ms * scale);
+      }
+    }
+  }
+
+  private void constant(String node, double millis, int samples)
+  {
+    for (int i = 0; i < samples; i++) {
+      latencies.record(node, millis);
+    }
+  }
+
+  @Test
+  void hedgePointFollowsTheNodesP95()
+  {
+    uniform("a", 1);
+    constant("b", 10, 50);
+    assertEquals(95, policy.hedgeAfterMillis("a", List.of("a", "b"), NO_DEADLINE), 1.5);
+    // The node slows down tenfold; once its window has moved on, so does its hedge point.
+    clock.addAndGet(Duration.ofSeconds(31).toNanos());
+    uniform("a", 10);
+    constant("b", 10, 50);
+    assertEquals(950, policy.hedgeAfterMillis("a", List.of("b"), NO_DEADLINE), 15);
+  }
+
+  @Test
+  void hedgePointIsCappedByTheRemainingBudget()
+  {
+    uniform("a", 1);
+    constant("b", 10, 50);
+    constant("c", 30, 50);
+    // The best alternative answers in 10 ms on average: hedge no later than 10 ms before the deadline.
+    assertEquals(50, policy.hedgeAfterMillis("a", List.of("c", "b"), 60), 1e-9);
+    assertEquals(95, policy.hedgeAfterMillis("a", List.of("c", "b"), 500), 1.5);
+    assertEquals(0, policy.hedgeAfterMillis("a", List.of("b"), 10), 1e-9);
+    assertEquals(HedgePolicy.NO_HEDGE, policy.hedgeAfterMillis("a", List.of("b"), 5), "no alternative can make it");
+    assertEquals(HedgePolicy.NO_HEDGE, policy.hedgeAfterMillis("a", List.of("b"), -1), "deadline passed");
+  }
+
+  @Test
+  void noHedgeWithoutAnotherHolder()
+  {
+    uniform("a", 1);
+    assertEquals(HedgePolicy.NO_HEDGE, policy.hedgeAfterMillis("a", List.of(), NO_DEADLINE));
+    assertEquals(HedgePolicy.NO_HEDGE, policy.hedgeAfterMillis("a", Arrays.asList("a", null), NO_DEADLINE));
+    assertEquals(HedgePolicy.NO_HEDGE, policy.hedgeAfterMillis("a", null, NO_DEADLINE));
+  }
+
+  @Test
+  void unknownAndIdleNodesAreNotHedgedAtOnce()
+  {
+    constant("sparse", 1, 5);
+    constant("idle", 0.1, 200);
+    final HedgeSettings defaults = HedgeSettings.DEFAULTS;
+    assertEquals(defaults.unknownLatencyMillis(), policy.hedgeAfterMillis("sparse", List.of("idle"), NO_DEADLINE));
+    assertEquals(defaults.unknownLatencyMillis(), policy.hedgeAfterMillis("never-seen", List.of("idle"), NO_DEADLINE));
+    assertEquals(defaults.minDelayMillis(), policy.hedgeAfterMillis("idle", List.of("sparse"), NO_DEADLINE));
+    // A sparse alternative is expected to take the unknown-node latency.
+    assertEquals(150 - defaults.unknownLatencyMillis(), policy.hedgeAfterMillis("never-seen", List.of("sparse"), 150));
+  }
+
+  /**
+   * Sub-queries to three nodes, one per simulated millisecond; a sub-query wants a hedge when its latency passes
+   * the hedge point, and gets one if the budget allows. Returns {hedges, of which to "slow"}.
+   */
+  private static long[] run(HedgeSettings settings, double slowMean, double remainingBudget, int subQueries)
+  {
+    final AtomicLong clock = new AtomicLong();
+    final NodeLatencies latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, clock::get);
+    final HedgePolicy policy = new HedgePolicy(settings, latencies);
+    final Random random = new Random(7);
+    final List<String> nodes = List.of("fast1", "fast2", "slow");
+    long hedges = 0;
+    long slowHedges = 0;
+    for (int i = 0; i < subQueries; i++) {
+      final String node = nodes.get(i % 3);
+      final double mean = node.equals("slow") ? slowMean : 20;
+      final double latency = -mean * Math.log(1 - random.nextDouble());
+      policy.onPrimary();
+      if (latency > policy.hedgeAfterMillis(node, nodes, remainingBudget) && policy.tryHedge()) {
+        hedges++;
+        if (node.equals("slow")) {
+          slowHedges++;
+        }
+      }
+      latencies.record(node, latency);
+      clock.addAndGet(1_000_000);
+    }
+    return new long[]{hedges, slowHedges};
+  }
+
+  @Test
+  void budgetHoldsHedgesToTheirShareWithNoSlowNode()
+  {
+    final int subQueries = 6_000;
+    final long hedges = run(HedgeSettings.DEFAULTS, 20, NO_DEADLINE, subQueries)[0];
+    final double cap = 0.05 * subQueries + HedgeSettings.DEFAULTS.maxTokens();
+    assertTrue(hedges > 0 && hedges <= cap, "hedges " + hedges);
+    // Hedging at the p80 wants about 20% extra sub-queries; the budget lets 5% through.
+    final HedgeSettings eager = new HedgeSettings(0.8, 10, 100, 20, 0.05, 10);
+    final long eagerHedges = run(eager, 20, NO_DEADLINE, subQueries)[0];
+    assertTrue(eagerHedges <= cap && eagerHedges >= 0.049 * subQueries, "hedges " + eagerHedges);
+  }
+
+  @Test
+  void budgetLetsHedgesGoToASlowNode()
+  {
+    final int subQueries = 6_000;
+    // The slow node's own p95 is over a second; the 250 ms budget hedges it at 230 ms, where over half are late.
+    final long[] hedges = run(HedgeSettings.DEFAULTS, 400, 250, subQueries);
+    assertTrue(hedges[0] >= 0.049 * subQueries, "the budget is used: " + hedges[0]);
+    assertTrue(hedges[1] > 0.75 * hedges[0], "mostly for the slow node: " + hedges[1] + " of " + hedges[0]);
+  }
+
+  @Test
+  void budgetStartsFullAndRefillsPerPrimary()
+  {
+    final HedgeBudget budget = new HedgeBudget(0.05, 2);
+    assertTrue(budget.tryAcquire());
+    assertTrue(budget.tryAcquire());
+    assertFalse(budget.tryAcquire());
+    for (int i = 0; i < 19; i++) {
+      budget.onPrimary();
+    }
+    assertFalse(budget.tryAcquire(), "19 primaries earn 0.95 of a token");
+    budget.onPrimary();
+    assertTrue(budget.tryAcquire());
+    for (int i = 0; i < 1000; i++) {
+      budget.onPrimary();
+    }
+    assertEquals(2, budget.tokens(), 1e-9, "capped at maxTokens");
+  }
+
+  @Test
+  void budgetHoldsUnderConcurrentQueryThreads() throws InterruptedException
+  {
+    final HedgeBudget budget = new HedgeBudget(0.05, 10);
+    final AtomicLong hedges = new AtomicLong();
+    final Runnable queries = () -> {
+      for (int i = 0; i < 20_000; i++) {
+        budget.onPrimary();
+        if (budget.tryAcquire()) {
+          hedges.incrementAndGet();
+        }
+      }
+    };
+    final Thread other = new Thread(queries);
+    other.start();
+    queries.run();
+    other.join();
+    // Every token is spent as soon as it is whole: the initial 10 plus 5% of 40,000, none doubled, at most one
+    // unspent (and the share earned while the bucket was still full).
+    assertTrue(hedges.get() >= 10 + 1998 && hedges.get() <= 10 + 2000, "hedges " + hedges.get());
+  }
+
+  @Test
+  void settingsAreValidated()
+  {
+    assertThrows(IllegalArgumentException.class, () -> new HedgeSettings(1, 10, 100, 20, 0.05, 10));
+    assertThrows(IllegalArgumentException.class, () -> new HedgeSettings(0.95, -1, 100, 20, 0.05, 10));
+    assertThrows(IllegalArgumentException.class, () -> new HedgeSettings(0.95, 10, 0, 20, 0.05, 10));
+    assertThrows(IllegalArgumentException.class, () -> new HedgeSettings(0.95, 10, 100, 0, 0.05, 10));
+    assertThrows(IllegalArgumentException.class, () -> new HedgeSettings(0.95, 10, 100, 20, 0, 10));
+    assertThrows(IllegalArgumentException.class, () -> new HedgeSettings(0.95, 10, 100, 20, 0.05, 0.5));
+    assertThrows(IllegalArgumentException.class, () -> new HedgeSettings(Double.NaN, 10, 100, 20, 0.05, 10));
+  }
+}
