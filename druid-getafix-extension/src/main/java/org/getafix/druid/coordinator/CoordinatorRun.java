@@ -1,39 +1,22 @@
 package org.getafix.druid.coordinator;
 
+import org.getafix.core.realise.ChurnBudget;
+import org.getafix.core.realise.ChurnLimits;
+
 /**
  * What one Coordinator run acts on, opened by {@link GetafixBalancerStrategyFactory} when Druid starts the run (it
  * creates the run's strategy then): the plan snapshot, taken once so that every decision of the run sees the same
- * round, and the run's own churn budget and churn stats.
+ * round, and the run's own churn budget, which also counts the plan-driven loads and drops the run issued.
  */
-public record CoordinatorRun(PlanSnapshot snapshot, ChurnBudget budget, ChurnStats stats)
+public record CoordinatorRun(PlanSnapshot snapshot, ChurnBudget budget)
 {
   /** A run of the given plan, with the churn budget of the dynamic config that plan was made with. */
   public static CoordinatorRun of(PlanSnapshot snapshot)
   {
+    final GetafixDynamicConfig config = snapshot.config();
     return new CoordinatorRun(
         snapshot,
-        new ChurnBudget(snapshot.config().getMaxLoadsPerRound(), snapshot.config().getMaxDropsPerRound()),
-        new ChurnStats()
+        new ChurnLimits(config.getMaxLoadsPerRound(), config.getMaxDropsPerRound()).newRound()
     );
-  }
-
-  /** Spends one plan-driven load of the budget and counts it; false when the budget is spent. */
-  boolean tryLoad()
-  {
-    if (budget.tryLoad()) {
-      stats.recordLoad();
-      return true;
-    }
-    return false;
-  }
-
-  /** Spends one plan-driven drop of the budget and counts it; false when the budget is spent. */
-  boolean tryDrop()
-  {
-    if (budget.tryDrop()) {
-      stats.recordDrop();
-      return true;
-    }
-    return false;
   }
 }

@@ -5,10 +5,11 @@ import org.apache.druid.server.coordinator.ServerHolder;
 import org.apache.druid.server.coordinator.balancer.BalancerStrategy;
 import org.apache.druid.server.coordinator.stats.CoordinatorRunStats;
 import org.apache.druid.timeline.DataSegment;
+import org.getafix.core.realise.PlannedMoves;
+import org.getafix.core.realise.ReplicaTarget;
 
 import javax.annotation.Nullable;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -19,13 +20,14 @@ import java.util.Set;
  * Druid's own cost-based strategy.
  *
  * <ul>
- *   <li>Load: only onto planned servers that do not serve the segment yet (P \ L), largest planned share first,
- *   within the run's load budget. Loads that restore the rule's floor are never throttled, and fall back to the
- *   delegate's order once P \ L is exhausted.</li>
- *   <li>Drop: only servers outside the plan, in the delegate's order, within the run's drop budget. Planned servers
- *   are never offered, and Druid itself never drops below the rule's count (which is at least the floor).</li>
- *   <li>Move (Druid's balancer duty): a replica on an unplanned server moves to a planned one; a replica on a
- *   planned server stays. Druid moves load before they drop, so this is load-before-drop too.</li>
+ *   <li>Load: in getafix-core's {@link ReplicaTarget#loadOrder} (P \ L, largest planned share first), within the
+ *   run's load budget. Loads that restore the rule's floor are never throttled, and fall back to the delegate's
+ *   order once P \ L is exhausted.</li>
+ *   <li>Drop: getafix-core's {@link ReplicaTarget#dropOrder} (servers outside the plan), in the delegate's order,
+ *   within the run's drop budget. Druid itself never drops below the rule's count (which is at least the
+ *   floor).</li>
+ *   <li>Move (Druid's balancer duty): as getafix-core's {@link PlannedMoves} decides, within the run's load
+ *   budget.</li>
  * </ul>
  */
 public class GetafixBalancerStrategy implements BalancerStrategy
@@ -48,35 +50,20 @@ public class GetafixBalancerStrategy implements BalancerStrategy
     if (target == null) {
       return delegate.findServersToLoadSegment(segment, servers);
     }
-    final String segmentId = target.segmentId();
     final PlanSnapshot plan = run.snapshot();
-    final List<ServerHolder> plannedNew = new ArrayList<>();
-    final List<ServerHolder> others = new ArrayList<>();
-    for (ServerHolder server : servers) {
-      final String name = server.getServer().getName();
-      if (target.planned().contains(name) && !target.loaded().contains(name)) {
-        plannedNew.add(server);
-      } else {
-        others.add(server);
-      }
-    }
-    plannedNew.sort(
-        Comparator.comparingDouble((ServerHolder s) -> -plan.share(segmentId, s.getServer().getName()))
-                  .thenComparing(s -> s.getServer().getName())
+    final List<ServerHolder> plannedNew = target.loadOrder(
+        servers,
+        GetafixBalancerStrategy::name,
+        server -> plan.share(target.segmentId(), server)
     );
-
-    // The first floorDeficit loads restore the floor: always allowed, anywhere. Further ones follow the plan and
-    // spend the run's load budget.
-    final int[] unbudgeted = {target.floorDeficit()};
-    final Iterator<ServerHolder> planned = Iterators.filter(
-        plannedNew.iterator(),
-        server -> unbudgeted[0]-- > 0 || run.tryLoad()
-    );
-    if (target.floorDeficit() <= plannedNew.size() || others.isEmpty()) {
+    final Iterator<ServerHolder> planned = run.budget().admitLoads(plannedNew.iterator(), target.floorDeficit());
+    if (target.floorDeficit() <= plannedNew.size()) {
       return planned;
     }
     // Not enough planned servers can take it to restore the floor: let the delegate place the rest.
-    return Iterators.concat(planned, delegate.findServersToLoadSegment(segment, others));
+    final List<ServerHolder> others = new ArrayList<>(servers);
+    others.removeIf(plannedNew::contains);
+    return others.isEmpty() ? planned : Iterators.concat(planned, delegate.findServersToLoadSegment(segment, others));
   }
 
   @Override
@@ -86,17 +73,11 @@ public class GetafixBalancerStrategy implements BalancerStrategy
     if (target == null) {
       return delegate.findServersToDropSegment(segment, servers);
     }
-    final Set<String> planned = target.planned();
-    final List<ServerHolder> unplanned = new ArrayList<>();
-    for (ServerHolder server : servers) {
-      if (!planned.contains(server.getServer().getName())) {
-        unplanned.add(server);
-      }
-    }
+    final List<ServerHolder> unplanned = target.dropOrder(servers, GetafixBalancerStrategy::name);
     if (unplanned.isEmpty()) {
       return unplanned.iterator();
     }
-    return Iterators.filter(delegate.findServersToDropSegment(segment, unplanned), server -> run.tryDrop());
+    return run.budget().admitDrops(delegate.findServersToDropSegment(segment, unplanned));
   }
 
   @Nullable
@@ -113,21 +94,22 @@ public class GetafixBalancerStrategy implements BalancerStrategy
     if (!plan.isActive() || planned.isEmpty() || !plan.tier().equals(source.getServer().getTier())) {
       return delegate.findDestinationServerToMoveSegment(segment, source, destinations);
     }
-    if (planned.contains(source.getServer().getName()) && !source.isDecommissioning()) {
+    if (!PlannedMoves.shouldMove(planned, name(source), source.isDecommissioning())) {
       return null;
     }
-    ServerHolder best = null;
+    final List<ServerHolder> eligible = new ArrayList<>();
     for (ServerHolder candidate : destinations) {
-      final String name = candidate.getServer().getName();
-      if (candidate == source || !planned.contains(name) || candidate.isServingSegment(segment)
-          || !candidate.canLoadSegment(segment)) {
-        continue;
-      }
-      if (best == null || plan.share(segmentId, name) > plan.share(segmentId, best.getServer().getName())) {
-        best = candidate;
+      if (candidate != source && !candidate.isServingSegment(segment) && candidate.canLoadSegment(segment)) {
+        eligible.add(candidate);
       }
     }
-    return best != null && run.tryLoad() ? best : null;
+    final ServerHolder best = PlannedMoves.destination(
+        planned,
+        eligible,
+        GetafixBalancerStrategy::name,
+        server -> plan.share(segmentId, server)
+    );
+    return best != null && run.budget().tryLoad() ? best : null;
   }
 
   /**
@@ -143,6 +125,11 @@ public class GetafixBalancerStrategy implements BalancerStrategy
       return null;
     }
     return target;
+  }
+
+  private static String name(ServerHolder server)
+  {
+    return server.getServer().getName();
   }
 
   @Override

@@ -12,7 +12,7 @@ import javax.annotation.Nullable;
 
 /**
  * {@code druid.coordinator.balancer.strategy=getafix}. Druid calls {@link #createBalancerStrategy} at the start of
- * every Coordinator run; that is where the run's {@link CoordinatorRun} (plan snapshot, churn budget, churn stats)
+ * every Coordinator run; that is where the run's {@link CoordinatorRun} (plan snapshot, churn budget)
  * is opened and handed to the rule through {@link GetafixRunHandoff}.
  * Unplanned decisions go to Druid's {@code cost} strategy, or {@code diskNormalized} with
  * {@code druid.coordinator.balancer.fallback=diskNormalized}.

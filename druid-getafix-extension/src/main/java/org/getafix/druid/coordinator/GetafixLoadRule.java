@@ -6,6 +6,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import org.apache.druid.server.coordinator.rules.LoadRule;
 import org.apache.druid.server.coordinator.rules.SegmentActionHandler;
 import org.apache.druid.timeline.DataSegment;
+import org.getafix.core.realise.LoadBeforeDrop;
+import org.getafix.core.realise.RealisePolicy;
+import org.getafix.core.realise.ReplicaTarget;
 import org.joda.time.DateTime;
 import org.joda.time.Interval;
 
@@ -79,9 +82,13 @@ public class GetafixLoadRule extends LoadRule
     final Set<String> loaded = served.holders(segment, tier);
     final Set<String> planned = new HashSet<>(snapshot.plannedHolders(segmentId));
     planned.retainAll(served.liveServers(tier));
+    // Druid's load queues count the loads in progress themselves, and cannot tell a leaving replica from one that
+    // stays: the rule asks for |L ∪ P| until every planned holder serves.
+    final RealisePolicy policy = new RealisePolicy(floor, LoadBeforeDrop.ALL_PLANNED_LOADED);
     // Act only when the strategy of this very run is ours: it alone knows to load onto P and drop outside P.
-    final boolean planActive = snapshot.isActive() && run != null;
-    final ReplicaTarget target = ReplicaTarget.decide(segmentId, planActive, floor, loaded, planned);
+    final ReplicaTarget target = snapshot.isActive() && run != null
+                                 ? policy.target(segmentId, loaded, Set.of(), planned)
+                                 : policy.frozen(segmentId, loaded, Set.of());
 
     final Map<String, Integer> replicas = new HashMap<>(getTieredReplicants());
     replicas.put(tier, target.replicas());

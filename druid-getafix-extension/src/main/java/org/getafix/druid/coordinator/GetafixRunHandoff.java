@@ -1,5 +1,7 @@
 package org.getafix.druid.coordinator;
 
+import org.getafix.core.realise.ReplicaTarget;
+
 import javax.annotation.Nullable;
 
 /**
@@ -11,7 +13,7 @@ import javax.annotation.Nullable;
  * <ul>
  *   <li><b>The run in progress.</b> At the start of every Coordinator run Druid's {@code PrepareBalancerAndLoadQueues}
  *   duty asks the configured {@code BalancerStrategyFactory} for the run's strategy; ours opens a
- *   {@link CoordinatorRun} here (plan snapshot, churn budget, churn stats). The rule, run by {@code RunRules} later in
+ *   {@link CoordinatorRun} here (plan snapshot, churn budget). The rule, run by {@code RunRules} later in
  *   the same run, acts on the plan only when there is such a run, i.e. when the strategy Druid uses is ours, and on
  *   that run's snapshot.</li>
  *   <li><b>The rule's decision for the segment being handled.</b> The rule calls
@@ -43,8 +45,8 @@ public class GetafixRunHandoff
   {
     final CoordinatorRun previous = currentRun;
     if (previous != null) {
-      endedRunLoads += previous.stats().loads();
-      endedRunDrops += previous.stats().drops();
+      endedRunLoads += previous.budget().loadsSpent();
+      endedRunDrops += previous.budget().dropsSpent();
     }
     currentRun = run;
   }
@@ -96,13 +98,13 @@ public class GetafixRunHandoff
   public synchronized long loadsIssued()
   {
     final CoordinatorRun run = currentRun;
-    return endedRunLoads + (run == null ? 0 : run.stats().loads());
+    return endedRunLoads + (run == null ? 0 : run.budget().loadsSpent());
   }
 
   /** Plan-driven drops issued since this process started: the sum over its runs. */
   public synchronized long dropsIssued()
   {
     final CoordinatorRun run = currentRun;
-    return endedRunDrops + (run == null ? 0 : run.stats().drops());
+    return endedRunDrops + (run == null ? 0 : run.budget().dropsSpent());
   }
 }

@@ -10,6 +10,7 @@ import org.apache.druid.server.coordinator.rules.LoadRule;
 import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.server.coordinator.rules.SegmentActionHandler;
 import org.apache.druid.timeline.DataSegment;
+import org.getafix.core.realise.ReplicaTarget;
 import org.getafix.druid.GetafixDruidModule;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,8 @@ package org.getafix.druid.coordinator;
 
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.DateTimes;
+import org.getafix.core.realise.LoadBeforeDrop;
+import org.getafix.core.realise.RealisePolicy;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -25,18 +27,18 @@ class GetafixRunHandoffTest
     final CoordinatorRun first = CoordinatorRun.of(plan);
     handoff.beginRun(first);
     assertSame(first, handoff.currentRun());
-    assertTrue(first.tryLoad());
-    assertTrue(first.tryLoad());
-    assertFalse(first.tryLoad(), "the run's load budget is spent");
-    assertTrue(first.tryDrop());
-    assertFalse(first.tryDrop(), "the run's drop budget is spent");
-    assertEquals(2, first.stats().loads(), "refused loads are not counted");
+    assertTrue(first.budget().tryLoad());
+    assertTrue(first.budget().tryLoad());
+    assertFalse(first.budget().tryLoad(), "the run's load budget is spent");
+    assertTrue(first.budget().tryDrop());
+    assertFalse(first.budget().tryDrop(), "the run's drop budget is spent");
+    assertEquals(2, first.budget().loadsSpent(), "refused loads are not counted");
     assertEquals(2, handoff.loadsIssued(), "the run in progress counts at once");
 
     final CoordinatorRun second = CoordinatorRun.of(plan);
     handoff.beginRun(second);
-    assertTrue(second.tryLoad(), "a new run starts with a fresh budget");
-    assertEquals(1, second.stats().loads());
+    assertTrue(second.budget().tryLoad(), "a new run starts with a fresh budget");
+    assertEquals(1, second.budget().loadsSpent());
     assertEquals(3, handoff.loadsIssued());
     assertEquals(1, handoff.dropsIssued());
   }
@@ -45,7 +47,9 @@ class GetafixRunHandoffTest
   void theRulesDecisionIsSeenOnlyForItsSegment()
   {
     assertNull(handoff.currentTargetFor("s1"));
-    handoff.setCurrentTarget(ReplicaTarget.decide("s1", true, 1, Set.of("a"), Set.of("b")));
+    handoff.setCurrentTarget(
+        new RealisePolicy(1, LoadBeforeDrop.ALL_PLANNED_LOADED).target("s1", Set.of("a"), Set.of(), Set.of("b"))
+    );
     assertEquals("s1", handoff.currentTargetFor("s1").segmentId());
     assertNull(handoff.currentTargetFor("s2"));
     handoff.setCurrentTarget(null);
