@@ -7,6 +7,7 @@ import org.getafix.core.placement.CapacityEstimators;
 import org.getafix.core.placement.PlacementConstraints;
 import org.getafix.core.placement.PlacementStrategies;
 import org.getafix.core.quality.split.QualityProfile;
+import org.getafix.core.realise.LoadBeforeDrop;
 import org.getafix.core.routing.RoutingPolicies;
 
 import java.io.IOException;
@@ -262,13 +263,14 @@ public final class ScenarioParser
     if (p == null) {
       return new ScenarioSettings.Planning(
           0.5, true, 1, nodeCount, 0.2, "cpu-time", 2, RoutingPolicies.LBR, ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND,
-          ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE, PlacementConstraints.DEFAULT.hotLoadShare(),
+          Integer.MAX_VALUE, LoadBeforeDrop.PLANNED_COUNT_SERVING, ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE, PlacementConstraints.DEFAULT.hotLoadShare(),
           PlacementConstraints.DEFAULT.hotMinNodeLoadShare()
       );
     }
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
-        "routing", "maxLoadsPerRound", "popularityInheritance", "hotLoadShare", "hotMinNodeLoadShare"
+        "routing", "maxLoadsPerRound", "maxDropsPerRound", "loadBeforeDrop", "popularityInheritance", "hotLoadShare",
+        "hotMinNodeLoadShare"
     ));
     final int min = (int) p.integer("minReplicas", 1L, 1, nodeCount);
     return new ScenarioSettings.Planning(
@@ -281,6 +283,9 @@ public final class ScenarioParser
         (int) p.integer("druidDefaultReplicas", 2L, 1, nodeCount),
         oneOf(p, "routing", RoutingPolicies.LBR, ScenarioSettings.ROUTINGS),
         (int) p.integer("maxLoadsPerRound", (long) ScenarioSettings.DEFAULT_MAX_LOADS_PER_ROUND, 0, 1_000_000),
+        (int) p.integer("maxDropsPerRound", (long) Integer.MAX_VALUE, 0, Integer.MAX_VALUE),
+        loadBeforeDrop(oneOf(p, "loadBeforeDrop", ScenarioSettings.LOAD_BEFORE_DROP.get(0),
+                             ScenarioSettings.LOAD_BEFORE_DROP)),
         p.bool("popularityInheritance", ScenarioSettings.DEFAULT_POPULARITY_INHERITANCE),
         p.number("hotLoadShare", PlacementConstraints.DEFAULT.hotLoadShare(), 0, 1),
         p.number("hotMinNodeLoadShare", PlacementConstraints.DEFAULT.hotMinNodeLoadShare(), 0, 1)
@@ -413,6 +418,11 @@ public final class ScenarioParser
       values[i] = array.get(i).asDouble();
     }
     return values;
+  }
+
+  private static LoadBeforeDrop loadBeforeDrop(String name)
+  {
+    return "allPlannedLoaded".equals(name) ? LoadBeforeDrop.ALL_PLANNED_LOADED : LoadBeforeDrop.PLANNED_COUNT_SERVING;
   }
 
   private static String oneOf(JsonFields f, String field, String fallback, List<String> allowed)

@@ -1,6 +1,7 @@
 package org.getafix.simulator.settings;
 
 import org.getafix.core.quality.split.QualityProfile;
+import org.getafix.core.realise.LoadBeforeDrop;
 import org.getafix.core.routing.RoutingPolicies;
 
 import java.util.List;
@@ -47,6 +48,8 @@ public record ScenarioSettings(
   public static final List<String> ROUTINGS = RoutingPolicies.REGISTRY.names();
   /** The extension's default {@code maxLoadsPerRound} (GetafixDynamicConfig): plan-driven loads per Coordinator run. */
   public static final int DEFAULT_MAX_LOADS_PER_ROUND = 50;
+  /** A scenario's {@code loadBeforeDrop} names (getafix-core's {@link LoadBeforeDrop}); the first is the default. */
+  public static final List<String> LOAD_BEFORE_DROP = List.of("plannedCountServing", "allPlannedLoaded");
   /** The extension's default {@code popularityInheritance} (GetafixDynamicConfig). */
   public static final boolean DEFAULT_POPULARITY_INHERITANCE = false;
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
@@ -133,6 +136,10 @@ public record ScenarioSettings(
    * @param routing              a name of {@link #ROUTINGS}
    * @param maxLoadsPerRound     loads a round may issue beyond those that restore the floor: the extension's
    *                             {@code maxLoadsPerRound} churn budget per Coordinator run
+   * @param maxDropsPerRound     drops a round may issue: the extension's {@code maxDropsPerRound}; unlimited
+   *                             ({@link Integer#MAX_VALUE}) unless set
+   * @param loadBeforeDrop       when a replica the plan no longer wants may be dropped (getafix-core's
+   *                             {@link LoadBeforeDrop}; the extension's getafix rule uses ALL_PLANNED_LOADED)
    * @param popularityInheritance a new segment starts from the popularity of the one before it
    *                             ({@code PopularityTracker}); applies to every strategy that plans on popularity
    * @param hotLoadShare         the hottest segments drawing this fraction of the load keep two holders
@@ -150,6 +157,8 @@ public record ScenarioSettings(
       int druidDefaultReplicas,
       String routing,
       int maxLoadsPerRound,
+      int maxDropsPerRound,
+      LoadBeforeDrop loadBeforeDrop,
       boolean popularityInheritance,
       double hotLoadShare,
       double hotMinNodeLoadShare
