@@ -28,6 +28,9 @@ public class GetafixCoordinatorModule implements DruidModule
   public void configure(Binder binder)
   {
     JsonConfigProvider.bind(binder, "druid.getafix", GetafixConfig.class);
+    binder.bind(RoundReader.class);
+    binder.bind(PlanPublisher.class);
+    binder.bind(RealiseMonitor.class);
     binder.bind(GetafixPlanner.class).in(ManageLifecycle.class);
     LifecycleModule.register(binder, GetafixPlanner.class);
     Jerseys.addResource(binder, GetafixDynamicConfigResource.class);

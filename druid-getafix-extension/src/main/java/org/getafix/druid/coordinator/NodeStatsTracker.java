@@ -7,9 +7,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Turns the monotonic counters each Historical reports into per-round deltas. Keeps, per node, the last report that
- * passed validation; a garbage report is rejected with a reason naming the bad value and leaves that baseline alone,
- * so the next good report's delta covers the lost round(s). Not thread-safe: used by the planner thread only.
+ * Turns the monotonic counters each Historical reports into per-round deltas. Keeps, per node, the last report it
+ * accepted; a report whose counters go backwards is rejected with a reason naming the value and leaves that baseline
+ * alone, so the next good report's delta covers the lost round(s). Not thread-safe: used by the planner thread only.
  */
 public final class NodeStatsTracker
 {
@@ -61,15 +61,11 @@ public final class NodeStatsTracker
   {
   }
 
-  public Outcome observe(String node, @Nullable HistoricalStatsReport report)
+  /**
+   * @param report a report without {@link HistoricalStatsReport#problem()}, as {@link StatsPuller} passes them on
+   */
+  public Outcome observe(String node, HistoricalStatsReport report)
   {
-    if (report == null) {
-      return Outcome.rejected("no stats");
-    }
-    final String problem = report.problem();
-    if (problem != null) {
-      return Outcome.rejected(problem);
-    }
     final HistoricalStatsReport previous = lastGood.get(node);
     if (previous == null) {
       lastGood.put(node, report);

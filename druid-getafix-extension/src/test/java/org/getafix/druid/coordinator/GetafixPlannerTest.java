@@ -109,13 +109,16 @@ class GetafixPlannerTest
 
     new GetafixBalancerStrategyFactory(null, holder, handoff); // as Druid does with balancer.strategy=getafix
     plannerFactory = config -> new GetafixPlanner(
-        config, holder, handoff, configs, coordinatorConfigs, coordinator, inventory, discovery, rules,
-        (urls, timeout) -> {
+        config,
+        coordinator,
+        configs,
+        new RealiseMonitor(coordinatorConfigs, handoff),
+        new RoundReader(config, inventory, discovery, rules, (urls, timeout) -> {
           assertEquals(Set.of(H1, H2), urls.keySet());
           assertEquals("http://h1:8083", urls.get(H1));
           return new HashMap<>(answers);
-        },
-        emitter
+        }),
+        new PlanPublisher(config, holder, emitter)
     );
     planner = plannerFactory.apply(new GetafixConfig());
   }
