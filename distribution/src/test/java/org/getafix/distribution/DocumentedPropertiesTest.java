@@ -2,7 +2,7 @@ package org.getafix.distribution;
 
 import org.apache.druid.client.selector.ServerSelectorStrategy;
 import org.apache.druid.server.coordinator.balancer.BalancerStrategyFactory;
-import org.getafix.druid.coordinator.GetafixDynamicConfig;
+import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -2,12 +2,18 @@ package org.getafix.druid.coordinator;
 
 import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
-import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.Jerseys;
+import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.LifecycleModule;
 import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
+import org.getafix.druid.coordinator.config.GetafixConfig;
+import org.getafix.druid.coordinator.http.GetafixDynamicConfigResource;
+import org.getafix.druid.coordinator.http.GetafixStatusResource;
+import org.getafix.druid.coordinator.load.RealiseMonitor;
+import org.getafix.druid.coordinator.plan.PlanPublisher;
+import org.getafix.druid.coordinator.stats.RoundReader;
 
 import java.util.List;
 

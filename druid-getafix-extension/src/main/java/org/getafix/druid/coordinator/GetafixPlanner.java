@@ -8,6 +8,14 @@ import org.apache.druid.java.util.common.lifecycle.LifecycleStop;
 import org.apache.druid.java.util.emitter.EmittingLogger;
 import org.apache.druid.server.coordinator.DruidCoordinator;
 import org.getafix.core.placement.PlanningRound;
+import org.getafix.druid.coordinator.config.GetafixConfig;
+import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
+import org.getafix.druid.coordinator.load.RealiseMonitor;
+import org.getafix.druid.coordinator.plan.Mode;
+import org.getafix.druid.coordinator.plan.PlanPublisher;
+import org.getafix.druid.coordinator.plan.RoundInput;
+import org.getafix.druid.coordinator.plan.RoundPlanner;
+import org.getafix.druid.coordinator.stats.RoundReader;
 
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
