@@ -14,6 +14,8 @@ import org.getafix.druid.coordinator.http.GetafixStatusResource;
 import org.getafix.druid.coordinator.load.RealiseMonitor;
 import org.getafix.druid.coordinator.plan.PlanPublisher;
 import org.getafix.druid.coordinator.stats.RoundReader;
+import org.getafix.druid.coordinator.stats.StatsPuller;
+import org.getafix.druid.coordinator.stats.StatsSource;
 
 import java.util.List;
 
@@ -34,6 +36,7 @@ public class GetafixCoordinatorModule implements DruidModule
   public void configure(Binder binder)
   {
     JsonConfigProvider.bind(binder, "druid.getafix", GetafixConfig.class);
+    binder.bind(StatsSource.class).to(StatsPuller.class);
     binder.bind(RoundReader.class);
     binder.bind(PlanPublisher.class);
     binder.bind(RealiseMonitor.class);

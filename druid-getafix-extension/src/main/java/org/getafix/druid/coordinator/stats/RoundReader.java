@@ -1,17 +1,13 @@
 package org.getafix.druid.coordinator.stats;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.inject.Inject;
 import org.apache.druid.client.DruidServer;
 import org.apache.druid.client.ServerInventoryView;
 import org.apache.druid.discovery.DiscoveryDruidNode;
 import org.apache.druid.discovery.DruidNodeDiscoveryProvider;
 import org.apache.druid.discovery.NodeRole;
-import org.apache.druid.guice.annotations.EscalatedGlobal;
-import org.apache.druid.guice.annotations.Json;
 import org.apache.druid.java.util.common.DateTimes;
 import org.apache.druid.java.util.common.logger.Logger;
-import org.apache.druid.java.util.http.client.HttpClient;
 import org.apache.druid.metadata.MetadataRuleManager;
 import org.apache.druid.server.DruidNode;
 import org.apache.druid.server.coordinator.rules.Rule;
@@ -58,18 +54,6 @@ public class RoundReader
   private final Map<String, Integer> failedPulls = new HashMap<>();
 
   @Inject
-  public RoundReader(
-      GetafixConfig config,
-      ServerInventoryView inventory,
-      DruidNodeDiscoveryProvider discoveryProvider,
-      MetadataRuleManager ruleManager,
-      @EscalatedGlobal HttpClient httpClient,
-      @Json ObjectMapper jsonMapper
-  )
-  {
-    this(config, inventory, discoveryProvider, ruleManager, new StatsPuller(httpClient, jsonMapper));
-  }
-
   public RoundReader(
       GetafixConfig config,
       ServerInventoryView inventory,

@@ -2,6 +2,9 @@ package org.getafix.druid.coordinator.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.util.concurrent.ListenableFuture;
+import com.google.inject.Inject;
+import org.apache.druid.guice.annotations.EscalatedGlobal;
+import org.apache.druid.guice.annotations.Json;
 import org.apache.druid.java.util.http.client.HttpClient;
 import org.apache.druid.java.util.http.client.Request;
 import org.apache.druid.java.util.http.client.response.StringFullResponseHandler;
@@ -28,7 +31,8 @@ public class StatsPuller implements StatsSource
   private final HttpClient httpClient;
   private final ObjectMapper jsonMapper;
 
-  public StatsPuller(HttpClient httpClient, ObjectMapper jsonMapper)
+  @Inject
+  public StatsPuller(@EscalatedGlobal HttpClient httpClient, @Json ObjectMapper jsonMapper)
   {
     this.httpClient = httpClient;
     this.jsonMapper = jsonMapper;

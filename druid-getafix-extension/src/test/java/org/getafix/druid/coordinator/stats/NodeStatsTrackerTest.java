@@ -39,15 +39,16 @@ class NodeStatsTrackerTest
   }
 
   @Test
-  void aLostPullIsCoveredByTheNextDelta()
+  void aRoundWithoutAReportIsCoveredByTheNextDelta()
   {
     tracker.observe("h1", report("e1", 1000, 0, Map.of("s1", new SegmentStats(0, 1))));
-    // The round in between got no report from h1.
-    final NodeStatsTracker.NodeDelta d = tracker.observe("h1", report("e1", 11000, 0, Map.of(
+    // Nothing reaches the tracker for the round ending at 6000: the pull failed, or its report had a problem.
+    final NodeStatsTracker.Outcome next = tracker.observe("h1", report("e1", 11000, 0, Map.of(
         "s1", new SegmentStats(0, 9)
-    ))).delta();
-    assertEquals(10000, d.wallMillis());
-    assertEquals(8, d.segments().get("s1").scans());
+    )));
+    assertNull(next.problem());
+    assertEquals(10000, next.delta().wallMillis(), "the delta spans both rounds");
+    assertEquals(8, next.delta().segments().get("s1").scans());
   }
 
   @Test
