@@ -31,7 +31,10 @@ final class LoadQueues
   private final FootprintMeter footprint;
   private final double loadBytesPerSecond;
   private int handoffs;
-  /** The latest plan's policy and round budget, which the drops on a load's completion spend too. */
+  /**
+   * The latest plan's policy and round budget, which the drops on a load's completion spend too. Before the first
+   * plan every segment wants only the node it is on, so there is nothing to drop.
+   */
   private RealisePolicy policy = new RealisePolicy(0, LoadBeforeDrop.PLANNED_COUNT_SERVING);
   private ChurnBudget budget = new ChurnLimits(0, 0).newRound();
 
@@ -82,6 +85,7 @@ final class LoadQueues
         }
       }
       if (segment.target.isEmpty()) {
+        // Planned only on nodes that are gone: keep what serves.
         segment.target.addAll(segment.loaded);
         continue;
       }
