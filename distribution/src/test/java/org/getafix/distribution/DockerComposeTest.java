@@ -8,7 +8,7 @@ import org.apache.druid.guice.JsonConfigurator;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.server.coordinator.balancer.BalancerStrategyFactory;
 import org.apache.druid.server.coordinator.rules.Rule;
-import org.getafix.druid.coordinator.GetafixDynamicConfig;
+import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import org.apache.druid.client.selector.ServerSelectorStrategy;
 import org.apache.druid.server.coordinator.balancer.BalancerStrategyFactory;
 import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.contract.MetricDimension;
-import org.getafix.druid.coordinator.GetafixDynamicConfig;
+import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,8 @@ package org.getafix.simulator;
 import org.getafix.core.placement.MeasuredRound;
 import org.getafix.core.placement.PlacementPlan;
 import org.getafix.core.placement.PlanningRound;
+import org.getafix.core.realise.ChurnLimits;
+import org.getafix.core.realise.RealisePolicy;
 import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.Historical;
 import org.getafix.simulator.cluster.RoutingPolicy;
@@ -29,14 +31,14 @@ final class CoordinatorRound
   private final CorePlacementAdapter adapter;
   private final Map<String, Long> memoryLimits;
   private final RunMetrics metrics;
-  private final int loadBudget;
-  private final int minReplicas;
+  private final RealisePolicy realise;
+  private final ChurnLimits churn;
   private double lastRound;
 
   /**
    * @param memoryLimits node id → memory limit given to the planner
-   * @param loadBudget   loads a round may issue beyond the replica floor
-   *                     ({@link Cluster#applyPlan(PlacementPlan, int, int)})
+   * @param realise      how the cluster realises each plan (floor, load-before-drop)
+   * @param churn        loads and drops a round may issue beyond those restoring the floor
    */
   CoordinatorRound(
       EventLoop loop,
@@ -45,8 +47,8 @@ final class CoordinatorRound
       CorePlacementAdapter adapter,
       Map<String, Long> memoryLimits,
       RunMetrics metrics,
-      int loadBudget,
-      int minReplicas
+      RealisePolicy realise,
+      ChurnLimits churn
   )
   {
     this.loop = loop;
@@ -55,8 +57,8 @@ final class CoordinatorRound
     this.adapter = adapter;
     this.memoryLimits = Map.copyOf(memoryLimits);
     this.metrics = metrics;
-    this.loadBudget = loadBudget;
-    this.minReplicas = minReplicas;
+    this.realise = realise;
+    this.churn = churn;
   }
 
   void run()
@@ -95,7 +97,7 @@ final class CoordinatorRound
     metrics.recordPlanNanos(System.nanoTime() - start);
     metrics.recordRound(now, result.observed(), busyCoreSeconds);
     final PlacementPlan plan = result.plan();
-    cluster.applyPlan(plan, loadBudget, minReplicas);
+    cluster.applyPlan(plan, realise, churn.newRound());
     routing.onPlan(plan);
   }
 }

@@ -2,6 +2,8 @@ package org.getafix.simulator;
 
 import org.getafix.core.placement.PlacementConstraints;
 import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.realise.ChurnLimits;
+import org.getafix.core.realise.RealisePolicy;
 import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.Historical;
 import org.getafix.simulator.cluster.RoutingPolicy;
@@ -136,8 +138,8 @@ public final class SimulationRun
         adapter,
         memoryLimits,
         metrics,
-        loadBudget(),
-        p.minReplicas()
+        new RealisePolicy(p.minReplicas(), p.loadBeforeDrop()),
+        churnLimits()
     );
   }
 
@@ -215,12 +217,15 @@ public final class SimulationRun
   }
 
   /**
-   * Loads a round may issue beyond the floor: {@code maxLoadsPerRound} for the strategies the extension realises
-   * through its getafix rule, unthrottled for the others ({@link PlacementStrategies.Entry#budgeted()}).
+   * Loads and drops a round may issue beyond those restoring the floor: {@code maxLoadsPerRound} and
+   * {@code maxDropsPerRound} for the strategies the extension realises through its getafix rule, unthrottled for the
+   * others ({@link PlacementStrategies.Entry#budgeted()}).
    */
-  private int loadBudget()
+  private ChurnLimits churnLimits()
   {
-    return adapter.strategy().budgeted() ? scenario.planning().maxLoadsPerRound() : Integer.MAX_VALUE;
+    final ScenarioSettings.Planning p = scenario.planning();
+    return adapter.strategy().budgeted() ? new ChurnLimits(p.maxLoadsPerRound(), p.maxDropsPerRound())
+                                         : ChurnLimits.UNLIMITED;
   }
 
   private boolean capacityAware()

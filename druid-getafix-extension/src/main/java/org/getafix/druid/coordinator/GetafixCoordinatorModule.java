@@ -2,12 +2,20 @@ package org.getafix.druid.coordinator;
 
 import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
-import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.Jerseys;
+import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.LifecycleModule;
 import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
+import org.getafix.druid.coordinator.config.GetafixConfig;
+import org.getafix.druid.coordinator.http.GetafixDynamicConfigResource;
+import org.getafix.druid.coordinator.http.GetafixStatusResource;
+import org.getafix.druid.coordinator.load.RealiseMonitor;
+import org.getafix.druid.coordinator.plan.PlanPublisher;
+import org.getafix.druid.coordinator.stats.RoundReader;
+import org.getafix.druid.coordinator.stats.StatsPuller;
+import org.getafix.druid.coordinator.stats.StatsSource;
 
 import java.util.List;
 
@@ -28,6 +36,10 @@ public class GetafixCoordinatorModule implements DruidModule
   public void configure(Binder binder)
   {
     JsonConfigProvider.bind(binder, "druid.getafix", GetafixConfig.class);
+    binder.bind(StatsSource.class).to(StatsPuller.class);
+    binder.bind(RoundReader.class);
+    binder.bind(PlanPublisher.class);
+    binder.bind(RealiseMonitor.class);
     binder.bind(GetafixPlanner.class).in(ManageLifecycle.class);
     LifecycleModule.register(binder, GetafixPlanner.class);
     Jerseys.addResource(binder, GetafixDynamicConfigResource.class);

@@ -20,8 +20,20 @@ import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.timeline.DataSegment;
 import org.easymock.EasyMock;
 import org.getafix.core.placement.Tier;
-import org.getafix.core.wire.HistoricalStatsReport;
 import org.getafix.core.wire.HistoricalStatsReport.SegmentStats;
+import org.getafix.core.wire.HistoricalStatsReport;
+import org.getafix.druid.coordinator.config.GetafixConfig;
+import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
+import org.getafix.druid.coordinator.load.GetafixBalancerStrategyFactory;
+import org.getafix.druid.coordinator.load.GetafixLoadRule;
+import org.getafix.druid.coordinator.load.GetafixRunHandoff;
+import org.getafix.druid.coordinator.load.RealiseMonitor;
+import org.getafix.druid.coordinator.plan.GetafixPlanHolder;
+import org.getafix.druid.coordinator.plan.Mode;
+import org.getafix.druid.coordinator.plan.PlanPublisher;
+import org.getafix.druid.coordinator.plan.PlanSnapshot;
+import org.getafix.druid.coordinator.stats.RoundReader;
+import org.getafix.druid.coordinator.stats.StatsPuller;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -109,13 +121,16 @@ class GetafixPlannerTest
 
     new GetafixBalancerStrategyFactory(null, holder, handoff); // as Druid does with balancer.strategy=getafix
     plannerFactory = config -> new GetafixPlanner(
-        config, holder, handoff, configs, coordinatorConfigs, coordinator, inventory, discovery, rules,
-        (urls, timeout) -> {
+        config,
+        coordinator,
+        configs,
+        new RealiseMonitor(coordinatorConfigs, handoff),
+        new RoundReader(config, inventory, discovery, rules, (urls, timeout) -> {
           assertEquals(Set.of(H1, H2), urls.keySet());
           assertEquals("http://h1:8083", urls.get(H1));
           return new HashMap<>(answers);
-        },
-        emitter
+        }),
+        new PlanPublisher(config, holder, emitter)
     );
     planner = plannerFactory.apply(new GetafixConfig());
   }
@@ -168,8 +183,8 @@ class GetafixPlannerTest
     final double h2Capacity = holder.snapshot().capacities().get(H2);
 
     answers.put(H1, good(H1, 400));
-    answers.put(H2, StatsPuller.parse(200, "{\"epoch\":\"e\",\"uptimeMillis\":-4,\"numProcessingThreads\":1}",
-                                      new DefaultObjectMapper()));
+    // What StatsPuller makes of a report with a negative uptime.
+    answers.put(H2, new StatsPuller.Pulled(null, "uptimeMillis [-4] is negative", false));
     tick();
     planner.doRound(GetafixDynamicConfig.defaults());
     assertEquals(h2Capacity, holder.snapshot().capacities().get(H2), 1e-9, "garbage keeps the last estimate");

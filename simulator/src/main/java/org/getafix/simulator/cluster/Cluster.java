@@ -1,6 +1,10 @@
 package org.getafix.simulator.cluster;
 
 import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.realise.ChurnBudget;
+import org.getafix.core.realise.ChurnLimits;
+import org.getafix.core.realise.LoadBeforeDrop;
+import org.getafix.core.realise.RealisePolicy;
 import org.getafix.simulator.engine.EventLoop;
 
 import java.util.Collections;
@@ -155,27 +159,24 @@ public final class Cluster
     dispatcher.cancel(query);
   }
 
-  /** Makes the cluster converge to {@code plan} with no limit on the loads it issues. */
+  /** Makes the cluster converge to {@code plan} with no churn limit and a floor of one replica. */
   public void applyPlan(PlacementPlan plan)
   {
-    applyPlan(plan, Integer.MAX_VALUE, 1);
+    applyPlan(plan, new RealisePolicy(1, LoadBeforeDrop.PLANNED_COUNT_SERVING), ChurnLimits.UNLIMITED.newRound());
   }
 
   /**
-   * Makes the cluster converge to {@code plan} the way the extension realises a plan in one Coordinator run;
-   * segments the plan does not mention keep their replicas.
+   * Makes the cluster converge to {@code plan} the way the extension realises a plan in one Coordinator run, with
+   * getafix-core's {@code realise} decisions; segments the plan does not mention keep their replicas.
    *
-   * <p>At most {@code maxPlanLoads} new loads are issued (the extension's {@code maxLoadsPerRound}, the churn
-   * budget of a run), except loads that bring a segment up to {@code floor} replicas, which are never throttled.
-   * Druid's RunRules visits segments newest first, and the getafix strategy offers a segment's planned nodes
-   * largest share first, so the budget goes in that order. A planned node that did not get its load this round
-   * is still wanted: the replica it replaces is not dropped (the getafix rule asks for |loaded ∪ planned|
-   * replicas until every planned node serves), and the next round's plan, which sees where replicas really are,
-   * decides again.
+   * <p>Loads go to planned nodes largest share first; those that bring a segment up to the policy's floor are free,
+   * the others spend {@code budget}. Druid's RunRules visits segments newest first, so the budget goes in that
+   * order. Drops spend the same budget, up to the next round's. A planned node that did not get its load this round
+   * is still wanted, and the next round's plan, which sees where replicas really are, decides again.
    */
-  public void applyPlan(PlacementPlan plan, int maxPlanLoads, int floor)
+  public void applyPlan(PlacementPlan plan, RealisePolicy policy, ChurnBudget budget)
   {
-    loadQueues.applyPlan(plan, maxPlanLoads, floor);
+    loadQueues.applyPlan(plan, policy, budget);
   }
 
   /** Call once when the measured window opens, so that the peak includes what is held at that moment. */

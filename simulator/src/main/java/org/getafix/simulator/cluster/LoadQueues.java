@@ -1,17 +1,26 @@
 package org.getafix.simulator.cluster;
 
+import it.unimi.dsi.fastutil.ints.IntCollection;
 import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.realise.ChurnBudget;
+import org.getafix.core.realise.ChurnLimits;
+import org.getafix.core.realise.LoadBeforeDrop;
+import org.getafix.core.realise.RealisePolicy;
+import org.getafix.core.realise.ReplicaTarget;
 import org.getafix.simulator.engine.EventLoop;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Moves replicas the way Druid's load queues do: each node loads with {@code druid.segmentCache.numLoadingThreads}
  * threads in the order of {@link Historical#LOAD_ORDER} (Druid's load queue priority), taking size / bandwidth
- * seconds; a replica the plan no longer wants is dropped only once a wanted one is loaded in its place
- * (load-before-drop: a segment never loses its last loaded replica).
+ * seconds. Which replicas to load and drop, in what order and within which budget, is getafix-core's
+ * {@link ReplicaTarget}, the decision the extension's getafix rule and balancer strategy make; the queues only carry
+ * it out, and drop a replica as soon as the decision allows (on a load's completion, not at the next round).
  */
 final class LoadQueues
 {
@@ -22,6 +31,12 @@ final class LoadQueues
   private final FootprintMeter footprint;
   private final double loadBytesPerSecond;
   private int handoffs;
+  /**
+   * The latest plan's policy and round budget, which the drops on a load's completion spend too. Before the first
+   * plan every segment wants only the node it is on, so there is nothing to drop.
+   */
+  private RealisePolicy policy = new RealisePolicy(0, LoadBeforeDrop.PLANNED_COUNT_SERVING);
+  private ChurnBudget budget = new ChurnLimits(0, 0).newRound();
 
   LoadQueues(
       EventLoop loop,
@@ -51,38 +66,33 @@ final class LoadQueues
     requestLoad(segment, node);
   }
 
-  /** See {@link Cluster#applyPlan(PlacementPlan, int, int)}. */
-  void applyPlan(PlacementPlan plan, int maxPlanLoads, int floor)
+  /** See {@link Cluster#applyPlan(PlacementPlan, RealisePolicy, ChurnBudget)}. */
+  void applyPlan(PlacementPlan plan, RealisePolicy policy, ChurnBudget budget)
   {
-    int budget = maxPlanLoads;
+    this.policy = policy;
+    this.budget = budget;
     for (int i = segments.size() - 1; i >= 0; i--) {
       final Segment segment = segments.get(i);
       final Map<String, Double> shares = plan.sharesOf(segment.id());
       if (shares.isEmpty()) {
         continue;
       }
-      final List<Map.Entry<String, Double>> planned = new ArrayList<>(shares.entrySet());
-      planned.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
       segment.target.clear();
-      for (Map.Entry<String, Double> holder : planned) {
-        final int node = nodeIndex.getOrDefault(holder.getKey(), -1);
-        if (node < 0) {
-          continue;
-        }
-        segment.target.add(node);
-        if (segment.loaded.contains(node) || segment.loading.contains(node)) {
-          continue;
-        }
-        if (segment.loaded.size() + segment.loading.size() < floor) {
-          requestLoad(segment, node);
-        } else if (budget > 0) {
-          budget--;
-          requestLoad(segment, node);
+      for (String holder : shares.keySet()) {
+        final int node = nodeIndex.getOrDefault(holder, -1);
+        if (node >= 0) {
+          segment.target.add(node);
         }
       }
       if (segment.target.isEmpty()) {
+        // Planned only on nodes that are gone: keep what serves.
         segment.target.addAll(segment.loaded);
         continue;
+      }
+      final ReplicaTarget target = targetOf(segment);
+      // Any node may take a load: the planned ones are the candidates.
+      for (String holder : target.loadsWithin(budget, target.planned(), shares::get)) {
+        requestLoad(segment, nodeIndex.get(holder));
       }
       dropUnwanted(segment);
     }
@@ -127,19 +137,29 @@ final class LoadQueues
     startNextLoad(node);
   }
 
-  /**
-   * Drops replicas the plan no longer wants, but only while the segment keeps at least as many loaded replicas
-   * as the plan asks for, as Druid's coordinator does (it drops only over-replicated segments): a moved replica
-   * is dropped once its replacement serves, so the segment never loses serving capacity, let alone its last copy.
-   */
+  /** Drops what the segment's target lets go now, most recently loaded replica first. */
   private void dropUnwanted(Segment segment)
   {
-    for (int i = segment.loaded.size() - 1; i >= 0 && segment.loaded.size() > segment.target.size(); i--) {
-      final int node = segment.loaded.getInt(i);
-      if (!segment.target.contains(node)) {
-        segment.loaded.removeInt(i);
-        footprint.changeMemory(node, -segment.sizeBytes(), -1);
-      }
+    final List<String> newestFirst = new ArrayList<>(segment.loaded.size());
+    for (int i = segment.loaded.size() - 1; i >= 0; i--) {
+      newestFirst.add(nodes[segment.loaded.getInt(i)].id());
     }
+    for (String holder : targetOf(segment).dropsWithin(budget, newestFirst)) {
+      final int node = nodeIndex.get(holder);
+      segment.loaded.rem(node);
+      footprint.changeMemory(node, -segment.sizeBytes(), -1);
+    }
+  }
+
+  private ReplicaTarget targetOf(Segment segment)
+  {
+    return policy.target(segment.id(), ids(segment.loaded), ids(segment.loading), ids(segment.target));
+  }
+
+  private Set<String> ids(IntCollection indexes)
+  {
+    final Set<String> ids = new HashSet<>();
+    indexes.forEach((int node) -> ids.add(nodes[node].id()));
+    return ids;
   }
 }

@@ -8,6 +8,7 @@ import org.getafix.core.placement.CapacityEstimators;
 import org.getafix.core.placement.PlacementStrategies;
 import org.getafix.core.placement.Strategies;
 import org.getafix.core.quality.split.QualityProfile;
+import org.getafix.core.realise.LoadBeforeDrop;
 import org.getafix.core.routing.RoutingPolicies;
 
 import java.io.IOException;
@@ -266,7 +267,8 @@ public final class ScenarioParser
   {
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
-        "routing", "maxLoadsPerRound", "popularityInheritance", "hotLoadShare", "hotMinNodeLoadShare"
+        "routing", "maxLoadsPerRound", "maxDropsPerRound", "loadBeforeDrop", "popularityInheritance", "hotLoadShare",
+        "hotMinNodeLoadShare"
     ));
     // The extension's knobs, with its defaults and ranges; replicas are also bounded by the scenario's nodes, and
     // by default not capped below them.
@@ -286,6 +288,9 @@ public final class ScenarioParser
         (int) p.integer("druidDefaultReplicas", (long) Strategies.DEFAULT_DRUID_REPLICATION_FACTOR, 1, nodeCount),
         oneOf(p, "routing", RoutingPolicies.LBR, ScenarioSettings.ROUTINGS),
         p.integer("maxLoadsPerRound", PlacementKnobs.MAX_LOADS_PER_ROUND, Integer.MAX_VALUE),
+        (int) p.integer("maxDropsPerRound", (long) Integer.MAX_VALUE, 0, Integer.MAX_VALUE),
+        loadBeforeDrop(oneOf(p, "loadBeforeDrop", ScenarioSettings.LOAD_BEFORE_DROP.get(0),
+                             ScenarioSettings.LOAD_BEFORE_DROP)),
         p.bool("popularityInheritance", PlacementKnobs.POPULARITY_INHERITANCE.defaultValue()),
         p.number("hotLoadShare", PlacementKnobs.HOT_LOAD_SHARE),
         p.number("hotMinNodeLoadShare", PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE)
@@ -418,6 +423,11 @@ public final class ScenarioParser
       values[i] = array.get(i).asDouble();
     }
     return values;
+  }
+
+  private static LoadBeforeDrop loadBeforeDrop(String name)
+  {
+    return "allPlannedLoaded".equals(name) ? LoadBeforeDrop.ALL_PLANNED_LOADED : LoadBeforeDrop.PLANNED_COUNT_SERVING;
   }
 
   private static String oneOf(JsonFields f, String field, String fallback, List<String> allowed)

@@ -1,6 +1,7 @@
 package org.getafix.simulator.settings;
 
 import org.getafix.core.quality.split.QualityProfile;
+import org.getafix.core.realise.LoadBeforeDrop;
 import org.getafix.core.routing.RoutingPolicies;
 
 import java.util.List;
@@ -45,6 +46,8 @@ public record ScenarioSettings(
 {
   /** The routing policies by their one name, as the Broker's {@code druid.broker.balancer.type} spells them. */
   public static final List<String> ROUTINGS = RoutingPolicies.REGISTRY.names();
+  /** A scenario's {@code loadBeforeDrop} names (getafix-core's {@link LoadBeforeDrop}); the first is the default. */
+  public static final List<String> LOAD_BEFORE_DROP = List.of("plannedCountServing", "allPlannedLoaded");
   public static final List<String> TIERS = List.of("HOT", "WARM", "COLD");
 
   /**
@@ -129,6 +132,10 @@ public record ScenarioSettings(
    * @param routing              a name of {@link #ROUTINGS}
    * @param maxLoadsPerRound     loads a round may issue beyond those that restore the floor: the extension's
    *                             {@code maxLoadsPerRound} churn budget per Coordinator run
+   * @param maxDropsPerRound     drops a round may issue: the extension's {@code maxDropsPerRound}; unlimited
+   *                             ({@link Integer#MAX_VALUE}) unless set
+   * @param loadBeforeDrop       when a replica the plan no longer wants may be dropped (getafix-core's
+   *                             {@link LoadBeforeDrop}; the extension's getafix rule uses ALL_PLANNED_LOADED)
    * @param popularityInheritance a new segment starts from the popularity of the one before it
    *                             ({@code PopularityTracker}); applies to every strategy that plans on popularity
    * @param hotLoadShare         the hottest segments drawing this fraction of the load keep two holders
@@ -146,6 +153,8 @@ public record ScenarioSettings(
       int druidDefaultReplicas,
       String routing,
       int maxLoadsPerRound,
+      int maxDropsPerRound,
+      LoadBeforeDrop loadBeforeDrop,
       boolean popularityInheritance,
       double hotLoadShare,
       double hotMinNodeLoadShare

@@ -1,6 +1,9 @@
 package org.getafix.simulator.cluster;
 
 import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.realise.ChurnLimits;
+import org.getafix.core.realise.LoadBeforeDrop;
+import org.getafix.core.realise.RealisePolicy;
 import org.getafix.simulator.engine.EventLoop;
 import org.getafix.simulator.routing.CoreRouting;
 import org.getafix.simulator.workload.QueryType;
@@ -17,6 +20,9 @@ class ClusterTest
 {
   private static final long SIZE = 1_000;
   private static final double BANDWIDTH = 100; // a load takes 10 s
+  private static final RealisePolicy FLOOR_1 = policy(1);
+  private static final ChurnLimits ONE_LOAD = new ChurnLimits(1, Integer.MAX_VALUE);
+  private static final ChurnLimits NO_LOADS = new ChurnLimits(0, Integer.MAX_VALUE);
 
   private final EventLoop loop = new EventLoop();
   private final Cluster cluster = new Cluster(
@@ -32,6 +38,11 @@ class ClusterTest
       0,
       100
   );
+
+  private static RealisePolicy policy(int floor)
+  {
+    return new RealisePolicy(floor, LoadBeforeDrop.PLANNED_COUNT_SERVING);
+  }
 
   private static PlacementPlan plan(String segment, Map<String, Double> shares)
   {
@@ -109,15 +120,15 @@ class ClusterTest
   {
     final Segment old = cluster.addLoadedSegment("old", SIZE, 0);
     final Segment young = cluster.addLoadedSegment("young", SIZE, 0);
-    final Map<String, Double> moveToC = Map.of("c", 1.0);
+    final PlacementPlan bothToC = new PlacementPlan(Map.of("old", Map.of("c", 1.0), "young", Map.of("c", 1.0)), List.of());
     // Both move to c, but the round may issue one load: the newest segment's, as Druid's RunRules visits them.
-    cluster.applyPlan(new PlacementPlan(Map.of("old", moveToC, "young", moveToC), List.of()), 1, 1);
+    cluster.applyPlan(bothToC, FLOOR_1, ONE_LOAD.newRound());
     loop.runUntil(30);
     assertEquals(List.of(2), young.loadedHolders());
     assertEquals(List.of(0), old.loadedHolders(), "still served where it was: its replacement was not loaded");
     assertEquals(1, cluster.footprint().replicaLoads());
     // The next round issues it.
-    cluster.applyPlan(new PlacementPlan(Map.of("old", moveToC, "young", moveToC), List.of()), 1, 1);
+    cluster.applyPlan(bothToC, FLOOR_1, ONE_LOAD.newRound());
     loop.runUntil(60);
     assertEquals(List.of(2), old.loadedHolders());
   }
@@ -126,13 +137,53 @@ class ClusterTest
   void loadsThatRestoreTheFloorAreNotThrottled()
   {
     final Segment s = cluster.addLoadedSegment("s", SIZE, 0);
-    cluster.applyPlan(plan("s", Map.of("a", 0.5, "b", 0.5)), 0, 2);
+    cluster.applyPlan(plan("s", Map.of("a", 0.5, "b", 0.5)), policy(2), NO_LOADS.newRound());
     loop.runUntil(30);
     assertEquals(2, s.loadedHolders().size(), "the second replica restores a floor of 2");
     final Segment t = cluster.addLoadedSegment("t", SIZE, 0);
-    cluster.applyPlan(plan("t", Map.of("a", 0.5, "c", 0.5)), 0, 1);
+    cluster.applyPlan(plan("t", Map.of("a", 0.5, "c", 0.5)), FLOOR_1, NO_LOADS.newRound());
     loop.runUntil(60);
     assertEquals(List.of(0), t.loadedHolders(), "an extra replica waits for budget");
+  }
+
+  @Test
+  void theDropBudgetKeepsUnwantedReplicasUntilALaterRound()
+  {
+    final Segment s = cluster.addLoadedSegment("s", SIZE, 0);
+    cluster.applyPlan(plan("s", Map.of("a", 0.3, "b", 0.3, "c", 0.4)));
+    loop.runUntil(30);
+    assertEquals(3, s.loadedHolders().size());
+    final ChurnLimits noDrops = new ChurnLimits(Integer.MAX_VALUE, 0);
+    cluster.applyPlan(plan("s", Map.of("a", 1.0)), FLOOR_1, noDrops.newRound());
+    loop.runUntil(40);
+    assertEquals(3, s.loadedHolders().size(), "no drop this round");
+    cluster.applyPlan(plan("s", Map.of("a", 1.0)), FLOOR_1, new ChurnLimits(Integer.MAX_VALUE, 1).newRound());
+    loop.runUntil(50);
+    assertEquals(2, s.loadedHolders().size(), "one drop per round");
+    assertTrue(s.loadedHolders().contains(0), "the planned replica stays");
+  }
+
+  @Test
+  void plannedCountServingDropsAMovingReplicaBeforeItsReplacementServesAllPlannedLoadedDoesNot()
+  {
+    final Segment counted = cluster.addLoadedSegment("counted", SIZE, 0);
+    final Segment strict = cluster.addLoadedSegment("strict", SIZE, 0);
+    cluster.applyPlan(new PlacementPlan(Map.of("counted", Map.of("a", 0.5, "b", 0.5),
+                                               "strict", Map.of("a", 0.5, "b", 0.5)), List.of()));
+    loop.runUntil(30);
+    // Each is served by a and b; the plan moves it to c alone.
+    cluster.applyPlan(plan("counted", Map.of("c", 1.0)), FLOOR_1, ChurnLimits.UNLIMITED.newRound());
+    cluster.applyPlan(
+        plan("strict", Map.of("c", 1.0)),
+        new RealisePolicy(1, LoadBeforeDrop.ALL_PLANNED_LOADED),
+        ChurnLimits.UNLIMITED.newRound()
+    );
+    loop.runUntil(31);
+    assertEquals(List.of(0), counted.loadedHolders(), "one replica serves, as planned, while c loads");
+    assertEquals(List.of(0, 1), strict.loadedHolders(), "both serve until c does");
+    loop.runUntil(60);
+    assertEquals(List.of(2), counted.loadedHolders());
+    assertEquals(List.of(2), strict.loadedHolders());
   }
 
   @Test

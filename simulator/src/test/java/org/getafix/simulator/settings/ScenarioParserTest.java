@@ -1,6 +1,7 @@
 package org.getafix.simulator.settings;
 
 import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.realise.LoadBeforeDrop;
 import org.getafix.core.routing.RoutingPolicies;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -72,6 +73,14 @@ class ScenarioParserTest
     assertEquals(7, ScenarioParser.parse(MINIMAL.replace(
         "\"clients\"", "\"planning\": {\"maxLoadsPerRound\": 7}, \"clients\""
     )).planning().maxLoadsPerRound());
+    assertEquals(Integer.MAX_VALUE, s.planning().maxDropsPerRound(), "drops are not limited unless set");
+    assertEquals(LoadBeforeDrop.PLANNED_COUNT_SERVING, s.planning().loadBeforeDrop());
+    final ScenarioSettings strict = ScenarioParser.parse(MINIMAL.replace(
+        "\"clients\"",
+        "\"planning\": {\"maxDropsPerRound\": 3, \"loadBeforeDrop\": \"allPlannedLoaded\"}, \"clients\""
+    ));
+    assertEquals(3, strict.planning().maxDropsPerRound());
+    assertEquals(LoadBeforeDrop.ALL_PLANNED_LOADED, strict.planning().loadBeforeDrop());
   }
 
   @ParameterizedTest
@@ -91,6 +100,8 @@ class ScenarioParserTest
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"popularityBiasCorrection\": \"yes\"}}|planning.popularityBiasCorrection",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"popularityDecay\": 1}}|planning.popularityDecay",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"maxLoadsPerRound\": -1}}|planning.maxLoadsPerRound",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"maxDropsPerRound\": -1}}|planning.maxDropsPerRound",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"loadBeforeDrop\": \"never\"}}|planning.loadBeforeDrop",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"runs\": [{\"strategy\": \"getafix-b\", \"routing\": \"psychic\"}]}|runs[0].routing",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"workload\": {\"queryTypes\": [{\"name\": \"t\", \"weight\": 1}]}}|workload.queryTypes[0].meanTaskMillis",
   })

@@ -1,0 +1,49 @@
+package org.getafix.druid.coordinator.config;
+
+import org.apache.druid.jackson.DefaultObjectMapper;
+import org.getafix.core.placement.SplitPolicy;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The runtime properties as Druid's JsonConfigProvider binds them (druid.getafix.* → Jackson). */
+class GetafixConfigTest
+{
+  private static GetafixConfig read(String json) throws Exception
+  {
+    return new DefaultObjectMapper().readValue(json, GetafixConfig.class);
+  }
+
+  @Test
+  void splitDefaultsToEvenAndAcceptsThesis() throws Exception
+  {
+    assertEquals(SplitPolicy.EVEN, new GetafixConfig().getSplitPolicy());
+    assertEquals(SplitPolicy.EVEN, read("{\"planning\": {}}").getSplitPolicy());
+    assertEquals(SplitPolicy.THESIS, read("{\"planning\": {\"split\": \"thesis\"}}").getSplitPolicy());
+    assertEquals(SplitPolicy.EVEN, read("{\"planning\": {\"split\": \"EVEN\"}}").getSplitPolicy());
+  }
+
+  @Test
+  void anUnknownSplitIsAnErrorNamingTheValue() throws Exception
+  {
+    final GetafixConfig config = read("{\"planning\": {\"split\": \"halves\"}}");
+    final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, config::getSplitPolicy);
+    assertTrue(e.getMessage().contains("druid.getafix.planning.split"), e.getMessage());
+    assertTrue(e.getMessage().contains("[halves]"), e.getMessage());
+  }
+
+  @Test
+  void estimatorsGoByTheirRegistryNames() throws Exception
+  {
+    assertEquals("throughput", new GetafixConfig().getCapacityEstimator());
+    assertEquals("cpu-time", read("{\"capacity\": {\"estimator\": \"cpu-time\"}}").getCapacityEstimator());
+    final GetafixConfig old = read("{\"capacity\": {\"estimator\": \"cpuTime\"}}");
+    final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, old::getCapacityEstimator);
+    assertEquals(
+        "druid.getafix.capacity.estimator must be one of [cpu-time, throughput], got [cpuTime]",
+        e.getMessage()
+    );
+  }
+}
