@@ -43,7 +43,7 @@ import java.util.concurrent.TimeUnit;
  * open-connection counts 0..3 (so ties happen), every getafix input is present and fresh (table rows over all
  * holders, latency and queue for every node), and picks rotate over {@value #SEGMENTS} segments.
  * <p>
- * Goal (issue "Broker routers"): each getafix policy at most 1.5× the time of {@code connectionCount}, with
+ * Goal: each getafix policy at most 1.5× the time of {@code connectionCount}, with
  * 0 B/op allocated ({@code -prof gc}, {@code gc.alloc.rate.norm}).
  */
 @State(Scope.Benchmark)

@@ -44,7 +44,7 @@ public class HistoricalStatsResource
 
   /**
    * CPU time of this JVM so far, or 0 where the platform's bean cannot tell. The Coordinator needs it besides
-   * {@code query/cpu/time}, which counts segment scans only: on the live cluster of issue 11 scans were 34–58% of
+   * {@code query/cpu/time}, which counts segment scans only: on the live test cluster scans were 34–58% of
    * what a Historical burnt, the rest going on per query work (HTTP, merging, serialising) that a node pays for
    * every query it is asked, however small its scans.
    */

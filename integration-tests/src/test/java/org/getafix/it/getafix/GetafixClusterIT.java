@@ -189,7 +189,7 @@ class GetafixClusterIT
     assertTrue(scanned.get(strong) > scanned.get(weak), "scans of hot segments: " + scanned);
     assertTrue(scanned.get(strong) >= scanned.get(middle), "scans of hot segments: " + scanned);
 
-    // The API reports a tier for every Historical: the 1.0-core node HOT, the 0.25-core node COLD (issue 11), and the
+    // The API reports a tier for every Historical: the 1.0-core node HOT, the 0.25-core node COLD, and the
     // capacities rank the nodes as their CPU quotas do.
     final Map<String, String> tiers = getafix.tiers();
     assertEquals(Set.of(strong, middle, weak), tiers.keySet(), "tiers: " + tiers);

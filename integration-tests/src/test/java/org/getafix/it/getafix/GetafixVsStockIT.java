@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>Getafix-H: the getafix rule with a floor of 1, the getafix balancer, the Broker on {@code getafixAdaptive};</li>
  *   <li>stock as an operator would configure it: a plain loadForever rule with 2 replicas, smart segment loading with
  *   the {@code cost} balancer (Getafix disabled, so the strategy is its {@code cost} fallback), and the Broker on
- *   Druid's own {@code connectionCount} class (issue 11: not our least-connections fallback).</li>
+ *   Druid's own {@code connectionCount} class, not our least-connections fallback.</li>
  * </ul>
  * The Broker is restarted for each phase and restored to the shared cluster's configuration afterwards. Each phase
  * is measured only once its Historicals' JIT compilers have settled (see {@link #warmUp}): on a fresh cluster they
@@ -51,7 +51,7 @@ class GetafixVsStockIT
   /** A phase is measured once its Historicals' JIT compilers have settled; its deadline includes the fixed warm-up. */
   private static final JitCompilerCpu.WarmUp JIT_WARM_UP = JitCompilerCpu.WarmUp.WORKLOAD;
   /**
-   * As long as issue 11's own measurement. With 60 s the p99 of each phase rested on about 80 queries, and the p99
+   * Two minutes per phase. With 60 s the p99 of each phase rested on about 80 queries, and the p99
    * ratio of one build moved between 0.65 and 0.93 from run to run.
    */
   private static final Duration MEASURE = Duration.ofSeconds(120);

@@ -48,7 +48,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 9's live measurements 3 and 4: the budget controller and the admission controller on the shared live cluster,
+ * Live measurements 3 and 4 of the quality monitor: the budget controller and the admission controller on the shared live cluster,
  * each on a Broker restarted with the setting under test (and restored afterwards), with one Historical throttled to a
  * straggler (restored afterwards).
  *
@@ -249,7 +249,7 @@ class BudgetControlIT
   }
 
   /**
-   * Measurement 3 (issue 9; budget paper Figs 9-11): response-time tracking through a 2× step in load, for integral,
+   * Measurement 3 (budget paper Figs 9-11): response-time tracking through a 2× step in load, for integral,
    * adaptive and hybrid control. Settling is counted in control intervals after the step, until the controlled
    * statistic (the controller's EWMA of response time, read at the end of each interval) stays within ±5% (and,
    * separately, ±10%) of the target to the end of the run; the steady-state error is the mean response time of the
@@ -324,7 +324,7 @@ class BudgetControlIT
   }
 
   /**
-   * Measurement 4 (issue 9; Ubora §8): low-priority throughput at (about) equal high-priority answer quality, under
+   * Measurement 4 (Ubora §8): low-priority throughput at (about) equal high-priority answer quality, under
    * the quality-guided and the timeout-rate-guided admission controller, both with setpoint 0.9. High-priority
    * queries: closed-loop clients, every other one with a mature run (the quality-guided controller's samples; the same
    * load under both). Low-priority queries ({@code priority} −1): open-loop arrivals, so that a shed query (HTTP 429)

@@ -588,7 +588,7 @@ class BudgetedQueryIT
   }
 
   /**
-   * Measurement 1 (issue 9): one Historical throttled to a straggler, a fixed response-time target T. Stock Druid with
+   * Measurement 1: one Historical throttled to a straggler, a fixed response-time target T. Stock Druid with
    * {@code timeout} = T fails the queries the straggler delays past T; budgeted with T minus a margin (for the Broker's
    * merge on a loaded machine), every query answers within T, and its mature run measures what the cut cost.
    * Each budgeted query's mature run is awaited before the next query, so that late sub-queries do not pile up on the
@@ -661,7 +661,7 @@ class BudgetedQueryIT
   }
 
   /**
-   * Measurement 2 (issue 9): what a mature run with memoisation costs against a full re-execution of the same query.
+   * Measurement 2: what a mature run with memoisation costs against a full re-execution of the same query.
    * The mature run only finishes the late sub-query (the straggler's); the memo holds the rest. Its Historical CPU
    * is the straggler's, from the query's start until the mature run is measured (its whole late sub-query, so at most
    * the mature run's cost); the re-execution's is every Historical's during the same query run again without budget.
@@ -772,7 +772,7 @@ class BudgetedQueryIT
   }
 
   /**
-   * A memory-bounded memo under sustained load (issue 9). The Broker is restarted (and restored afterwards) with a
+   * A memory-bounded memo under sustained load. The Broker is restarted (and restored afterwards) with a
    * memo of a few entries, every budgeted query sampled, and its metrics sent to a {@link MetricsReceiver}; with the
    * straggler throttled, mature runs stay pending on it while several clients keep sending the workload's queries,
    * so the memo must evict. Every query is answered (HTTP 200, with its coverage), the Broker lives on without an

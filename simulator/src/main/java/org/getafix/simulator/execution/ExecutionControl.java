@@ -17,7 +17,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 
 /**
- * The Broker side of issue 9 in front of the simulated cluster: every query passes here on arrival and when its
+ * The Broker's budgeted execution and admission control in front of the simulated cluster: every query passes here on arrival and when its
  * answer is taken. One instance stands for the quality monitor of one Broker fronting the whole cluster (the
  * budget paper controls one server with one queue); routing stays per client.
  * <ul>

@@ -132,7 +132,7 @@ public final class HtmlReporter implements Reporter
     final ScenarioSettings.Execution settings = scenario.execution();
     final StringBuilder h = new StringBuilder(String.format(
         Locale.ROOT,
-        "<h2>Budgeted execution (issue 9)</h2><p>Response-time target %.0f ms (mean), quality target %.2f.</p>"
+        "<h2>Budgeted execution</h2><p>Response-time target %.0f ms (mean), quality target %.2f.</p>"
         + "<table><tr><th>scheme</th><th>sustained load ×</th><th>queries/s</th><th>limited by</th></tr>",
         settings.rtTargetMillis(), settings.qualityTarget()
     ));

@@ -25,7 +25,7 @@ import java.util.Map;
  * @param planning        replication and routing settings shared by all runs
  * @param runs            the strategies to compare (names in getafix-core's {@code PlacementStrategies.REGISTRY});
  *                        each run overrides some planning settings
- * @param execution       budgeted execution and admission control (issue 9); null when no run uses them
+ * @param execution       budgeted execution and admission control; null when no run uses them
  */
 public record ScenarioSettings(
     String name,
@@ -105,7 +105,7 @@ public record ScenarioSettings(
    * @param queryTypes           the query mix and per-type costs
    * @param queryOverheadMillis  CPU ms at speed 1 a Historical spends on each query it is asked besides the scans
    *                             (HTTP, merging, serialising): what {@code query/cpu/time} misses; 0 in the thesis'
-   *                             model, measured at a few ms on the live cluster of issue 11
+   *                             model, measured at a few ms on the live test cluster
    */
   public record Workload(
       double recencyExponent,

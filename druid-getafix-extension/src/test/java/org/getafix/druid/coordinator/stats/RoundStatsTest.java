@@ -27,7 +27,7 @@ class RoundStatsTest
   }
 
   /**
-   * Report deltas of one 3 s round on the live cluster of issue 11 (2 processing threads, quotas 1.0 / 0.5 / 0.25,
+   * Report deltas of one 3 s round on the live test cluster (2 processing threads, quotas 1.0 / 0.5 / 0.25,
    * one replica per segment, sub-millisecond scans mostly reported as 0 ms, queries in flight on every node all the
    * time). The conversion before the fix rated them 110 / 120 / 100 (see getafix-core's MeasuredRoundTest).
    */
