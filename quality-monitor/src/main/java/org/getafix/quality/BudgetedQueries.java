@@ -35,14 +35,15 @@ public class BudgetedQueries
       Admission admission,
       BudgetControl budgetControl,
       MatureRuns matureRuns,
-      QualityMetrics metrics
+      QualityMetrics metrics,
+      QualityProfiles profiles
   )
   {
     this.config = config;
     this.admission = admission;
     this.budgetControl = budgetControl;
     this.matureRuns = matureRuns;
-    this.listeners = List.of(metrics, budgetControl, admission, matureRuns);
+    this.listeners = List.of(metrics, budgetControl, admission, matureRuns, profiles);
   }
 
   /**

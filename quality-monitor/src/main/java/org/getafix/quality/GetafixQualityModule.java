@@ -43,6 +43,7 @@ public class GetafixQualityModule implements DruidModule
     binder.bind(MatureRuns.class).in(ManageLifecycle.class);
     binder.bind(BudgetControl.class).in(LazySingleton.class);
     binder.bind(Admission.class).in(LazySingleton.class);
+    binder.bind(QualityProfiles.class).in(LazySingleton.class);
     binder.bind(BudgetedQueries.class).in(LazySingleton.class);
     Jerseys.addResource(binder, QualityResource.class);
     binder.bind(QueryableDruidServer.Maker.class).to(BudgetedDruidClientFactory.class).in(LazySingleton.class);

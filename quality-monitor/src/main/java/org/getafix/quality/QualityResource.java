@@ -14,8 +14,8 @@ import java.util.Map;
 
 /**
  * {@code GET /druid/broker/v1/getafix/quality} (READ on STATE): the quality monitor's configuration, its figures of
- * budgeted queries and mature runs with the latest measured answer qualities, the memo, and the budget controllers'
- * and the admission controller's state.
+ * budgeted queries and mature runs with the latest measured answer qualities, the memo, the budget controllers'
+ * and the admission controller's state, and the quality profiles learned from mature runs.
  */
 @Path("/druid/broker/v1/getafix/quality")
 @ResourceFilters(StateResourceFilter.class)
@@ -26,6 +26,7 @@ public class QualityResource
   private final MatureRuns matureRuns;
   private final BudgetControl budgetControl;
   private final Admission admission;
+  private final QualityProfiles profiles;
 
   @Inject
   public QualityResource(
@@ -33,7 +34,8 @@ public class QualityResource
       QualityMetrics metrics,
       MatureRuns matureRuns,
       BudgetControl budgetControl,
-      Admission admission
+      Admission admission,
+      QualityProfiles profiles
   )
   {
     this.config = config;
@@ -41,6 +43,7 @@ public class QualityResource
     this.matureRuns = matureRuns;
     this.budgetControl = budgetControl;
     this.admission = admission;
+    this.profiles = profiles;
   }
 
   @GET
@@ -58,6 +61,7 @@ public class QualityResource
     state.putAll(matureRuns.state());
     state.put("budgetControl", budgetControl.state());
     state.put("admission", admission.state());
+    state.put("qualityProfiles", profiles.state());
     return state;
   }
 }

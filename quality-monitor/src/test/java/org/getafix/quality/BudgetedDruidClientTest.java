@@ -107,7 +107,7 @@ class BudgetedDruidClientTest
     matureRuns = new MatureRuns(config, metrics, CONGLOMERATE, MAPPER, new DruidHttpClientConfig());
     final BudgetControl budgetControl = new BudgetControl(config, emitter);
     final Admission admission = new Admission(config, emitter);
-    return new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics);
+    return new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles());
   }
 
   private BudgetedDruidClient<Result<TimeseriesResultValue>> client(BudgetedQueries budgetedQueries)

@@ -126,7 +126,7 @@ class BudgetedQuerySegmentWalkerTest
       this.config = config;
       this.budgetControl = new BudgetControl(config, emitter);
       this.admission = new Admission(config, emitter);
-      this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics);
+      this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles());
       this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, clock);
       if (inner instanceof RecordingWalker) {
         ((RecordingWalker) inner).budgetedQueries = budgetedQueries;

@@ -40,6 +40,7 @@ class MatureRunsTest
 
   private MatureRuns runs;
   private QualityMetrics qualityMetrics;
+  private final QualityProfiles profiles = new QualityProfiles();
   private QualityConfig config;
   private final RecordingEmitter emitted = new RecordingEmitter();
 
@@ -76,7 +77,7 @@ class MatureRunsTest
         0,
         true,
         runs.sample(query, 0),
-        List.of(qualityMetrics)
+        List.of(qualityMetrics, profiles)
     );
   }
 
@@ -95,7 +96,9 @@ class MatureRunsTest
   private Map<String, Object> state()
   {
     final ServiceEmitter emitter = emitted.serviceEmitter();
-    return new QualityResource(config, qualityMetrics, runs, new BudgetControl(config, emitter), new Admission(config, emitter))
+    return new QualityResource(
+        config, qualityMetrics, runs, new BudgetControl(config, emitter), new Admission(config, emitter), profiles
+    )
         .state();
   }
 
@@ -157,6 +160,11 @@ class MatureRunsTest
     // What the endpoint serves, with Druid's mapper and the quality monitor's formats.
     final JsonNode json = MAPPER.copy().registerModule(new QualityJsonModule()).valueToTree(state);
     assertEquals("q1", json.path("recent").path(0).path("queryId").asText(), json.toString());
+    assertEquals(
+        2,
+        json.path("qualityProfiles").path("ds/timeseries").path("fractions").size(),
+        "one measured run shapes no profile yet (linear), but names its class: " + json
+    );
     assertEquals(3, json.path("recent").path(0).path("coverage").path("total").asInt(), json.toString());
     assertEquals(2 / 3.0, json.path("recent").path(0).path("quality").path("quality").asDouble(), 1e-9, json.toString());
     assertEquals(60_000, json.path("config").path("matureTimeoutMs").asLong(), json.toString());

@@ -60,6 +60,18 @@ public final class QualityProfile
     return new QualityProfile(fractions.clone(), qualities.clone());
   }
 
+  /** The knots' completed fractions, from 0 to 1. */
+  public double[] fractions()
+  {
+    return fractions.clone();
+  }
+
+  /** The knots' qualities, one per fraction. */
+  public double[] qualities()
+  {
+    return qualities.clone();
+  }
+
   /** Quality at completed fraction {@code fraction} (clamped to [0, 1]; NaN reads as 0). */
   public double quality(double fraction)
   {

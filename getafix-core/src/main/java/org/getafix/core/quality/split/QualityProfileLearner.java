@@ -2,6 +2,7 @@ package org.getafix.core.quality.split;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -52,6 +53,12 @@ public final class QualityProfileLearner
       return;
     }
     classes.computeIfAbsent(queryClass, c -> new Bins(bins)).add(completedFraction, quality);
+  }
+
+  /** The query classes recorded so far. */
+  public Set<String> queryClasses()
+  {
+    return Set.copyOf(classes.keySet());
   }
 
   /** The learned profile of {@code queryClass}, {@link QualityProfile#LINEAR} when nothing usable was recorded. */
