@@ -12,6 +12,7 @@ import org.apache.druid.guice.LazySingleton;
 import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
+import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.query.QuerySegmentWalker;
 
 import java.util.List;
@@ -27,6 +28,7 @@ public class GetafixQualityModule implements DruidModule
 {
   /** The {@link QualityConfig} as Druid's JsonConfigurator binds it, before {@link #qualityConfig} validates it. */
   private static final String AS_BOUND = "getafix.quality.asBound";
+  private static final Logger log = new Logger(GetafixQualityModule.class);
 
   @Override
   public List<? extends Module> getJacksonModules()
@@ -50,11 +52,21 @@ public class GetafixQualityModule implements DruidModule
     binder.bind(QuerySegmentWalker.class).to(BudgetedQuerySegmentWalker.class).in(LazySingleton.class);
   }
 
-  /** Validated once, here, so that a bad property stops the Broker at start, naming it, before anything reads it. */
+  /**
+   * Validated once, here, so that a bad property stops the Broker at start, naming it, before anything reads it. The
+   * reason is logged before the failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the
+   * classes involved, which fails on Java 17 class files and would leave the log without it.
+   */
   @Provides
   @LazySingleton
   public QualityConfig qualityConfig(@Named(AS_BOUND) QualityConfig asBound)
   {
-    return asBound.validate();
+    try {
+      return asBound.validate();
+    }
+    catch (IllegalArgumentException e) {
+      log.error("Invalid quality-monitor configuration, the Broker stops: %s", e.getMessage());
+      throw e;
+    }
   }
 }

@@ -2,12 +2,17 @@ package org.getafix.druid.coordinator;
 
 import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
+import com.google.inject.Provides;
+import com.google.inject.name.Named;
+import com.google.inject.name.Names;
 import org.apache.druid.guice.Jerseys;
 import org.apache.druid.guice.JsonConfigProvider;
+import org.apache.druid.guice.LazySingleton;
 import org.apache.druid.guice.LifecycleModule;
 import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
+import org.apache.druid.java.util.common.logger.Logger;
 import org.getafix.druid.coordinator.config.GetafixConfig;
 import org.getafix.druid.coordinator.http.GetafixDynamicConfigResource;
 import org.getafix.druid.coordinator.http.GetafixStatusResource;
@@ -26,6 +31,10 @@ import java.util.List;
 @LoadScope(roles = "coordinator")
 public class GetafixCoordinatorModule implements DruidModule
 {
+  private static final Logger log = new Logger(GetafixCoordinatorModule.class);
+  /** The {@link GetafixConfig} as Druid's JsonConfigurator binds it, before {@link #getafixConfig} validates it. */
+  private static final String AS_BOUND = "getafix.asBound";
+
   @Override
   public List<? extends Module> getJacksonModules()
   {
@@ -35,7 +44,7 @@ public class GetafixCoordinatorModule implements DruidModule
   @Override
   public void configure(Binder binder)
   {
-    JsonConfigProvider.bind(binder, "druid.getafix", GetafixConfig.class);
+    JsonConfigProvider.bind(binder, "druid.getafix", GetafixConfig.class, Names.named(AS_BOUND));
     binder.bind(StatsSource.class).to(StatsPuller.class);
     binder.bind(RoundReader.class);
     binder.bind(PlanPublisher.class);
@@ -44,5 +53,23 @@ public class GetafixCoordinatorModule implements DruidModule
     LifecycleModule.register(binder, GetafixPlanner.class);
     Jerseys.addResource(binder, GetafixDynamicConfigResource.class);
     Jerseys.addResource(binder, GetafixStatusResource.class);
+  }
+
+  /**
+   * Validated once, here, so that a bad property stops the Coordinator at start. The reason is logged before the
+   * failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the classes involved, which fails
+   * on Java 17 class files and would leave the log without it.
+   */
+  @Provides
+  @LazySingleton
+  public GetafixConfig getafixConfig(@Named(AS_BOUND) GetafixConfig asBound)
+  {
+    try {
+      return asBound.validate();
+    }
+    catch (IllegalArgumentException e) {
+      log.error("Invalid Getafix configuration, the Coordinator stops: %s", e.getMessage());
+      throw e;
+    }
   }
 }

@@ -11,6 +11,7 @@ import org.getafix.core.placement.SplitPolicy;
 import org.getafix.core.placement.Tier;
 import org.joda.time.Period;
 
+import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -118,6 +119,24 @@ public class GetafixConfig
             "druid.getafix.planning.split must be [even] or [thesis], got [" + planning.split + "]"
         );
     }
+  }
+
+  /**
+   * Fails on the first bad property, naming it and its value; the Coordinator does not start with it.
+   *
+   * @throws IllegalArgumentException naming the property
+   */
+  public GetafixConfig validate()
+  {
+    PlacementKnobs.ROUND_PERIOD.checkAs("druid.getafix.round.period", Duration.ofMillis(getRoundPeriodMillis()));
+    if (getStatsTimeoutMillis() <= 0) {
+      throw new IllegalArgumentException(Knob.mustBe("druid.getafix.stats.timeout", "a positive period", stats.timeout));
+    }
+    PlacementKnobs.POPULARITY_DECAY.check(popularity.decay);
+    PlacementKnobs.CAPACITY_SMOOTHING.check(capacity.smoothing);
+    getCapacityEstimator();
+    getSplitPolicy();
+    return this;
   }
 
   public Map<String, Tier> getHardwareTiers()

@@ -2,6 +2,7 @@ package org.getafix.druid.coordinator.config;
 
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.getafix.core.placement.SplitPolicy;
+import org.getafix.druid.coordinator.GetafixCoordinatorModule;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,5 +46,23 @@ class GetafixConfigTest
         "druid.getafix.capacity.estimator must be one of [cpu-time, throughput], got [cpuTime]",
         e.getMessage()
     );
+  }
+
+  @Test
+  void theModuleStopsTheCoordinatorOnTheFirstBadPropertyNamingIt() throws Exception
+  {
+    final GetafixCoordinatorModule module = new GetafixCoordinatorModule();
+    assertEquals(SplitPolicy.EVEN, module.getafixConfig(read("{}")).getSplitPolicy());
+    for (String bad : new String[]{
+        "{\"popularity\": {\"decay\": 1.5}}",
+        "{\"capacity\": {\"smoothing\": 0}}",
+        "{\"round\": {\"period\": \"PT0.1S\"}}",
+        "{\"stats\": {\"timeout\": \"PT0S\"}}",
+        "{\"planning\": {\"split\": \"halves\"}}"
+    }) {
+      final IllegalArgumentException e =
+          assertThrows(IllegalArgumentException.class, () -> module.getafixConfig(read(bad)), bad);
+      assertTrue(e.getMessage().startsWith("druid.getafix."), e.getMessage());
+    }
   }
 }
