@@ -111,12 +111,12 @@ public class MatureRuns implements BudgetedQuery.Listener
       return null;
     }
     if (inFlight.size() >= maxRuns) {
-      metrics.matureSkipped(query);
+      metrics.matureSkipped(query, startMillis);
       return null;
     }
     final MatureRun run = new MatureRun(query, startMillis, startMillis + config.getMatureTimeoutMs());
     inFlight.add(run);
-    metrics.matureStarted(query);
+    metrics.matureStarted(query, startMillis);
     return run;
   }
 

@@ -9,6 +9,7 @@ import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.contract.MetricDimension;
 import org.getafix.core.quality.AnswerQuality;
 import org.getafix.core.quality.control.EwmaResponseTime;
+import org.getafix.core.quality.sampling.SampledQualityEstimate;
 import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.MatureRunReport;
 
@@ -42,6 +43,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
   private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong evictions = new AtomicLong();
   private final Map<MatureRunFailure, AtomicLong> failures = new EnumMap<>(MatureRunFailure.class);
+  /** The mean quality of every sampled query, weighing each measured run for the skipped ones of its 10 s. */
+  private final SampledQualityEstimate sampledQuality = new SampledQualityEstimate(10_000, 360);
 
   @Inject
   public QualityMetrics(ServiceEmitter emitter)
@@ -80,14 +83,16 @@ public class QualityMetrics implements BudgetedQuery.Listener
     }
   }
 
-  void matureStarted(Query<?> query)
+  void matureStarted(Query<?> query, long startMillis)
   {
+    sampledQuality.onSampled(startMillis, true);
     started.incrementAndGet();
     emit(query, GetafixMetric.MATURE_STARTED, 1);
   }
 
-  void matureSkipped(Query<?> query)
+  void matureSkipped(Query<?> query, long startMillis)
   {
+    sampledQuality.onSampled(startMillis, false);
     skipped.incrementAndGet();
     emit(query, GetafixMetric.MATURE_SKIPPED, 1);
   }
@@ -106,6 +111,7 @@ public class QualityMetrics implements BudgetedQuery.Listener
     emit(run.query, GetafixMetric.MATURE_COMPLETED, 1);
     if (quality != null) {
       emit(run.query, GetafixMetric.QUALITY_ANSWER, quality.quality());
+      sampledQuality.onMeasured(run.startMillis, quality.quality());
     }
     final MatureRunReport report = new MatureRunReport(
         run.query.getId(),
@@ -139,6 +145,11 @@ public class QualityMetrics implements BudgetedQuery.Listener
     emitter.emit(dimensions(query).setMetric(metric.metricName(), value));
   }
 
+  private static Double finiteOrNull(double value)
+  {
+    return Double.isFinite(value) ? value : null;
+  }
+
   /** Counters of budgeted queries and mature runs, and the latest measured mature runs, newest first. */
   Map<String, Object> state()
   {
@@ -156,6 +167,13 @@ public class QualityMetrics implements BudgetedQuery.Listener
     state.put("matureRunsFailedByReason", byReason);
     state.put("matureRunsSkipped", skipped.get());
     state.put("memoEvictions", evictions.get());
+    final SampledQualityEstimate.Estimate estimate = sampledQuality.estimate();
+    final Map<String, Object> measured = new LinkedHashMap<>();
+    measured.put("meanQuality", finiteOrNull(estimate.meanQuality()));
+    measured.put("confidence95", finiteOrNull(estimate.confidence95()));
+    measured.put("measuredRuns", estimate.measuredRuns());
+    measured.put("effectiveRuns", estimate.effectiveRuns());
+    state.put("sampledQuality", measured);
     synchronized (recent) {
       state.put("recent", new ArrayList<>(recent));
     }

@@ -157,6 +157,9 @@ class MatureRunsTest
     assertEquals(3, quality.matureRows(), "hours 0, 1 (merged) and 2");
     assertEquals(2, quality.matchedRows());
     assertEquals(2 / 3.0, quality.quality(), 1e-9, "hours 0 and 1 exact, hour 2 missing: " + quality);
+    @SuppressWarnings("unchecked")
+    final Map<String, Object> sampledQuality = (Map<String, Object>) state.get("sampledQuality");
+    assertEquals(2 / 3.0, (double) sampledQuality.get("meanQuality"), 1e-9, "one run, nothing skipped: " + sampledQuality);
     // What the endpoint serves, with Druid's mapper and the quality monitor's formats.
     final JsonNode json = MAPPER.copy().registerModule(new QualityJsonModule()).valueToTree(state);
     assertEquals("q1", json.path("recent").path(0).path("queryId").asText(), json.toString());
@@ -264,6 +267,10 @@ class MatureRunsTest
     assertNotNull(runs.sample(query("q6", true), 0));
     assertNull(runs.sample(query("q7", true), 0), "beyond the limit");
     assertEquals(1L, state().get("matureRunsSkipped"));
+    @SuppressWarnings("unchecked")
+    final Map<String, Object> sampled = (Map<String, Object>) state().get("sampledQuality");
+    assertEquals(0L, sampled.get("measuredRuns"), "none measured yet: " + sampled);
+    assertEquals(null, sampled.get("meanQuality"));
     assertEquals(List.of(1), emitted.values("getafix/mature/skipped"));
   }
 }
