@@ -270,7 +270,7 @@ class PlanStabilityTest
       // what room is left there and little else moves. With the even split it may not keep a sliver, so it moves
       // whole to the mid nodes, and what they held moves on: more loads in this one round (the simulator, where a
       // new hottest segment arrives every 30 s, still counts fewer loads in all: docs/benchmarks.md).
-      final double bound = strategy == PlacementStrategies.create("getafix-h-thesis-split") ? 0.1 : 0.5;
+      final double bound = strategy.equals(PlacementStrategies.create("getafix-h-thesis-split")) ? 0.1 : 0.5;
       assertTrue(
           moves(input, plan) < bound * plan.totalReplicas(),
           strategy + " moved " + moves(input, plan) + " of " + plan.totalReplicas()
