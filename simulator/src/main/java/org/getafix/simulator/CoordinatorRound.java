@@ -1,8 +1,8 @@
 package org.getafix.simulator;
 
-import org.getafix.core.placement.MeasuredRound;
-import org.getafix.core.placement.PlacementPlan;
 import org.getafix.core.placement.PlanningRound;
+import org.getafix.core.placement.capacity.MeasuredRound;
+import org.getafix.core.placement.plan.PlacementPlan;
 import org.getafix.core.realise.ChurnLimits;
 import org.getafix.core.realise.RealisePolicy;
 import org.getafix.simulator.cluster.Cluster;

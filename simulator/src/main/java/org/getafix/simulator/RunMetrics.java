@@ -1,9 +1,9 @@
 package org.getafix.simulator;
 
 import org.HdrHistogram.Histogram;
-import org.getafix.core.placement.Tier;
 import org.getafix.core.placement.PlanningRound;
-import org.getafix.core.placement.TieringAccuracy;
+import org.getafix.core.placement.tiering.Tier;
+import org.getafix.core.placement.tiering.TieringAccuracy;
 import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.Query;
 import org.getafix.simulator.cluster.Segment;

@@ -1,7 +1,7 @@
 package org.getafix.simulator;
 
-import org.getafix.core.placement.PlacementConstraints;
-import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.getafix.core.realise.ChurnLimits;
 import org.getafix.core.realise.RealisePolicy;
 import org.getafix.simulator.cluster.Cluster;

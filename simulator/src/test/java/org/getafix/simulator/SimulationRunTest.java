@@ -2,7 +2,7 @@ package org.getafix.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.getafix.simulator.report.ResultsJsonReporter;
 import org.getafix.simulator.report.RunOutcome;
 import org.getafix.simulator.report.RunResult;

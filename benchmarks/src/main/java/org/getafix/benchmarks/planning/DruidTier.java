@@ -5,7 +5,7 @@ import org.apache.druid.client.ImmutableDruidServer;
 import org.apache.druid.server.coordination.ServerType;
 import org.apache.druid.server.coordinator.ServerHolder;
 import org.apache.druid.timeline.DataSegment;
-import org.getafix.core.placement.NodeCapacity;
+import org.getafix.core.placement.plan.NodeCapacity;
 
 import java.util.ArrayList;
 import java.util.List;

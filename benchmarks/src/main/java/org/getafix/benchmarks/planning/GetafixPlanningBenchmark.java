@@ -1,9 +1,10 @@
 package org.getafix.benchmarks.planning;
 
-import org.getafix.core.placement.PlacementConstraints;
-import org.getafix.core.placement.PlacementInput;
-import org.getafix.core.placement.PlacementPlan;
-import org.getafix.core.placement.Strategies;
+import org.getafix.core.placement.packing.PlacementStrategy;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.plan.PlacementInput;
+import org.getafix.core.placement.plan.PlacementPlan;
+import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -41,6 +42,9 @@ public class GetafixPlanningBenchmark
   /** Druid's default of 2 replicas as the floor, so both sides keep the same redundancy; γ = 20% (thesis). */
   static final PlacementConstraints CONSTRAINTS =
       new PlacementConstraints(SyntheticCluster.CURRENT_REPLICAS, Integer.MAX_VALUE, 0.20);
+  private static final PlacementStrategy GETAFIX_H = PlacementStrategies.create("getafix-h");
+  private static final PlacementStrategy AUTO_TIERING_ONLY = PlacementStrategies.create("auto-tiering-only");
+  private static final PlacementStrategy GETAFIX_B = PlacementStrategies.create("getafix-b");
 
   @Param
   public ClusterScale scale;
@@ -59,7 +63,7 @@ public class GetafixPlanningBenchmark
   {
     planned.segment += input.segments().size();
     cpu.start();
-    lastPlan = Strategies.getafixH().plan(input);
+    lastPlan = GETAFIX_H.plan(input);
     cpu.stop(input.segments().size());
     return lastPlan;
   }
@@ -69,7 +73,7 @@ public class GetafixPlanningBenchmark
   {
     planned.segment += input.segments().size();
     cpu.start();
-    lastPlan = Strategies.autoTieringOnly().plan(input);
+    lastPlan = AUTO_TIERING_ONLY.plan(input);
     cpu.stop(input.segments().size());
     return lastPlan;
   }
@@ -79,7 +83,7 @@ public class GetafixPlanningBenchmark
   {
     planned.segment += input.segments().size();
     cpu.start();
-    lastPlan = Strategies.getafixB().plan(input);
+    lastPlan = GETAFIX_B.plan(input);
     cpu.stop(input.segments().size());
     return lastPlan;
   }

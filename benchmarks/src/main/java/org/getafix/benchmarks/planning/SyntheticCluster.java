@@ -5,10 +5,10 @@ import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.timeline.DataSegment;
 import org.apache.druid.timeline.SegmentId;
 import org.apache.druid.timeline.partition.NumberedShardSpec;
-import org.getafix.core.placement.NodeCapacity;
-import org.getafix.core.placement.PlacementConstraints;
-import org.getafix.core.placement.PlacementInput;
-import org.getafix.core.placement.SegmentLoad;
+import org.getafix.core.placement.plan.NodeCapacity;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.plan.PlacementInput;
+import org.getafix.core.placement.plan.SegmentLoad;
 import org.joda.time.Interval;
 
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package org.getafix.benchmarks.planning;
 
 import org.apache.druid.server.coordinator.ServerHolder;
-import org.getafix.core.placement.NodeCapacity;
-import org.getafix.core.placement.PlacementConstraints;
-import org.getafix.core.placement.PlacementInput;
-import org.getafix.core.placement.SegmentLoad;
+import org.getafix.core.placement.plan.NodeCapacity;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.plan.PlacementInput;
+import org.getafix.core.placement.plan.SegmentLoad;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 

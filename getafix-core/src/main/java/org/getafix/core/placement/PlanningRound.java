@@ -1,5 +1,22 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.placement.capacity.CapacityEstimator;
+import org.getafix.core.placement.capacity.CapacityEstimators;
+import org.getafix.core.placement.capacity.NodeSample;
+import org.getafix.core.placement.packing.PlacementStrategy;
+import org.getafix.core.placement.plan.NodeCapacity;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.plan.PlacementInput;
+import org.getafix.core.placement.plan.PlacementPlan;
+import org.getafix.core.placement.plan.SegmentLoad;
+import org.getafix.core.placement.popularity.LoadSignal;
+import org.getafix.core.placement.popularity.PopularityTracker;
+import org.getafix.core.placement.popularity.SegmentSample;
+import org.getafix.core.placement.strategy.PlacementStrategies;
+import org.getafix.core.placement.tiering.Tier;
+import org.getafix.core.placement.tiering.TierClassifier;
+import org.getafix.core.placement.tiering.TieringAccuracy;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -18,10 +35,11 @@ import java.util.TreeMap;
  * a concurrency limit is fed samples and then asked for the limit. The two steps are apart because the extension
  * observes while it warms up but plans only once it has a full round of statistics.
  *
- * <p>The strategy's {@link PlacementStrategies.Entry} says what to feed it: its {@link LoadSignal} becomes each
- * segment's load, and only a capacity-aware strategy has a capacity estimator (every node weighs 1 otherwise). A node
- * without an estimate yet (just joined, or never busy) gets the mean estimate of the live nodes, so that it takes an
- * average share until it is measured; an estimate of a node that is no longer observed is forgotten.
+ * <p>The strategy's {@link PlacementStrategies.Entry} says what to feed it: its {@link LoadSignal} turns each
+ * segment's round and popularity into its load, and only a capacity-aware strategy has a capacity estimator (every
+ * node weighs 1 otherwise). A node without an estimate yet (just joined, or never busy) gets the mean estimate of the
+ * live nodes, so that it takes an average share until it is measured; an estimate of a node that is no longer observed
+ * is forgotten.
  *
  * <p>Not thread-safe; one instance per planning loop (the extension makes a new one when it becomes the leader).
  */
@@ -95,47 +113,6 @@ public final class PlanningRound
           druidReplicationFactor,
           false
       );
-    }
-  }
-
-  /**
-   * One segment's round.
-   *
-   * @param accessTime             query time spent on it this round (popularity input), finite and ≥ 0
-   * @param peakConcurrentAccesses most queries on it at once this round (Scarlett's load); 0 when not measured
-   * @param predecessorId          the segment this one follows (same datasource, the previous interval), or null
-   *                               when there is none or the caller does not know
-   */
-  public record SegmentSample(
-      String segmentId,
-      long sizeBytes,
-      double accessTime,
-      double peakConcurrentAccesses,
-      String predecessorId
-  )
-  {
-    /** A segment whose predecessor is not known. */
-    public SegmentSample(String segmentId, long sizeBytes, double accessTime, double peakConcurrentAccesses)
-    {
-      this(segmentId, sizeBytes, accessTime, peakConcurrentAccesses, null);
-    }
-  }
-
-  /**
-   * One live node's round.
-   *
-   * @param memoryBytes  what the plan may place on it
-   * @param stats        its measured statistics; null when it brought no news (see {@link #failed})
-   * @param failed       it was asked and gave no usable statistics: its estimator keeps the last estimate and
-   *                     records why. False with null stats: nothing to say yet (e.g. its first report, a baseline)
-   * @param placeable    whether the plan may put replicas on it (false for a node that stopped answering); it keeps
-   *                     its capacity and tier either way
-   */
-  public record NodeSample(String nodeId, long memoryBytes, NodeRoundStats stats, boolean failed, boolean placeable)
-  {
-    public static NodeSample measured(String nodeId, long memoryBytes, NodeRoundStats stats)
-    {
-      return new NodeSample(nodeId, memoryBytes, stats, false, true);
     }
   }
 
@@ -281,9 +258,7 @@ public final class PlanningRound
     final Map<String, Double> loadOf = new LinkedHashMap<>();
     final List<SegmentLoad> loads = new ArrayList<>(observed.segments().size());
     for (SegmentSample s : observed.segments()) {
-      final double load = entry.loadSignal() == LoadSignal.PEAK_CONCURRENT_ACCESSES
-                          ? s.peakConcurrentAccesses()
-                          : observed.popularity().getOrDefault(s.segmentId(), 0.0);
+      final double load = entry.loadSignal().loadOf(s, observed.popularity());
       loadOf.put(s.segmentId(), load);
       loads.add(new SegmentLoad(s.segmentId(), load, s.sizeBytes()));
     }

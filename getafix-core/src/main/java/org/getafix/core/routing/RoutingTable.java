@@ -1,6 +1,6 @@
 package org.getafix.core.routing;
 
-import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.placement.plan.PlacementPlan;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,11 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.placement.plan.NodeCapacity;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.plan.PlacementInput;
+import org.getafix.core.placement.plan.PlacementPlan;
+import org.getafix.core.placement.plan.SegmentLoad;
+import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -31,8 +37,8 @@ class DeterminismTest
   void sameInputGivesTheSamePlan()
   {
     for (String name : PlacementStrategies.REGISTRY.names()) {
-      final PlacementPlan first = byName(name).plan(randomInput(7));
-      final PlacementPlan second = byName(name).plan(randomInput(7));
+      final PlacementPlan first = PlacementStrategies.create(name).plan(randomInput(7));
+      final PlacementPlan second = PlacementStrategies.create(name).plan(randomInput(7));
       assertEquals(first, second, name);
       // Same iteration order too: a serialized plan is byte-identical.
       assertEquals(first.shares().toString(), second.shares().toString(), name);
@@ -50,8 +56,8 @@ class DeterminismTest
     Collections.shuffle(nodes, new Random(2));
     final PlacementInput shuffled = new PlacementInput(segments, nodes, input.constraints());
     for (String name : PlacementStrategies.REGISTRY.names()) {
-      final PlacementPlan a = byName(name).plan(input);
-      final PlacementPlan b = byName(name).plan(shuffled);
+      final PlacementPlan a = PlacementStrategies.create(name).plan(input);
+      final PlacementPlan b = PlacementStrategies.create(name).plan(shuffled);
       assertEquals(a.shares(), b.shares(), name);
       for (Map.Entry<String, Map<String, Double>> e : a.shares().entrySet()) {
         assertEquals(
@@ -61,10 +67,5 @@ class DeterminismTest
         );
       }
     }
-  }
-
-  private static PlacementStrategy byName(String name)
-  {
-    return PlacementStrategies.REGISTRY.get(name).create(Strategies.DEFAULT_DRUID_REPLICATION_FACTOR);
   }
 }

@@ -1,6 +1,16 @@
 package org.getafix.core.placement;
 
 import org.getafix.core.contract.PlacementKnobs;
+import org.getafix.core.placement.capacity.CapacityEstimators;
+import org.getafix.core.placement.capacity.NodeRoundStats;
+import org.getafix.core.placement.capacity.NodeSample;
+import org.getafix.core.placement.packing.GetafixStrategy;
+import org.getafix.core.placement.packing.SplitPolicy;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.popularity.LoadSignal;
+import org.getafix.core.placement.popularity.SegmentSample;
+import org.getafix.core.placement.strategy.PlacementStrategies;
+import org.getafix.core.placement.tiering.Tier;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -10,6 +20,7 @@ import java.util.OptionalDouble;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,16 +35,16 @@ class PlanningRoundTest
   }
 
   /** A node that spent {@code cpu} CPU seconds of a 1 s round: capacity {@code cpu} for the CPU-time estimator. */
-  private static PlanningRound.NodeSample busy(String node, double cpu)
+  private static NodeSample busy(String node, double cpu)
   {
-    return PlanningRound.NodeSample.measured(node, MEMORY, new NodeRoundStats(cpu, 0.5, 1, cpu));
+    return NodeSample.measured(node, MEMORY, new NodeRoundStats(cpu, 0.5, 1, cpu));
   }
 
-  private static List<PlanningRound.SegmentSample> segments(double... accessTimes)
+  private static List<SegmentSample> segments(double... accessTimes)
   {
-    final List<PlanningRound.SegmentSample> segments = new ArrayList<>();
+    final List<SegmentSample> segments = new ArrayList<>();
     for (int i = 0; i < accessTimes.length; i++) {
-      segments.add(new PlanningRound.SegmentSample("s" + i, 10, accessTimes[i], 0));
+      segments.add(new SegmentSample("s" + i, 10, accessTimes[i], 0));
     }
     return segments;
   }
@@ -46,7 +57,7 @@ class PlanningRoundTest
     final PlanningRound.Observed observed = round.observe(segments(1), List.of(
         busy("a", 1),
         busy("b", 3),
-        new PlanningRound.NodeSample("new", MEMORY, null, false, true)
+        new NodeSample("new", MEMORY, null, false, true)
     ));
     assertEquals(List.of("gone"), observed.departed());
     assertEquals(Map.of("a", 1.0, "b", 3.0, "new", 2.0), observed.capacities(), "the mean of a and b, not of gone");
@@ -60,13 +71,13 @@ class PlanningRoundTest
     round.observe(segments(1), List.of(busy("a", 1), busy("b", 3)));
     final PlanningRound.Observed failed = round.observe(segments(1), List.of(
         busy("a", 1),
-        new PlanningRound.NodeSample("b", MEMORY, null, true, true)
+        new NodeSample("b", MEMORY, null, true, true)
     ));
     assertEquals(3.0, failed.capacities().get("b"));
     assertTrue(failed.rejections().containsKey("b"), String.valueOf(failed.rejections()));
     final PlanningRound.Observed quiet = round.observe(segments(1), List.of(
         busy("a", 1),
-        new PlanningRound.NodeSample("b", MEMORY, null, false, true)
+        new NodeSample("b", MEMORY, null, false, true)
     ));
     assertEquals(3.0, quiet.capacities().get("b"));
     assertEquals(failed.rejections(), quiet.rejections(), "no news is not a new rejection");
@@ -85,13 +96,13 @@ class PlanningRoundTest
   void scarlettPlansOnPeakConcurrencyNotPopularity()
   {
     final PlanningRound round = round("scarlett");
-    final List<PlanningRound.NodeSample> nodes = new ArrayList<>();
+    final List<NodeSample> nodes = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       nodes.add(busy("n" + i, 1));
     }
     round.observe(List.of(
-        new PlanningRound.SegmentSample("popular", 10, 100, 1),
-        new PlanningRound.SegmentSample("crowded", 10, 1, 5)
+        new SegmentSample("popular", 10, 100, 1),
+        new SegmentSample("crowded", 10, 1, 5)
     ), nodes);
     final PlanningRound.Result result = round.plan(new PlacementConstraints(1, 6, 0.2), Map.of());
     assertEquals(2, result.plan().holders("popular").size(), "one concurrent access: Druid's default of 2");
@@ -105,7 +116,7 @@ class PlanningRoundTest
     round.observe(segments(4, 1, 1), List.of(
         busy("a", 1),
         busy("b", 1),
-        new PlanningRound.NodeSample("mute", MEMORY, new NodeRoundStats(1, 0.25, 1, 1), false, false)
+        new NodeSample("mute", MEMORY, new NodeRoundStats(1, 0.25, 1, 1), false, false)
     ));
     final PlanningRound.Result result = round.plan(new PlacementConstraints(1, 3, 0.2), Map.of());
     result.plan().shares().values().forEach(shares -> assertFalse(shares.containsKey("mute"), shares.toString()));
@@ -156,16 +167,40 @@ class PlanningRoundTest
   }
 
   @Test
-  void everyRegisteredStrategyCarriesItsOwnName()
+  void everyRegisteredStrategyAndEstimatorCanBeMade()
   {
     for (PlacementStrategies.Entry entry : PlacementStrategies.REGISTRY.entries()) {
-      assertEquals(entry.name(), entry.create(2).name());
-      assertEquals(entry.split() != null, entry.name().startsWith("getafix") || entry.name().startsWith("auto"));
+      assertNotNull(entry.create(2), entry.name());
     }
     assertEquals("getafix-h", PlacementStrategies.getafixH(SplitPolicy.EVEN).name());
     assertEquals("getafix-h-thesis-split", PlacementStrategies.getafixH(SplitPolicy.THESIS).name());
     for (CapacityEstimators.Entry entry : CapacityEstimators.REGISTRY.entries()) {
       assertTrue(entry.create(PlacementKnobs.CAPACITY_SMOOTHING.defaultValue()).capacities().isEmpty(), entry.name());
     }
+  }
+
+  @Test
+  void theThesisVariantPlansWithoutTheHotFloor()
+  {
+    assertTrue(PlacementStrategies.REGISTRY.get("getafix-h-thesis").thesis());
+    assertEquals(
+        new GetafixStrategy(true, true, SplitPolicy.THESIS, false),
+        PlacementStrategies.create("getafix-h-thesis")
+    );
+    assertEquals(new GetafixStrategy(true, true, SplitPolicy.EVEN, true), PlacementStrategies.create("getafix-h"));
+  }
+
+  @Test
+  void eachStrategyIsFedItsLoadSignal()
+  {
+    final Map<String, Double> popularity = Map.of("seen", 6.0);
+    final SegmentSample seen = new SegmentSample("seen", 10, 4.0, 3.0);
+    final SegmentSample unseen = new SegmentSample("unseen", 10, 4.0, 2.0);
+    final LoadSignal scarlett = PlacementStrategies.REGISTRY.get("scarlett").loadSignal();
+    final LoadSignal getafix = PlacementStrategies.REGISTRY.get("getafix-h").loadSignal();
+    assertEquals(3.0, scarlett.loadOf(seen, popularity));
+    assertEquals(2.0, scarlett.loadOf(unseen, popularity));
+    assertEquals(6.0, getafix.loadOf(seen, popularity));
+    assertEquals(0.0, getafix.loadOf(unseen, popularity));
   }
 }

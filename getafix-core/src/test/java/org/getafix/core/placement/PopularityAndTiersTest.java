@@ -1,5 +1,9 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.placement.popularity.PopularityTracker;
+import org.getafix.core.placement.tiering.Tier;
+import org.getafix.core.placement.tiering.TierClassifier;
+import org.getafix.core.placement.tiering.TieringAccuracy;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;

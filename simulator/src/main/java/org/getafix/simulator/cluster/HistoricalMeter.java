@@ -1,6 +1,6 @@
 package org.getafix.simulator.cluster;
 
-import org.getafix.core.placement.MeasuredRound;
+import org.getafix.core.placement.capacity.MeasuredRound;
 
 import java.util.HashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package org.getafix.simulator.cluster;
 
 import it.unimi.dsi.fastutil.ints.IntCollection;
-import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.placement.plan.PlacementPlan;
 import org.getafix.core.realise.ChurnBudget;
 import org.getafix.core.realise.ChurnLimits;
 import org.getafix.core.realise.LoadBeforeDrop;

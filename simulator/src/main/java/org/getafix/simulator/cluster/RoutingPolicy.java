@@ -1,6 +1,6 @@
 package org.getafix.simulator.cluster;
 
-import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.placement.plan.PlacementPlan;
 
 /**
  * How a broker picks the replica holder that runs one segment's task of a query. It lives with the cluster that

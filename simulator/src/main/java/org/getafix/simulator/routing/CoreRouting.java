@@ -1,7 +1,7 @@
 package org.getafix.simulator.routing;
 
 import it.unimi.dsi.fastutil.ints.IntArrayList;
-import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.placement.plan.PlacementPlan;
 import org.getafix.core.routing.ArrayCandidateView;
 import org.getafix.core.routing.NodeFeedback;
 import org.getafix.core.routing.RoutingCounters;

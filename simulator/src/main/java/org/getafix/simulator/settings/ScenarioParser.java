@@ -4,9 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.core.contract.PlacementKnobs;
-import org.getafix.core.placement.CapacityEstimators;
-import org.getafix.core.placement.PlacementStrategies;
-import org.getafix.core.placement.Strategies;
+import org.getafix.core.placement.capacity.CapacityEstimators;
+import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.getafix.core.quality.split.QualityProfile;
 import org.getafix.core.realise.LoadBeforeDrop;
 import org.getafix.core.routing.RoutingPolicies;
@@ -285,7 +284,12 @@ public final class ScenarioParser
             PlacementKnobs.CAPACITY_ESTIMATOR.defaultValue(),
             CapacityEstimators.REGISTRY.names()
         ),
-        (int) p.integer("druidDefaultReplicas", (long) Strategies.DEFAULT_DRUID_REPLICATION_FACTOR, 1, nodeCount),
+        (int) p.integer(
+            "druidDefaultReplicas",
+            (long) PlacementStrategies.DEFAULT_DRUID_REPLICATION_FACTOR,
+            1,
+            nodeCount
+        ),
         oneOf(p, "routing", RoutingPolicies.LBR, ScenarioSettings.ROUTINGS),
         p.integer("maxLoadsPerRound", PlacementKnobs.MAX_LOADS_PER_ROUND, Integer.MAX_VALUE),
         (int) p.integer("maxDropsPerRound", (long) Integer.MAX_VALUE, 0, Integer.MAX_VALUE),

@@ -1,10 +1,12 @@
 package org.getafix.simulator.strategy;
 
 import org.getafix.core.contract.PlacementKnobs;
-import org.getafix.core.placement.CapacityEstimators;
-import org.getafix.core.placement.PlacementConstraints;
-import org.getafix.core.placement.PlacementStrategies;
 import org.getafix.core.placement.PlanningRound;
+import org.getafix.core.placement.capacity.CapacityEstimators;
+import org.getafix.core.placement.capacity.NodeSample;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.popularity.SegmentSample;
+import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.getafix.simulator.cluster.Cluster;
 
 import java.util.ArrayList;
@@ -63,9 +65,9 @@ public final class CorePlacementAdapter
   /** One round: every node observed is live and placeable, as no simulated node departs or stops answering. */
   public PlanningRound.Result plan(RoundObservation observation)
   {
-    final List<PlanningRound.SegmentSample> segments = new ArrayList<>(observation.segments().size());
+    final List<SegmentSample> segments = new ArrayList<>(observation.segments().size());
     for (Cluster.SegmentRoundStats s : observation.segments()) {
-      segments.add(new PlanningRound.SegmentSample(
+      segments.add(new SegmentSample(
           s.segmentId(),
           s.sizeBytes(),
           s.accessTimeSeconds(),
@@ -73,9 +75,9 @@ public final class CorePlacementAdapter
           s.predecessorId()
       ));
     }
-    final List<PlanningRound.NodeSample> nodes = new ArrayList<>(observation.nodes().size());
+    final List<NodeSample> nodes = new ArrayList<>(observation.nodes().size());
     for (RoundObservation.NodeObservation n : observation.nodes()) {
-      nodes.add(PlanningRound.NodeSample.measured(n.nodeId(), n.memoryBytes(), n.stats()));
+      nodes.add(NodeSample.measured(n.nodeId(), n.memoryBytes(), n.stats()));
     }
     round.observe(segments, nodes);
     return round.plan(constraints, observation.currentHolders());

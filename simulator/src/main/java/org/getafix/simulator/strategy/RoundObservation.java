@@ -1,6 +1,6 @@
 package org.getafix.simulator.strategy;
 
-import org.getafix.core.placement.NodeRoundStats;
+import org.getafix.core.placement.capacity.NodeRoundStats;
 import org.getafix.simulator.cluster.Cluster;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package org.getafix.simulator.cluster;
 
-import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.placement.plan.PlacementPlan;
 import org.getafix.core.realise.ChurnLimits;
 import org.getafix.core.realise.LoadBeforeDrop;
 import org.getafix.core.realise.RealisePolicy;

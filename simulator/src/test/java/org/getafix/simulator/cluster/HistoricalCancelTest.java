@@ -1,6 +1,6 @@
 package org.getafix.simulator.cluster;
 
-import org.getafix.core.placement.MeasuredRound;
+import org.getafix.core.placement.capacity.MeasuredRound;
 import org.getafix.simulator.engine.EventLoop;
 import org.getafix.simulator.workload.QueryType;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,6 @@
 package org.getafix.simulator.routing;
 
-import org.getafix.core.placement.PlacementPlan;
+import org.getafix.core.placement.plan.PlacementPlan;
 import org.getafix.core.routing.RoutingPolicies;
 import org.getafix.simulator.cluster.Cluster;
 import org.getafix.simulator.cluster.RoutingPolicy;

@@ -1,6 +1,6 @@
 package org.getafix.simulator.settings;
 
-import org.getafix.core.placement.PlacementStrategies;
+import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.getafix.core.realise.LoadBeforeDrop;
 import org.getafix.core.routing.RoutingPolicies;
 import org.junit.jupiter.api.Test;

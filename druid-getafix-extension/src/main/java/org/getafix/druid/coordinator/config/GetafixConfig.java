@@ -6,9 +6,9 @@ import org.apache.druid.client.DruidServer;
 import org.apache.druid.java.util.common.StringUtils;
 import org.getafix.core.contract.Knob;
 import org.getafix.core.contract.PlacementKnobs;
-import org.getafix.core.placement.CapacityEstimators;
-import org.getafix.core.placement.SplitPolicy;
-import org.getafix.core.placement.Tier;
+import org.getafix.core.placement.capacity.CapacityEstimators;
+import org.getafix.core.placement.packing.SplitPolicy;
+import org.getafix.core.placement.tiering.Tier;
 import org.joda.time.Period;
 
 import java.time.Duration;

@@ -7,9 +7,9 @@ import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.contract.MetricDimension;
-import org.getafix.core.placement.PlacementPlan;
 import org.getafix.core.placement.PlanningRound;
-import org.getafix.core.placement.Tier;
+import org.getafix.core.placement.plan.PlacementPlan;
+import org.getafix.core.placement.tiering.Tier;
 import org.getafix.druid.coordinator.config.GetafixConfig;
 import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
 

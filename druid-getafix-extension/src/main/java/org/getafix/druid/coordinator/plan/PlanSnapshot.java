@@ -1,7 +1,7 @@
 package org.getafix.druid.coordinator.plan;
 
-import org.getafix.core.placement.Tier;
-import org.getafix.core.placement.UnplacedSegment;
+import org.getafix.core.placement.plan.UnplacedSegment;
+import org.getafix.core.placement.tiering.Tier;
 import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
 import org.joda.time.DateTime;
 

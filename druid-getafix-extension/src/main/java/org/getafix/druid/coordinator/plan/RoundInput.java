@@ -1,6 +1,7 @@
 package org.getafix.druid.coordinator.plan;
 
-import org.getafix.core.placement.PlanningRound;
+import org.getafix.core.placement.capacity.NodeSample;
+import org.getafix.core.placement.popularity.SegmentSample;
 
 import java.util.List;
 import java.util.Map;
@@ -17,8 +18,8 @@ import java.util.Set;
  */
 public record RoundInput(
     Map<String, Set<String>> holders,
-    List<PlanningRound.SegmentSample> segments,
-    List<PlanningRound.NodeSample> nodes,
+    List<SegmentSample> segments,
+    List<NodeSample> nodes,
     Map<String, String> statsMissing,
     boolean measured
 )

@@ -1,12 +1,12 @@
 package org.getafix.druid.coordinator.plan;
 
 import org.apache.druid.java.util.common.logger.Logger;
-import org.getafix.core.placement.PlacementConstraints;
-import org.getafix.core.placement.PlacementPlan;
-import org.getafix.core.placement.PlacementStrategies;
 import org.getafix.core.placement.PlanningRound;
-import org.getafix.core.placement.Strategies;
-import org.getafix.core.placement.UnplacedSegment;
+import org.getafix.core.placement.capacity.NodeSample;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.plan.PlacementPlan;
+import org.getafix.core.placement.plan.UnplacedSegment;
+import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.getafix.druid.coordinator.config.GetafixConfig;
 import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
 
@@ -33,7 +33,7 @@ public class RoundPlanner
         config.getCapacitySmoothing(),
         config.getPopularityDecay(),
         config.isPopularityBiasCorrected(),
-        Strategies.DEFAULT_DRUID_REPLICATION_FACTOR,
+        PlacementStrategies.DEFAULT_DRUID_REPLICATION_FACTOR,
         config.isPopularityInherited()
     );
     reset();
@@ -72,7 +72,7 @@ public class RoundPlanner
   /** Plans the observed round onto its placeable Historicals. */
   public PlanningRound.Result plan(RoundInput input, GetafixDynamicConfig dynamic)
   {
-    for (PlanningRound.NodeSample node : input.nodes()) {
+    for (NodeSample node : input.nodes()) {
       if (!node.placeable()) {
         log.warn("Historical [%s] did not answer for several rounds: the plan places nothing on it.", node.nodeId());
       }

@@ -12,7 +12,8 @@ import org.apache.druid.metadata.MetadataRuleManager;
 import org.apache.druid.server.DruidNode;
 import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.timeline.DataSegment;
-import org.getafix.core.placement.PlanningRound;
+import org.getafix.core.placement.capacity.NodeSample;
+import org.getafix.core.placement.popularity.SegmentSample;
 import org.getafix.druid.coordinator.config.GetafixConfig;
 import org.getafix.druid.coordinator.load.GetafixLoadRule;
 import org.getafix.druid.coordinator.load.InventoryServedSegments;
@@ -108,12 +109,12 @@ public class RoundReader
     });
 
     final Map<String, String> predecessors = withPredecessors ? SegmentPredecessors.of(segments.values()) : Map.of();
-    final List<PlanningRound.SegmentSample> segmentSamples = new ArrayList<>(segments.size());
-    segments.forEach((id, segment) -> segmentSamples.add(new PlanningRound.SegmentSample(
+    final List<SegmentSample> segmentSamples = new ArrayList<>(segments.size());
+    segments.forEach((id, segment) -> segmentSamples.add(new SegmentSample(
         id, segment.getSize(), stats.accessTime().getOrDefault(id, 0.0), 0, predecessors.get(id)
     )));
-    final List<PlanningRound.NodeSample> nodeSamples = new ArrayList<>(servers.size());
-    servers.forEach((name, server) -> nodeSamples.add(new PlanningRound.NodeSample(
+    final List<NodeSample> nodeSamples = new ArrayList<>(servers.size());
+    servers.forEach((name, server) -> nodeSamples.add(new NodeSample(
         name,
         Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L)),
         stats.nodeStats().get(name),

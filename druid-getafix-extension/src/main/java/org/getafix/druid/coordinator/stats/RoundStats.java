@@ -1,7 +1,7 @@
 package org.getafix.druid.coordinator.stats;
 
-import org.getafix.core.placement.MeasuredRound;
-import org.getafix.core.placement.NodeRoundStats;
+import org.getafix.core.placement.capacity.MeasuredRound;
+import org.getafix.core.placement.capacity.NodeRoundStats;
 import org.getafix.core.wire.HistoricalStatsReport;
 
 import java.util.HashMap;

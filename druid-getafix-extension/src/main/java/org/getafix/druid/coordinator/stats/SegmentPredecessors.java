@@ -13,7 +13,7 @@ import java.util.TreeMap;
 
 /**
  * The segment each segment follows, for getafix-core's popularity inheritance
- * ({@code PlanningRound.SegmentSample#predecessorId}): in the same datasource, a segment of the latest interval that
+ * ({@code SegmentSample#predecessorId}): in the same datasource, a segment of the latest interval that
  * starts before its own, with the same partition number if there is one, else that interval's first partition.
  * Segments of a datasource's earliest interval have none.
  */

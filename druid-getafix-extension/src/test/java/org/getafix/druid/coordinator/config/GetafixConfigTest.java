@@ -1,7 +1,7 @@
 package org.getafix.druid.coordinator.config;
 
 import org.apache.druid.jackson.DefaultObjectMapper;
-import org.getafix.core.placement.SplitPolicy;
+import org.getafix.core.placement.packing.SplitPolicy;
 import org.getafix.druid.coordinator.GetafixCoordinatorModule;
 import org.junit.jupiter.api.Test;
 

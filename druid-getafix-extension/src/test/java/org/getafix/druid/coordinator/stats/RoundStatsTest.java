@@ -1,7 +1,7 @@
 package org.getafix.druid.coordinator.stats;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.getafix.core.placement.NodeRoundStats;
+import org.getafix.core.placement.capacity.NodeRoundStats;
 import org.getafix.core.wire.HistoricalStatsReport;
 import org.getafix.core.wire.HistoricalStatsReport.SegmentStats;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,0 @@
-package org.getafix.core.placement;
-
-/** The tier a Historical behaves as (thesis §3.1.2, Fig 4.3): HOT nodes carry the most load, COLD the least. */
-public enum Tier
-{
-  HOT,
-  WARM,
-  COLD
-}

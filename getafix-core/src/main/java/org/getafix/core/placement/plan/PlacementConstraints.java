@@ -1,0 +1,64 @@
+package org.getafix.core.placement.plan;
+
+import org.getafix.core.contract.PlacementKnobs;
+
+/**
+ * Limits every plan must respect.
+ *
+ * @param minReplicas replica floor: every segment gets at least this many copies, even with zero popularity
+ * @param maxReplicas replica cap per segment
+ * @param gamma       load-imbalance bound of the segment balancer (thesis §3.2): a move is accepted only while
+ *                    1 − min/max node query load stays ≤ gamma; 0 disables balancing
+ * @param hotLoadShare  the hottest segments that together draw this fraction of the total load keep at least two
+ *                      holders (when maxReplicas allows), so that Brokers have a choice where most queries go; the
+ *                      second replica carries no planned load and only uses memory the floor left free. 0 (the
+ *                      thesis) turns it off
+ * @param hotMinNodeLoadShare a segment is hot only if it also draws at least this share of a mean node's load (the
+ *                      total load over the nodes): below it one holder cannot become a hotspot, and a second copy
+ *                      costs memory for no choice that matters. Without it, on a cluster of few Historicals the
+ *                      hottest 90% of the load spans a third of the segments, most of them under 1% of a node each
+ */
+public record PlacementConstraints(
+    int minReplicas,
+    int maxReplicas,
+    double gamma,
+    double hotLoadShare,
+    double hotMinNodeLoadShare
+)
+{
+  /**
+   * The defaults of {@link PlacementKnobs}, except that replicas have no cap: a caller that does not know the
+   * cluster's size plans without one.
+   */
+  public static final PlacementConstraints DEFAULT = new PlacementConstraints(
+      PlacementKnobs.MIN_REPLICAS.defaultValue(),
+      Integer.MAX_VALUE,
+      PlacementKnobs.GAMMA.defaultValue(),
+      PlacementKnobs.HOT_LOAD_SHARE.defaultValue(),
+      PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.defaultValue()
+  );
+
+  /** The thesis' constraints: no hot floor. */
+  public PlacementConstraints(int minReplicas, int maxReplicas, double gamma)
+  {
+    this(minReplicas, maxReplicas, gamma, 0.0);
+  }
+
+  /** A hot floor of {@code hotLoadShare} with the default {@link #hotMinNodeLoadShare}. */
+  public PlacementConstraints(int minReplicas, int maxReplicas, double gamma, double hotLoadShare)
+  {
+    this(minReplicas, maxReplicas, gamma, hotLoadShare, DEFAULT.hotMinNodeLoadShare());
+  }
+
+  public PlacementConstraints
+  {
+    PlacementKnobs.MIN_REPLICAS.check(minReplicas);
+    final String maxReplicasProblem = PlacementKnobs.maxReplicasProblem(minReplicas, maxReplicas);
+    if (maxReplicasProblem != null) {
+      throw new IllegalArgumentException(maxReplicasProblem);
+    }
+    PlacementKnobs.GAMMA.check(gamma);
+    PlacementKnobs.HOT_LOAD_SHARE.check(hotLoadShare);
+    PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.check(hotMinNodeLoadShare);
+  }
+}

@@ -1,0 +1,24 @@
+package org.getafix.core.placement.popularity;
+
+/**
+ * One segment's round, as measured: what its popularity and its load signal are made from.
+ *
+ * @param accessTime             query time spent on it this round (popularity input), finite and ≥ 0
+ * @param peakConcurrentAccesses most queries on it at once this round (Scarlett's load); 0 when not measured
+ * @param predecessorId          the segment this one follows (same datasource, the previous interval), or null
+ *                               when there is none or the caller does not know
+ */
+public record SegmentSample(
+    String segmentId,
+    long sizeBytes,
+    double accessTime,
+    double peakConcurrentAccesses,
+    String predecessorId
+)
+{
+  /** A segment whose predecessor is not known. */
+  public SegmentSample(String segmentId, long sizeBytes, double accessTime, double peakConcurrentAccesses)
+  {
+    this(segmentId, sizeBytes, accessTime, peakConcurrentAccesses, null);
+  }
+}

@@ -1,0 +1,140 @@
+package org.getafix.core.placement.capacity;
+
+import org.getafix.core.contract.PlacementKnobs;
+import org.getafix.core.placement.tiering.Tier;
+import org.getafix.core.placement.tiering.TierClassifier;
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CapacityEstimatorTest
+{
+  private static final double WALL = 10;
+
+  /**
+   * The starvation loop. Three nodes with equal per-core speed: "strong" has 8 cores, "weak-1" and "weak-2" 2 each.
+   * The cluster is underloaded (20 work units a round, 120 it could do). "strong" just restarted, so in the first
+   * round it was given almost nothing. Every round the load is split in proportion to the estimates, as the placement
+   * does, and each node reports what serving its share cost.
+   */
+  private static Map<String, Tier> runFeedbackLoop(CapacityEstimator estimator, Map<String, Double> out)
+  {
+    final Map<String, Integer> cores = new LinkedHashMap<>();
+    cores.put("strong", 8);
+    cores.put("weak-1", 2);
+    cores.put("weak-2", 2);
+    final double demand = 20;
+    Map<String, Double> share = Map.of("strong", 0.02, "weak-1", 0.49, "weak-2", 0.49);
+    for (int round = 0; round < 30; round++) {
+      for (Map.Entry<String, Integer> node : cores.entrySet()) {
+        final double work = demand * share.get(node.getKey());
+        // One work unit costs one core-second: CPU time = work; busy (utilisation × wall) = work / cores.
+        estimator.observe(node.getKey(), new NodeRoundStats(work, work / node.getValue(), WALL, work));
+      }
+      final Map<String, Double> capacities = estimator.capacities();
+      final double total = capacities.values().stream().mapToDouble(Double::doubleValue).sum();
+      final Map<String, Double> next = new LinkedHashMap<>();
+      capacities.forEach((node, c) -> next.put(node, c / total));
+      share = next;
+    }
+    out.putAll(estimator.capacities());
+    return TierClassifier.classify(estimator.capacities());
+  }
+
+  @Test
+  void cpuTimeStarvesAnIdleStrongNodeThroughputDoesNot()
+  {
+    final Map<String, Double> cpu = new LinkedHashMap<>();
+    final Map<String, Tier> cpuTiers = runFeedbackLoop(new CpuTimeCapacityEstimator(), cpu);
+    // Plain CPU time: the strong node stays "weakest" for ever, because it is given little and so reports little.
+    assertTrue(cpu.get("strong") < cpu.get("weak-1"), cpu.toString());
+    assertEquals(Tier.COLD, cpuTiers.get("strong"), cpuTiers.toString());
+
+    final Map<String, Double> ours = new LinkedHashMap<>();
+    final Map<String, Tier> ourTiers = runFeedbackLoop(new ThroughputCapacityEstimator(), ours);
+    assertEquals(4.0, ours.get("strong") / ours.get("weak-1"), 1e-9, ours.toString());
+    assertEquals(Tier.HOT, ourTiers.get("strong"), ourTiers.toString());
+    assertEquals(Tier.COLD, ourTiers.get("weak-1"));
+  }
+
+  @Test
+  void theDefaultEstimatorIsRegistered()
+  {
+    assertTrue(CapacityEstimators.REGISTRY.contains(PlacementKnobs.CAPACITY_ESTIMATOR.defaultValue()));
+  }
+
+  @Test
+  void cpuTimeIsSmoothed()
+  {
+    final CpuTimeCapacityEstimator estimator = new CpuTimeCapacityEstimator(0.5);
+    estimator.observe("n", new NodeRoundStats(40, 5, 10, 1));
+    assertEquals(4.0, estimator.capacities().get("n"), 1e-12);
+    estimator.observe("n", new NodeRoundStats(80, 5, 10, 1));
+    assertEquals(6.0, estimator.capacities().get("n"), 1e-12);
+    // Smoothing 1 is the thesis' "last round only".
+    final CpuTimeCapacityEstimator lastRound = new CpuTimeCapacityEstimator(1.0);
+    lastRound.observe("n", new NodeRoundStats(40, 5, 10, 1));
+    lastRound.observe("n", new NodeRoundStats(80, 5, 10, 1));
+    assertEquals(8.0, lastRound.capacities().get("n"), 1e-12);
+  }
+
+  @Test
+  void garbageAndMissingStatsKeepTheLastGoodEstimate()
+  {
+    for (CapacityEstimator estimator : new CapacityEstimator[]{
+        new CpuTimeCapacityEstimator(), new ThroughputCapacityEstimator()
+    }) {
+      estimator.observe("n", new NodeRoundStats(40, 5, 10, 100));
+      final double good = estimator.capacities().get("n");
+      final NodeRoundStats[] garbage = {
+          null,
+          new NodeRoundStats(Double.NaN, 5, 10, 100),
+          new NodeRoundStats(40, -1, 10, 100),
+          new NodeRoundStats(40, 5, 0, 100),
+          new NodeRoundStats(40, 5, 10, Double.POSITIVE_INFINITY),
+          new NodeRoundStats(40, 50, 10, 100)
+      };
+      for (NodeRoundStats stats : garbage) {
+        estimator.observe("n", stats);
+        assertEquals(good, estimator.capacities().get("n"), 0.0, String.valueOf(stats));
+        assertTrue(estimator.rejections().containsKey("n"), String.valueOf(stats));
+      }
+      assertTrue(estimator.rejections().get("n").contains("busyTimeSeconds [50.0] exceeds"));
+      // A usable report clears the rejection.
+      estimator.observe("n", new NodeRoundStats(40, 5, 10, 100));
+      assertFalse(estimator.rejections().containsKey("n"));
+      // A node that never reported usable stats has no estimate, and the fallback applies.
+      estimator.observe("new", new NodeRoundStats(Double.NaN, 0, 10, 0));
+      assertFalse(estimator.capacities().containsKey("new"));
+      assertEquals(3.0, estimator.capacityOr("new", 3.0));
+      estimator.forget("n");
+      assertFalse(estimator.capacities().containsKey("n"));
+    }
+  }
+
+  @Test
+  void anIdleRoundTellsTheThroughputEstimatorNothing()
+  {
+    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator();
+    estimator.observe("n", new NodeRoundStats(40, 5, 10, 100));
+    estimator.observe("n", new NodeRoundStats(0, 0, 10, 0));
+    assertEquals(20.0, estimator.capacities().get("n"), 1e-12);
+    assertFalse(estimator.rejections().containsKey("n"), "an idle round is not garbage");
+  }
+
+  @Test
+  void emptyNodeIdIsAProgrammingError()
+  {
+    final CapacityEstimator estimator = new ThroughputCapacityEstimator();
+    final IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () -> estimator.observe(" ", new NodeRoundStats(1, 1, 1, 1))
+    );
+    assertTrue(e.getMessage().contains("nodeId"));
+  }
+}
