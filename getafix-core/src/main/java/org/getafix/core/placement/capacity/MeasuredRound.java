@@ -13,7 +13,7 @@ import java.util.Map;
  * ⌊t⌋: on average 0.5 ms too little, and on small segments almost every scan reports 0. Each scan's time is therefore
  * counted as reported + 0.5 ms, the unbiased estimate, which also makes scan counts matter when every time is 0.
  * A scan also costs its node a share of the per query work {@code query/cpu/time} does not count: the node's process
- * CPU beyond its query CPU, shared equally over the round's scans. On the live cluster of issue 11 that was 0.7–1.9×
+ * CPU beyond its query CPU, shared equally over the round's scans. On the live test cluster that was 0.7–1.9×
  * the scans' own CPU (a few ms per query per node against ~0.8 ms per scan); without it the plan saw only the scans,
  * left the 1.0-core node at 58% of its quota and throttled the 0.5-core one. The share is capped at
  * {@value #MAX_OVERHEAD_PER_QUERY_CPU} × the node's query CPU per scan, so that a node's background work (a segment
@@ -25,8 +25,8 @@ import java.util.Map;
  * processing threads, which also counts time a thread waited for a core it did not get (throttling, a noisy
  * neighbour, page faults). So work / busy is the CPU the node delivers when fully busy, in cores; a straggler's
  * threads take longer for the same CPU and lower it.
- * Why not what it was before (issue 11): work was Σ scans × the segment's cluster-wide mean scan time, and busy
- * included Little's law over {@code query/time}. With one replica per segment, as Getafix-H plans, a segment's mean
+ * Why not the simpler measure, where work is Σ scans × the segment's cluster-wide mean scan time, and busy
+ * includes Little's law over {@code query/time}. With one replica per segment, as Getafix-H plans, a segment's mean
  * scan time is its holder's own, so a slow node's work was inflated by its own slowness; and Σ query/time counts
  * per-query overhead, queueing and Broker back-pressure, which caps every busy node at the round and turns work /
  * busy into the load a node was given. On a live 1.0 / 0.5 / 0.25-core cluster that rated the 0.5-core node above

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class MeasuredRoundTest
 {
   /**
-   * One 3 s round of the live cluster of issue 11: 2 processing threads each, cgroup quotas of 1.0 / 0.5 / 0.25 cores,
+   * One 3 s round of the live test cluster: 2 processing threads each, cgroup quotas of 1.0 / 0.5 / 0.25 cores,
    * one replica per segment, sub-millisecond scans (0.4 ms of CPU each) that Druid mostly reports as 0 ms, the
    * hottest segments and most queries on the 1.0-core node. The old conversion (work = Σ scans × the segment's mean
    * corrected scan time, which with one holder is the holder's own; busy = max(thread time, Σ query/time) capped at

@@ -198,7 +198,7 @@ class PlanStabilityTest
   }
 
   /**
-   * The live cluster of issue 11 (1.0 / 0.5 / 0.25 cores, 100 hourly segments, recency-skewed), with the noise a
+   * The live test cluster (1.0 / 0.5 / 0.25 cores, 100 hourly segments, recency-skewed), with the noise a
    * popularity estimate of a few seconds has: a cold segment's load swings by half either way from round to round.
    * The noise decided which of the coldest segments fitted their holders' nearly full bins, so they moved every round
    * though no node's load changed by more than the noise; negligible segments now stay.
