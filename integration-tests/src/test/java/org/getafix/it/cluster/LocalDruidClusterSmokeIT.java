@@ -3,6 +3,7 @@ package org.getafix.it.cluster;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.getafix.localcluster.client.CoordinatorClient;
 import org.getafix.localcluster.client.DruidHttp;
+import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.cluster.CpuCgroup;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.LocalNode;
@@ -64,14 +65,7 @@ class LocalDruidClusterSmokeIT
     assertEquals(2 * DATASET.hours(), perServer.values().stream().mapToInt(Integer::intValue).sum(), perServer.toString());
     perServer.forEach((server, count) -> assertTrue(count > 0, server + " holds no segment: " + perServer));
 
-    final JsonNode hourly = cluster.brokerClient().nativeQuery(Map.of(
-        "queryType", "timeseries",
-        "dataSource", DATASET.dataSource(),
-        "intervals", List.of(DATASET.interval()),
-        "granularity", "hour",
-        "aggregations", List.of(Map.of("type", "longSum", "name", "rows", "fieldName", "count")),
-        "context", Map.of("useCache", false, "populateCache", false)
-    ));
+    final JsonNode hourly = cluster.brokerClient().nativeQuery(rowsQuery("hour"));
     assertEquals(DATASET.hours(), hourly.size(), "one timeseries bucket per hourly segment");
     for (JsonNode bucket : hourly) {
       assertEquals(DATASET.rowsPerHour(), bucket.path("result").path("rows").asLong(), "rows of " + bucket);
@@ -210,15 +204,19 @@ class LocalDruidClusterSmokeIT
 
   private static long totalRows(LocalDruidCluster cluster)
   {
-    final JsonNode result = cluster.brokerClient().nativeQuery(Map.of(
-        "queryType", "timeseries",
-        "dataSource", DATASET.dataSource(),
-        "intervals", List.of(DATASET.interval()),
-        "granularity", "all",
-        "aggregations", List.of(Map.of("type", "longSum", "name", "rows", "fieldName", "count")),
-        "context", Map.of("useCache", false, "populateCache", false)
-    ));
+    final JsonNode result = cluster.brokerClient().nativeQuery(rowsQuery("all"));
     return result.size() == 1 ? result.get(0).path("result").path("rows").asLong() : -1;
+  }
+
+  /** The dataset's row count per {@code granularity} bucket, uncached so every answer reflects the segments served. */
+  private static Map<String, Object> rowsQuery(String granularity)
+  {
+    return NativeQuery.timeseries(DATASET.dataSource(), List.of(DATASET.interval()))
+                      .granularity(granularity)
+                      .longSum("rows", "count")
+                      .context("useCache", false)
+                      .context("populateCache", false)
+                      .toMap();
   }
 
   /**
@@ -229,17 +227,13 @@ class LocalDruidClusterSmokeIT
   {
     final DruidHttp http = DruidHttp.shared();
     // CPU-bound per row (hashing for the cardinality sketch) with a one-row answer, so the client stays cheap.
-    final Map<String, Object> query = Map.of(
-        "queryType", "timeseries",
-        "dataSource", DATASET.dataSource(),
-        "intervals", List.of(DATASET.interval()),
-        "granularity", "all",
-        "aggregations", List.of(
-            Map.of("type", "cardinality", "name", "users", "fields", List.of("user", "page"), "byRow", true),
-            Map.of("type", "longSum", "name", "added", "fieldName", "added")
-        ),
-        "context", Map.of("useCache", false, "populateCache", false)
-    );
+    final Map<String, Object> query = NativeQuery.timeseries(DATASET.dataSource(), List.of(DATASET.interval()))
+                                                 .granularity("all")
+                                                 .cardinality("users", List.of("user", "page"), true)
+                                                 .longSum("added", "added")
+                                                 .context("useCache", false)
+                                                 .context("populateCache", false)
+                                                 .toMap();
     final List<long[]> before = new ArrayList<>();
     final List<CpuCgroup.Throttling> throttlingBefore = new ArrayList<>();
     for (int i : indexes) {

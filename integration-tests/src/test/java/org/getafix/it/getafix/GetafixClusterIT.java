@@ -5,6 +5,7 @@ import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.localcluster.client.DruidHttp;
 import org.getafix.localcluster.client.GetafixClient;
+import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.cluster.ClusterConfig;
 import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
@@ -496,14 +497,12 @@ class GetafixClusterIT
 
   private static Map<String, Object> rowCountQuery(String interval)
   {
-    return Map.of(
-        "queryType", "timeseries",
-        "dataSource", DATASET.dataSource(),
-        "intervals", List.of(interval),
-        "granularity", "all",
-        "aggregations", List.of(Map.of("type", "longSum", "name", "rows", "fieldName", "count")),
-        "context", Map.of("useCache", false, "populateCache", false)
-    );
+    return NativeQuery.timeseries(DATASET.dataSource(), List.of(interval))
+                      .granularity("all")
+                      .longSum("rows", "count")
+                      .context("useCache", false)
+                      .context("populateCache", false)
+                      .toMap();
   }
 
   /** Background queries over hours [from, to) from a few threads, until closed; failures are kept. */
@@ -612,14 +611,12 @@ class GetafixClusterIT
     /** Hours whose segment the Broker did not answer for in full (one hourly bucket per segment). */
     static List<Integer> missingHours(LocalDruidCluster cluster)
     {
-      final Map<String, Object> query = Map.of(
-          "queryType", "timeseries",
-          "dataSource", DATASET.dataSource(),
-          "intervals", List.of(DATASET.interval()),
-          "granularity", "hour",
-          "aggregations", List.of(Map.of("type", "longSum", "name", "rows", "fieldName", "count")),
-          "context", Map.of("useCache", false, "populateCache", false)
-      );
+      final Map<String, Object> query = NativeQuery.timeseries(DATASET.dataSource(), List.of(DATASET.interval()))
+                                                   .granularity("hour")
+                                                   .longSum("rows", "count")
+                                                   .context("useCache", false)
+                                                   .context("populateCache", false)
+                                                   .toMap();
       final Map<Instant, Long> rows = new TreeMap<>();
       for (JsonNode bucket : cluster.brokerClient().nativeQuery(query)) {
         rows.put(Instant.parse(bucket.path("timestamp").asText()), bucket.path("result").path("rows").asLong());

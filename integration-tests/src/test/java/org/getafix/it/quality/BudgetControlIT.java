@@ -9,6 +9,7 @@ import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.getafix.GetafixItCluster;
 import org.getafix.localcluster.client.BrokerAnswer;
 import org.getafix.localcluster.client.BrokerFormats;
+import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.client.QualityClient;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
@@ -26,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -437,17 +437,12 @@ class BudgetControlIT
     final int span = DATASET.hours() - MIN_HOURS + 1;
     final int hours = MIN_HOURS + (int) ((i * 37) % span);
     final int offset = (int) ((i * 53) % (DATASET.hours() - hours + 1));
-    final Map<String, Object> query = new HashMap<>();
-    query.put("queryType", "timeseries");
-    query.put("dataSource", DATASET.dataSource());
-    query.put("granularity", "hour");
-    query.put("intervals", List.of(DATASET.interval(offset, offset + hours)));
-    query.put("aggregations", List.of(
-        Map.of("type", "count", "name", "rows"),
-        Map.of("type", "longSum", "name", "added", "fieldName", "added"),
-        Map.of("type", "cardinality", "name", "distinctRows", "fields", List.of("page", "country", "user"), "byRow", true)
-    ));
-    return query;
+    return NativeQuery.timeseries(DATASET.dataSource(), List.of(DATASET.interval(offset, offset + hours)))
+                      .granularity("hour")
+                      .count("rows")
+                      .longSum("added", "added")
+                      .cardinality("distinctRows", List.of("page", "country", "user"), true)
+                      .toMap();
   }
 
   private static JsonNode qualityState()

@@ -7,6 +7,7 @@ import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.getafix.GetafixItCluster;
 import org.getafix.localcluster.client.BrokerAnswer;
+import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.client.QualityClient;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
@@ -214,102 +215,73 @@ class BudgetedQueryIT
    */
   private static Map<String, Object> stragglerQuery(String type)
   {
-    final List<Object> aggregations = new ArrayList<>(aggregations());
-    aggregations.add(Map.of(
-        "type", "cardinality",
-        "name", "distinctRows",
-        "fields", List.of("page", "country", "user"),
-        "byRow", true
-    ));
-    final Map<String, Object> query = new HashMap<>(Map.of(
-        "queryType", type,
-        "intervals", List.of(DATASET.interval())
-    ));
-    switch (type) {
-      case "timeseries" -> query.putAll(Map.of("granularity", "hour", "aggregations", aggregations));
-      case "topN" -> query.putAll(Map.of(
-          "granularity", "all",
-          "dimension", "country",
-          "metric", "rows",
-          "threshold", 10,
-          "aggregations", aggregations
-      ));
-      case "groupBy" -> query.putAll(Map.of(
-          "granularity", "hour",
-          "dimensions", List.of("country"),
-          "aggregations", aggregations
-      ));
-      case "scan" -> query.putAll(Map.of(
-          "columns", List.of("__time", "page", "country", "user", "added"),
-          "filter", Map.of(
-              "type", "expression",
-              "expression", "regexp_like(concat(page, country, user), 'c[0-9]+user-[0-9]*[05]$') && added < 100"
-          ),
-          "resultFormat", "compactedList"
-      ));
+    final List<String> intervals = List.of(DATASET.interval());
+    final NativeQuery query = switch (type) {
+      case "timeseries" -> hashingEveryRow(NativeQuery.timeseries(DATASET.dataSource(), intervals).granularity("hour"));
+      case "topN" -> hashingEveryRow(
+          NativeQuery.topN(DATASET.dataSource(), intervals)
+                     .granularity("all")
+                     .dimension("country")
+                     .metric("rows")
+                     .threshold(10)
+      );
+      case "groupBy" -> hashingEveryRow(
+          NativeQuery.groupBy(DATASET.dataSource(), intervals).granularity("hour").dimensions("country")
+      );
+      case "scan" -> NativeQuery.scan(DATASET.dataSource(), intervals)
+                                .columns("__time", "page", "country", "user", "added")
+                                .expressionFilter(
+                                    "regexp_like(concat(page, country, user), 'c[0-9]+user-[0-9]*[05]$') && added < 100"
+                                )
+                                .resultFormat("compactedList");
       default -> throw new IllegalArgumentException(type);
-    }
-    return query(query);
+    };
+    return query.toMap();
   }
 
   private static Map<String, Object> timeseries(String interval)
   {
-    return query(Map.of(
-        "queryType", "timeseries",
-        "granularity", "hour",
-        "intervals", List.of(interval),
-        "aggregations", aggregations()
-    ));
+    return withAggregations(NativeQuery.timeseries(DATASET.dataSource(), List.of(interval)).granularity("hour"))
+        .toMap();
   }
 
   private static Map<String, Object> topN()
   {
-    return query(Map.of(
-        "queryType", "topN",
-        "granularity", "all",
-        "intervals", List.of(DATASET.interval()),
-        "dimension", "page",
-        "metric", "rows",
-        "threshold", 10,
-        "aggregations", aggregations()
-    ));
+    return withAggregations(
+        NativeQuery.topN(DATASET.dataSource(), List.of(DATASET.interval()))
+                   .granularity("all")
+                   .dimension("page")
+                   .metric("rows")
+                   .threshold(10)
+    ).toMap();
   }
 
   private static Map<String, Object> groupBy()
   {
-    return query(Map.of(
-        "queryType", "groupBy",
-        "granularity", "all",
-        "intervals", List.of(DATASET.interval()),
-        "dimensions", List.of("country"),
-        "aggregations", aggregations()
-    ));
+    return withAggregations(
+        NativeQuery.groupBy(DATASET.dataSource(), List.of(DATASET.interval())).granularity("all").dimensions("country")
+    ).toMap();
   }
 
   private static Map<String, Object> scan()
   {
-    return query(Map.of(
-        "queryType", "scan",
-        "intervals", List.of(DATASET.interval(0, 3)),
-        "columns", List.of("__time", "page", "country", "added"),
-        "filter", Map.of("type", "selector", "dimension", "country", "value", "c29"),
-        "resultFormat", "compactedList"
-    ));
+    return NativeQuery.scan(DATASET.dataSource(), List.of(DATASET.interval(0, 3)))
+                      .columns("__time", "page", "country", "added")
+                      .selectorFilter("country", "c29")
+                      .resultFormat("compactedList")
+                      .toMap();
   }
 
-  private static List<Map<String, Object>> aggregations()
+  /** {@link #withAggregations} and the cardinality aggregator that makes the straggler slow. */
+  private static NativeQuery hashingEveryRow(NativeQuery query)
   {
-    return List.of(
-        Map.of("type", "count", "name", "rows"),
-        Map.of("type", "longSum", "name", "added", "fieldName", "added")
-    );
+    return withAggregations(query).cardinality("distinctRows", List.of("page", "country", "user"), true);
   }
 
-  private static Map<String, Object> query(Map<String, Object> fields)
+  /** The rows and their added sum: the aggregators every query here but the scan has. */
+  private static NativeQuery withAggregations(NativeQuery query)
   {
-    final Map<String, Object> query = new HashMap<>(fields);
-    query.put("dataSource", DATASET.dataSource());
-    return query;
+    return query.count("rows").longSum("added", "added");
   }
 
   /** {@code query} with a budget, and without a mature run: the online path alone, whatever the sampling rate. */

@@ -1,7 +1,8 @@
 package org.getafix.localcluster.workload;
 
+import org.getafix.localcluster.client.NativeQuery;
+
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -65,55 +66,31 @@ public record QueryMix(
     final int fromHour = Math.max(0, toHour - length(random));
     final List<String> intervals = List.of(dataset.interval(fromHour, toHour));
     final QueryKind kind = kind(random);
-    final Object filter = random.nextDouble() < filterProbability
-                          ? Map.of("type", "selector", "dimension", "country", "value", "c" + random.nextInt(3))
-                          : null;
-    final Map<String, Object> context = Map.of(
-        "queryId", "getafix-workload-" + QUERY_IDS.incrementAndGet(),
-        "useCache", false,
-        "populateCache", false,
-        "useResultLevelCache", false,
-        "populateResultLevelCache", false,
-        "timeout", 120_000
-    );
-    final List<Map<String, Object>> aggregations = List.of(
-        SyntheticDataset.map("type", "longSum", "name", "rows", "fieldName", "count"),
-        SyntheticDataset.map("type", "longSum", "name", "added", "fieldName", "added"),
-        SyntheticDataset.map("type", "doubleSum", "name", "delta", "fieldName", "delta")
-    );
-    final Map<String, Object> query = SyntheticDataset.map(
-        "queryType", switch (kind) {
-          case TIMESERIES -> "timeseries";
-          case TOPN -> "topN";
-          case GROUP_BY -> "groupBy";
-        },
-        "dataSource", dataset.dataSource(),
-        "intervals", intervals,
-        "granularity", kind == QueryKind.TIMESERIES ? "hour" : "all",
-        "aggregations", aggregations,
-        "context", context
-    );
-    if (filter != null) {
-      query.put("filter", filter);
+    final NativeQuery query = switch (kind) {
+      case TIMESERIES -> NativeQuery.timeseries(dataset.dataSource(), intervals).granularity("hour");
+      case TOPN -> NativeQuery.topN(dataset.dataSource(), intervals)
+                              .granularity("all")
+                              .dimension("page")
+                              .metric("added")
+                              .threshold(10);
+      case GROUP_BY -> NativeQuery.groupBy(dataset.dataSource(), intervals)
+                                  .granularity("all")
+                                  .dimensions("country", "page")
+                                  .limitDescendingNumeric(20, "added");
+    };
+    if (random.nextDouble() < filterProbability) {
+      query.selectorFilter("country", "c" + random.nextInt(3));
     }
-    switch (kind) {
-      case TOPN -> {
-        query.put("dimension", "page");
-        query.put("metric", "added");
-        query.put("threshold", 10);
-      }
-      case GROUP_BY -> {
-        query.put("dimensions", List.of("country", "page"));
-        query.put("limitSpec", SyntheticDataset.map(
-            "type", "default",
-            "limit", 20,
-            "columns", List.of(SyntheticDataset.map("dimension", "added", "direction", "descending", "dimensionOrder", "numeric"))
-        ));
-      }
-      case TIMESERIES -> {
-      }
-    }
-    return new WorkloadQuery(kind, fromHour, toHour, intervals, query);
+    query.longSum("rows", "count")
+         .longSum("added", "added")
+         .doubleSum("delta", "delta")
+         .context("queryId", "getafix-workload-" + QUERY_IDS.incrementAndGet())
+         .context("useCache", false)
+         .context("populateCache", false)
+         .context("useResultLevelCache", false)
+         .context("populateResultLevelCache", false)
+         .context("timeout", 120_000);
+    return new WorkloadQuery(kind, fromHour, toHour, intervals, query.toMap());
   }
 
   private static int length(SplittableRandom random)

@@ -180,7 +180,7 @@ public record SyntheticDataset(String dataSource, Instant start, int hours, int 
   {
   }
 
-  static Map<String, Object> map(Object... keyValues)
+  private static Map<String, Object> map(Object... keyValues)
   {
     final Map<String, Object> map = new LinkedHashMap<>();
     for (int i = 0; i < keyValues.length; i += 2) {
