@@ -41,6 +41,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong evictions = new AtomicLong();
+  private final AtomicLong hedgesSent = new AtomicLong();
+  private final AtomicLong hedgesWon = new AtomicLong();
   private final Map<MatureRunFailure, AtomicLong> failures = new EnumMap<>(MatureRunFailure.class);
 
   @Inject
@@ -134,6 +136,13 @@ public class QualityMetrics implements BudgetedQuery.Listener
     emit(query, GetafixMetric.MEMO_BYTES, bytes);
   }
 
+  /** A hedge sub-query went out ({@link GetafixMetric#HEDGE_SENT}), or a sub-query's hedges won ({@code HEDGE_WON}). */
+  void hedge(Query<?> query, GetafixMetric event)
+  {
+    (event == GetafixMetric.HEDGE_WON ? hedgesWon : hedgesSent).incrementAndGet();
+    emit(query, event, 1);
+  }
+
   private void emit(Query<?> query, GetafixMetric metric, Number value)
   {
     emitter.emit(dimensions(query).setMetric(metric.metricName(), value));
@@ -156,6 +165,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
     state.put("matureRunsFailedByReason", byReason);
     state.put("matureRunsSkipped", skipped.get());
     state.put("memoEvictions", evictions.get());
+    state.put("hedgesSent", hedgesSent.get());
+    state.put("hedgesWon", hedgesWon.get());
     synchronized (recent) {
       state.put("recent", new ArrayList<>(recent));
     }
