@@ -333,7 +333,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     private final Attempt<T> primary;
     private final Hedging.Plan plan;
     private final AtomicBoolean primaryRecorded = new AtomicBoolean();
-    /** Guarded by this, as are the two below. */
+    /** Guarded by this, as are the three below. */
     private final List<Attempt<T>> hedges = new ArrayList<>();
     @Nullable
     private ScheduledFuture<?> hedgePoint;
