@@ -14,20 +14,26 @@ import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryInterruptedException;
 import org.apache.druid.query.QueryPlus;
 import org.apache.druid.query.QueryRunnerFactoryConglomerate;
-import org.apache.druid.query.QueryWatcher;
 import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.query.context.ResponseContext;
 import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
 import org.apache.druid.query.spec.QuerySegmentSpec;
 
+import javax.annotation.Nullable;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
@@ -43,18 +49,28 @@ import java.util.stream.Collectors;
  * {@code reader} pool, as they arrive) before any is passed on, so that a server cut off halfway never contributes half
  * of its segments. A Historical merges its segments' results before sending them, so a partly read answer could not
  * say which segments it covers.
+ *
+ * <p>With {@link Hedging} on, a sub-query whose segments other servers hold too is hedged: if its Historical has not
+ * answered by the hedge point, its segments also go to those servers (one hedge sub-query per server), and the first
+ * complete answer is used, the other cancelled ({@link Race}).
  */
 public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 {
   private final ExecutorService reader;
   private final BudgetedQueries budgetedQueries;
   private final MatureRuns matureRuns;
+  private final Hedging hedging;
   private final String host;
   private final LongSupplier clock;
+  private final RequestCapture requests;
 
+  /**
+   * @param requests the query watcher, through which a hedged sub-query's requests are captured for cancelling: one
+   *                 per client
+   */
   public BudgetedDruidClient(
       QueryRunnerFactoryConglomerate conglomerate,
-      QueryWatcher queryWatcher,
+      RequestCapture requests,
       ObjectMapper objectMapper,
       HttpClient httpClient,
       String scheme,
@@ -64,15 +80,18 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       ExecutorService reader,
       BudgetedQueries budgetedQueries,
       MatureRuns matureRuns,
+      Hedging hedging,
       LongSupplier clock
   )
   {
-    super(conglomerate, queryWatcher, objectMapper, httpClient, scheme, host, emitter, queryCancellationExecutor);
+    super(conglomerate, requests, objectMapper, httpClient, scheme, host, emitter, queryCancellationExecutor);
     this.reader = reader;
     this.budgetedQueries = budgetedQueries;
     this.matureRuns = matureRuns;
+    this.hedging = hedging;
     this.host = host;
     this.clock = clock;
+    this.requests = requests;
   }
 
   @Override
@@ -81,7 +100,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final Query<T> query = queryPlus.getQuery();
     final BudgetedQuery<?> budgeted = budgetedQueries.of(query);
     if (budgeted == null) {
-      return super.run(queryPlus, context);
+      final Hedging.Plan plan = hedging.plan(query, host, Double.POSITIVE_INFINITY);
+      return plan == null ? super.run(queryPlus, context) : runHedged(queryPlus, context, null, plan);
     }
     final long deadline = budgeted.deadlineMillis();
     final long failTime = query.context().getLong(QUERY_FAIL_TIME, Long.MAX_VALUE);
@@ -95,9 +115,14 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     }
     final MatureRun mature = budgeted.matureRun();
     if (mature != null) {
+      // Not hedged: a sampled sub-query's late answer is its mature run's, and a hedge would answer for it online.
       return runSampled(queryPlus, sub, mature);
     }
     final Query<T> bounded = query.withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, deadline));
+    final Hedging.Plan plan = hedging.plan(query, host, deadline - clock.getAsLong());
+    if (plan != null) {
+      return runHedged(queryPlus.withQuery(bounded), context, sub, plan);
+    }
     final Sequence<T> results;
     try {
       results = super.run(queryPlus.withQuery(bounded), context);
@@ -186,6 +211,276 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       sub.budgeted.answeredInTime(sub.intervals.size());
       return Sequences.simple(rows);
     });
+  }
+
+  /**
+   * A sub-query that may be hedged, under the query's deadline if {@code sub} is a budgeted one's: its answer is the
+   * first complete one, its Historical's or its hedges', and counts once in the query's response context and coverage.
+   */
+  private Sequence<T> runHedged(QueryPlus<T> queryPlus, ResponseContext context, @Nullable SubQuery sub, Hedging.Plan plan)
+  {
+    final Attempt<T> primary;
+    try {
+      primary = attempt(queryPlus);
+    }
+    catch (RuntimeException e) {
+      if (sub != null && isLate(e, sub.budgeted.deadlineMillis())) {
+        return sub.late();
+      }
+      throw e;
+    }
+    final Race race = new Race(queryPlus, primary, plan);
+    race.start();
+    if (sub != null) {
+      return byDeadline(sub, race.settled.thenApply(answer -> answer.rows), race::cut, rows -> race.account(context));
+    }
+    return new LazySequence<>(() -> {
+      try {
+        race.settled.get();
+      }
+      catch (ExecutionException e) {
+        final Throwable cause = e.getCause() == null ? e : e.getCause();
+        Throwables.throwIfUnchecked(cause);
+        throw new RuntimeException(cause);
+      }
+      catch (InterruptedException e) {
+        race.cut();
+        Thread.currentThread().interrupt();
+        throw new QueryInterruptedException(e);
+      }
+      return Sequences.simple(race.account(context));
+    });
+  }
+
+  /**
+   * Sends {@code queryPlus} to this client's Historical as stock Druid does, under its own response context, and reads
+   * its answer on the reader pool. Used for both sides of a hedged sub-query: a hedge is neither budgeted (its
+   * segments count once, with its primary's) nor hedged again.
+   */
+  Attempt<T> attempt(QueryPlus<T> queryPlus)
+  {
+    final ResponseContext own = makeResponseContextForQuery();
+    final long start = clock.getAsLong();
+    final List<Future<?>> request = new ArrayList<>(1);
+    final Sequence<T> results = requests.capturing(request::add, () -> super.run(queryPlus, own));
+    return new Attempt<>(
+        host,
+        own,
+        request.isEmpty() ? null : request.get(0),
+        CompletableFuture.supplyAsync(results::toList, reader),
+        start
+    );
+  }
+
+  /** One request of a sub-query to one server, read as it arrives. */
+  static final class Attempt<T>
+  {
+    final String host;
+    final ResponseContext context;
+    @Nullable
+    final Future<?> request;
+    final CompletableFuture<List<T>> rows;
+    final long startMillis;
+
+    Attempt(String host, ResponseContext context, @Nullable Future<?> request, CompletableFuture<List<T>> rows, long startMillis)
+    {
+      this.host = host;
+      this.context = context;
+      this.request = request;
+      this.rows = rows;
+      this.startMillis = startMillis;
+    }
+
+    /**
+     * Cancels the request. While the server has not started answering, Druid's client then sends it the query's
+     * cancellation; once the answer streams, its work is done and the reader drains it.
+     */
+    void cancel()
+    {
+      if (request != null) {
+        request.cancel(true);
+      }
+    }
+  }
+
+  /** The answer a hedged sub-query uses: its rows, the response contexts they came with, and whether hedges sent them. */
+  private static final class Answer<T>
+  {
+    final List<T> rows;
+    final List<ResponseContext> contexts;
+    final boolean hedged;
+
+    Answer(List<T> rows, List<ResponseContext> contexts, boolean hedged)
+    {
+      this.rows = rows;
+      this.contexts = contexts;
+      this.hedged = hedged;
+    }
+  }
+
+  /**
+   * A hedged sub-query's primary against its hedges. The hedges go out at the plan's hedge point if the primary has
+   * not answered and the hedge budget allows; {@link #winner} is the first complete answer (the primary's, or all the
+   * hedges' merged in the query's result order, so that the Broker's merge still sees one sorted sequence), or the
+   * primary's failure once nothing else can answer. The loser is cancelled.
+   *
+   * <p>Hedges run under their own query id, so the query's cancellation by id reaches only the primary.
+   */
+  private final class Race
+  {
+    private final CompletableFuture<Answer<T>> winner = new CompletableFuture<>();
+    private final QueryPlus<T> queryPlus;
+    private final Attempt<T> primary;
+    private final Hedging.Plan plan;
+    private final AtomicBoolean primaryRecorded = new AtomicBoolean();
+    /** Guarded by this, as are the three below. */
+    private final List<Attempt<T>> hedges = new ArrayList<>();
+    @Nullable
+    private ScheduledFuture<?> hedgePoint;
+    @Nullable
+    private Throwable primaryFailure;
+    private boolean hedgesFailed;
+    /** The winner, once the loser is cancelled and the latencies recorded. */
+    private CompletableFuture<Answer<T>> settled;
+
+    Race(QueryPlus<T> queryPlus, Attempt<T> primary, Hedging.Plan plan)
+    {
+      this.queryPlus = queryPlus;
+      this.primary = primary;
+      this.plan = plan;
+    }
+
+    void start()
+    {
+      synchronized (this) {
+        hedgePoint = hedging.atHedgePoint(plan, this::hedge);
+      }
+      primary.rows.whenComplete((rows, failure) -> {
+        if (failure == null) {
+          recordPrimary();
+          winner.complete(new Answer<>(rows, List.of(primary.context), false));
+        } else {
+          primaryFailed(failure);
+        }
+      });
+      settled = winner.whenComplete(this::settle);
+    }
+
+    /**
+     * The primary failed: the race fails with it unless hedges may still answer. A primary cancelled before the race
+     * is over was cancelled by the query's own cancellation (the query watcher's), which the hedges follow.
+     */
+    private synchronized void primaryFailed(Throwable failure)
+    {
+      primaryFailure = failure;
+      if (hedges.isEmpty() || hedgesFailed || (primary.request != null && primary.request.isCancelled())) {
+        winner.completeExceptionally(failure);
+      }
+    }
+
+    /** At the hedge point: sends one hedge sub-query per holder of the plan, unless the race is over or over budget. */
+    @SuppressWarnings("unchecked")
+    private synchronized void hedge()
+    {
+      if (winner.isDone() || !hedging.tryHedge()) {
+        return;
+      }
+      final Query<T> query = queryPlus.getQuery();
+      final String hedgeId = query.getId() + "-hedge";
+      try {
+        for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
+          final Query<T> hedge = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()))
+                                      .withId(hedgeId);
+          hedges.add(((BudgetedDruidClient<T>) group.getKey()).attempt(queryPlus.withQuery(hedge)));
+          hedging.sent(query);
+        }
+      }
+      catch (RuntimeException e) {
+        // A group that could not be sent leaves the hedges incomplete: the primary answers alone.
+        hedges.forEach(Attempt::cancel);
+        hedges.clear();
+        return;
+      }
+      final List<Attempt<T>> sent = List.copyOf(hedges);
+      CompletableFuture.allOf(
+          sent.stream()
+              .map(hedge -> hedge.rows.thenRun(() -> hedging.record(hedge.host, clock.getAsLong() - hedge.startMillis)))
+              .toArray(CompletableFuture[]::new)
+      ).whenComplete((done, failure) -> hedgesDone(sent, failure));
+    }
+
+    private synchronized void hedgesDone(List<Attempt<T>> sent, @Nullable Throwable failure)
+    {
+      if (failure != null) {
+        hedgesFailed = true;
+        if (primaryFailure != null) {
+          winner.completeExceptionally(primaryFailure);
+        }
+        return;
+      }
+      final List<T> rows = new ArrayList<>();
+      final List<ResponseContext> contexts = new ArrayList<>();
+      for (Attempt<T> hedge : sent) {
+        rows.addAll(hedge.rows.join());
+        contexts.add(hedge.context);
+      }
+      // Each server's rows are in order already; a stable sort merges them.
+      rows.sort(queryPlus.getQuery().getResultOrdering());
+      winner.complete(new Answer<>(rows, contexts, true));
+    }
+
+    /** The race is over: the loser is cancelled, or everything if nothing answered. */
+    private void settle(@Nullable Answer<T> answer, @Nullable Throwable failure)
+    {
+      if (answer != null && answer.hedged) {
+        primary.cancel();
+        recordPrimary();
+        hedging.won(queryPlus.getQuery());
+        return;
+      }
+      if (answer == null) {
+        primary.cancel();
+        if (failure instanceof CancellationException) {
+          recordPrimary();
+        }
+      }
+      synchronized (this) {
+        hedgePoint.cancel(false);
+        hedges.forEach(Attempt::cancel);
+      }
+    }
+
+    /** The query's deadline passed (or its reader was interrupted) before any answer: everything is cancelled. */
+    void cut()
+    {
+      winner.cancel(false);
+    }
+
+    /**
+     * Records the primary's latency once: when it answers, or when it lost or was cut, so that a stuck server's
+     * window learns that it is slow.
+     */
+    private void recordPrimary()
+    {
+      if (primaryRecorded.compareAndSet(false, true)) {
+        hedging.record(primary.host, clock.getAsLong() - primary.startMillis);
+      }
+    }
+
+    /**
+     * The winning rows, with their servers' response contexts (missing segments and all) merged into the query's. The
+     * sub-query ran under its own contexts, so its response is accounted for here, once.
+     */
+    List<T> account(ResponseContext context)
+    {
+      final Answer<T> answer = winner.join();
+      for (ResponseContext own : answer.contexts) {
+        removeMagicResponseContextFields(own);
+        context.merge(own);
+      }
+      context.addRemainingResponse(queryPlus.getQuery().getMostSpecificId(), -1);
+      return answer.rows;
+    }
   }
 
   /** Whether {@code e} is the budget running out: a timeout anywhere in its causes, or any failure after the deadline. */

@@ -32,6 +32,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
   private final ExecutorService reader;
   private final BudgetedQueries budgetedQueries;
   private final MatureRuns matureRuns;
+  private final Hedging hedging;
 
   @Inject
   public BudgetedDruidClientFactory(
@@ -42,11 +43,13 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
       @EscalatedClient HttpClient httpClient,
       QualityConfig config,
       BudgetedQueries budgetedQueries,
-      MatureRuns matureRuns
+      MatureRuns matureRuns,
+      Hedging hedging
   )
   {
     this.budgetedQueries = budgetedQueries;
     this.matureRuns = matureRuns;
+    this.hedging = hedging;
     this.emitter = emitter;
     this.conglomerate = conglomerate;
     this.queryWatcher = queryWatcher;
@@ -68,7 +71,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
         server,
         new BudgetedDruidClient<>(
             conglomerate,
-            queryWatcher,
+            new RequestCapture(queryWatcher),
             smileMapper,
             httpClient,
             server.getScheme(),
@@ -78,6 +81,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
             reader,
             budgetedQueries,
             matureRuns,
+            hedging,
             System::currentTimeMillis
         )
     );

@@ -14,6 +14,8 @@ import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
 import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.query.QuerySegmentWalker;
+import org.getafix.core.redundancy.HedgePolicy;
+import org.getafix.core.redundancy.NodeLatencies;
 
 import java.util.List;
 
@@ -21,7 +23,8 @@ import java.util.List;
  * Budgeted queries on the Broker. Druid applies extension modules over its own with {@code Modules.override}, so
  * these bindings replace the two that {@code CliBroker} makes: the per-Historical client factory and the query
  * segment walker. Adds the budgeted queries' concerns (metrics, budget control, admission, mature runs; the mature
- * runs are lifecycle-managed: their threads stop with the Broker) and their endpoint.
+ * runs are lifecycle-managed: their threads stop with the Broker), hedged sub-queries (off by default) and their
+ * endpoint.
  */
 @LoadScope(roles = "broker")
 public class GetafixQualityModule implements DruidModule
@@ -47,9 +50,26 @@ public class GetafixQualityModule implements DruidModule
     binder.bind(Admission.class).in(LazySingleton.class);
     binder.bind(QualityProfiles.class).in(LazySingleton.class);
     binder.bind(BudgetedQueries.class).in(LazySingleton.class);
+    binder.bind(Hedging.Holders.class).to(Hedging.ServerViewHolders.class).in(LazySingleton.class);
+    binder.bind(Hedging.class).in(LazySingleton.class);
     Jerseys.addResource(binder, QualityResource.class);
     binder.bind(QueryableDruidServer.Maker.class).to(BudgetedDruidClientFactory.class).in(LazySingleton.class);
     binder.bind(QuerySegmentWalker.class).to(BudgetedQuerySegmentWalker.class).in(LazySingleton.class);
+  }
+
+  /** The Broker's recent latency of each server it sends sub-queries to; fed only while hedging is on. */
+  @Provides
+  @LazySingleton
+  public NodeLatencies nodeLatencies()
+  {
+    return new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime);
+  }
+
+  @Provides
+  @LazySingleton
+  public HedgePolicy hedgePolicy(QualityConfig config, NodeLatencies latencies)
+  {
+    return new HedgePolicy(config.hedgeSettings(), latencies);
   }
 
   /**

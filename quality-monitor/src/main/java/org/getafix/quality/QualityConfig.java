@@ -5,6 +5,7 @@ import org.getafix.core.contract.QualityKnobs;
 import org.getafix.core.quality.admission.AdmissionConfig;
 import org.getafix.core.quality.control.BudgetControlConfig;
 import org.getafix.core.quality.control.ResponseTimeEstimator;
+import org.getafix.core.redundancy.HedgeSettings;
 import org.joda.time.Period;
 
 import javax.annotation.Nullable;
@@ -102,6 +103,15 @@ public class QualityConfig
   @JsonProperty
   private int admissionWindow = QualityKnobs.ADMISSION_WINDOW.defaultValue();
 
+  @JsonProperty
+  private boolean hedging = QualityKnobs.HEDGING.defaultValue();
+
+  @JsonProperty
+  private double hedgeQuantile = QualityKnobs.HEDGE_QUANTILE.defaultValue();
+
+  @JsonProperty
+  private double hedgeRatio = QualityKnobs.HEDGE_RATIO.defaultValue();
+
   /** What steers the admission of low-priority queries. */
   public enum AdmissionMode
   {
@@ -187,6 +197,25 @@ public class QualityConfig
     return lowPriorityBelow;
   }
 
+  public boolean isHedging()
+  {
+    return hedging;
+  }
+
+  /** The hedge policy's settings: the quantile and ratio set here, the rest {@link HedgeSettings#DEFAULTS}. */
+  public HedgeSettings hedgeSettings()
+  {
+    final HedgeSettings defaults = HedgeSettings.DEFAULTS;
+    return new HedgeSettings(
+        hedgeQuantile,
+        defaults.minDelayMillis(),
+        defaults.unknownLatencyMillis(),
+        defaults.minSamples(),
+        hedgeRatio,
+        defaults.maxTokens()
+    );
+  }
+
   /** The budget controllers' settings (budgets in milliseconds, starting at the target), or null if none is set up. */
   @Nullable
   public BudgetControlConfig budgetControlConfig()
@@ -246,6 +275,8 @@ public class QualityConfig
     QualityKnobs.ADMISSION_TARGET.check(admissionTarget);
     QualityKnobs.ADMISSION_EVALUATION_PERIOD.check(admissionEvaluationPeriod);
     QualityKnobs.ADMISSION_WINDOW.check(admissionWindow);
+    QualityKnobs.HEDGE_QUANTILE.check(hedgeQuantile);
+    QualityKnobs.HEDGE_RATIO.check(hedgeRatio);
     return this;
   }
 

@@ -42,6 +42,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong evictions = new AtomicLong();
+  private final AtomicLong hedgesSent = new AtomicLong();
+  private final AtomicLong hedgesWon = new AtomicLong();
   private final Map<MatureRunFailure, AtomicLong> failures = new EnumMap<>(MatureRunFailure.class);
   /** The mean quality of every sampled query, weighing each measured run for the skipped ones of its 10 s. */
   private final SampledQualityEstimate sampledQuality = new SampledQualityEstimate(10_000, 360);
@@ -140,6 +142,13 @@ public class QualityMetrics implements BudgetedQuery.Listener
     emit(query, GetafixMetric.MEMO_BYTES, bytes);
   }
 
+  /** A hedge sub-query went out ({@link GetafixMetric#HEDGE_SENT}), or a sub-query's hedges won ({@code HEDGE_WON}). */
+  void hedge(Query<?> query, GetafixMetric event)
+  {
+    (event == GetafixMetric.HEDGE_WON ? hedgesWon : hedgesSent).incrementAndGet();
+    emit(query, event, 1);
+  }
+
   private void emit(Query<?> query, GetafixMetric metric, Number value)
   {
     emitter.emit(dimensions(query).setMetric(metric.metricName(), value));
@@ -167,6 +176,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
     state.put("matureRunsFailedByReason", byReason);
     state.put("matureRunsSkipped", skipped.get());
     state.put("memoEvictions", evictions.get());
+    state.put("hedgesSent", hedgesSent.get());
+    state.put("hedgesWon", hedgesWon.get());
     final SampledQualityEstimate.Estimate estimate = sampledQuality.estimate();
     final Map<String, Object> measured = new LinkedHashMap<>();
     measured.put("meanQuality", finiteOrNull(estimate.meanQuality()));

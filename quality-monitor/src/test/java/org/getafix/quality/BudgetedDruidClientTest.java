@@ -1,5 +1,6 @@
 package org.getafix.quality;
 
+import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.SettableFuture;
 import org.apache.druid.client.DirectDruidClient;
@@ -8,12 +9,16 @@ import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.java.util.common.StringUtils;
 import org.apache.druid.java.util.common.concurrent.Execs;
+import org.apache.druid.java.util.common.guava.Sequence;
 import org.apache.druid.java.util.emitter.core.NoopEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.http.client.HttpClient;
 import org.apache.druid.java.util.http.client.Request;
 import org.apache.druid.java.util.http.client.response.HttpResponseHandler;
+import org.apache.druid.java.util.http.client.response.StatusResponseHolder;
 import org.apache.druid.query.Druids;
+import org.apache.druid.server.coordination.DruidServerMetadata;
+import org.apache.druid.server.coordination.ServerType;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryPlus;
 import org.apache.druid.query.QueryRunnerFactoryConglomerate;
@@ -24,8 +29,13 @@ import org.apache.druid.query.context.ResponseContext;
 import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
 import org.apache.druid.query.timeseries.TimeseriesQuery;
 import org.apache.druid.query.timeseries.TimeseriesResultValue;
+import org.getafix.core.redundancy.HedgePolicy;
+import org.getafix.core.redundancy.HedgeSettings;
+import org.getafix.core.redundancy.NodeLatencies;
 import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.QueryContextKeys;
+import org.jboss.netty.handler.codec.http.HttpMethod;
+import org.jboss.netty.handler.codec.http.HttpResponseStatus;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,8 +46,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -61,13 +75,35 @@ class BudgetedDruidClientTest
       new SegmentDescriptor(Intervals.of("2025-01-01T01/2025-01-01T02"), "v1", 0)
   );
 
+  private static final String PRIMARY = "historical:8083";
+  private static final String OTHER = "other:8083";
+  /** A server without history is hedged after 5 ms. */
+  private static final HedgeSettings QUICK = new HedgeSettings(0.95, 1, 5, 20, 0.05, 10);
+  /** A server without history is hedged after 10 s: never, within a test. */
+  private static final HedgeSettings PATIENT = new HedgeSettings(0.95, 1, 10_000, 20, 0.05, 10);
+
   private static final QueryRunnerFactoryConglomerate CONGLOMERATE = new TimeseriesConglomerate();
 
-  /** A Historical whose every answer is the given future; records the queries' ids. */
-  private static final class StubHistorical implements HttpClient
+  /**
+   * A Historical whose every answer is a future the test completes, or, if it answers at once, the answer; records the
+   * queries and the cancellations (DELETE requests, answered OK).
+   */
+  static final class StubHistorical implements HttpClient
   {
     final List<SettableFuture<InputStream>> answers = new ArrayList<>();
-    final List<String> requests = new ArrayList<>();
+    final List<String> requests = new CopyOnWriteArrayList<>();
+    final List<String> cancelled = new CopyOnWriteArrayList<>();
+    private final boolean answersAtOnce;
+
+    StubHistorical()
+    {
+      this(false);
+    }
+
+    StubHistorical(boolean answersAtOnce)
+    {
+      this.answersAtOnce = answersAtOnce;
+    }
 
     @Override
     public <I, F> ListenableFuture<F> go(Request request, HttpResponseHandler<I, F> handler)
@@ -79,21 +115,35 @@ class BudgetedDruidClientTest
     @SuppressWarnings("unchecked")
     public synchronized <I, F> ListenableFuture<F> go(Request request, HttpResponseHandler<I, F> handler, Duration timeout)
     {
+      if (HttpMethod.DELETE.equals(request.getMethod())) {
+        cancelled.add(request.getUrl().getPath());
+        return (ListenableFuture<F>) Futures.immediateFuture(new StatusResponseHolder(HttpResponseStatus.OK, new StringBuilder()));
+      }
       requests.add(StringUtils.fromUtf8(request.getContent().array()));
       final SettableFuture<InputStream> answer = SettableFuture.create();
       answers.add(answer);
+      if (answersAtOnce) {
+        answer(answer);
+      }
       return (ListenableFuture<F>) answer;
     }
   }
 
-  private final ExecutorService reader = Execs.multiThreaded(2, "test-reader-%d");
+  private final ExecutorService reader = Execs.multiThreaded(8, "test-reader-%d");
+  private final ScheduledExecutorService cancellation = Execs.scheduledSingleThreaded("test-cancel-%d");
   private final StubHistorical historical = new StubHistorical();
+  private final StubHistorical other = new StubHistorical(true);
+  private final NodeLatencies latencies = new NodeLatencies(java.time.Duration.ofSeconds(30), System::nanoTime);
   private MatureRuns matureRuns;
+  private QualityMetrics metrics;
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> primaryClient;
+  private BudgetedQuery<Result<TimeseriesResultValue>> ranQuery;
 
   @AfterEach
   void stop()
   {
     reader.shutdownNow();
+    cancellation.shutdownNow();
     if (matureRuns != null) {
       matureRuns.stop();
     }
@@ -103,7 +153,7 @@ class BudgetedDruidClientTest
   {
     final QualityConfig config = QualityConfig.defaults();
     final ServiceEmitter emitter = new ServiceEmitter("broker", "localhost", new NoopEmitter());
-    final QualityMetrics metrics = new QualityMetrics(emitter);
+    metrics = new QualityMetrics(emitter);
     matureRuns = new MatureRuns(config, metrics, CONGLOMERATE, MAPPER, new DruidHttpClientConfig());
     final BudgetControl budgetControl = new BudgetControl(config, emitter);
     final Admission admission = new Admission(config, emitter);
@@ -112,18 +162,29 @@ class BudgetedDruidClientTest
 
   private BudgetedDruidClient<Result<TimeseriesResultValue>> client(BudgetedQueries budgetedQueries)
   {
+    return client(budgetedQueries, historical, PRIMARY, hedging(false, HedgeSettings.DEFAULTS, Map.of()));
+  }
+
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> client(
+      BudgetedQueries budgetedQueries,
+      StubHistorical server,
+      String host,
+      Hedging hedging
+  )
+  {
     return new BudgetedDruidClient<>(
         CONGLOMERATE,
-        (query, future) -> {},
+        new RequestCapture((query, future) -> {}),
         MAPPER,
-        historical,
+        server,
         "http",
-        "historical:8083",
+        host,
         new ServiceEmitter("broker", "localhost", new NoopEmitter()),
-        Execs.scheduledSingleThreaded("test-cancel-%d"),
+        cancellation,
         reader,
         budgetedQueries,
         matureRuns,
+        hedging,
         System::currentTimeMillis
     );
   }
@@ -149,6 +210,87 @@ class BudgetedDruidClientTest
   private static void answer(SettableFuture<InputStream> future)
   {
     future.set(new ByteArrayInputStream(StringUtils.toUtf8(ANSWER)));
+  }
+
+  /** Hedging among {@code holders}, each holding every segment; the map may be filled after the clients are made. */
+  private Hedging hedging(boolean enabled, HedgeSettings settings, Map<String, BudgetedDruidClient<?>> holders)
+  {
+    final Hedging.Holders stub = new Hedging.Holders()
+    {
+      @Override
+      public List<DruidServerMetadata> of(String table, SegmentDescriptor segment)
+      {
+        return holders.keySet()
+                      .stream()
+                      .sorted()
+                      .map(host -> new DruidServerMetadata(host, host, null, 0, ServerType.HISTORICAL, "_default_tier", 0))
+                      .collect(Collectors.toList());
+      }
+
+      @Override
+      public BudgetedDruidClient<?> clientOf(DruidServerMetadata server)
+      {
+        return holders.get(server.getHost());
+      }
+    };
+    final QualityConfig config = MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class);
+    return new Hedging(config, new HedgePolicy(settings, latencies), latencies, stub, metrics);
+  }
+
+  /** The client of the primary Historical, whose segments {@link #other} (answering at once) holds too if asked. */
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> primary(
+      BudgetedQueries budgetedQueries,
+      boolean hedgingOn,
+      HedgeSettings settings,
+      boolean withAlternative
+  )
+  {
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final Hedging hedging = hedging(hedgingOn, settings, holders);
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, primary);
+    if (withAlternative) {
+      holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    }
+    return primary;
+  }
+
+  private static void eventually(BooleanSupplier condition, String what) throws InterruptedException
+  {
+    final long giveUp = System.currentTimeMillis() + 5_000;
+    while (!condition.getAsBoolean()) {
+      assertTrue(System.currentTimeMillis() < giveUp, what);
+      Thread.sleep(5);
+    }
+  }
+
+  /** Waits past the 5 ms hedge points of {@link #QUICK}, on a machine that keeps up. */
+  private static void pastTheHedgePoints() throws InterruptedException
+  {
+    Thread.sleep(30);
+  }
+
+  /**
+   * Runs a sub-query of a query with a budget of a minute (which a test never reaches) on a new {@link #primary}
+   * client, kept in {@link #primaryClient}, as the query is in {@link #ranQuery}.
+   */
+  private Sequence<Result<TimeseriesResultValue>> runWithinAMinute(boolean hedgingOn, HedgeSettings settings, boolean withAlternative)
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    primaryClient = primary(budgetedQueries, hedgingOn, settings, withAlternative);
+    ranQuery = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, 60_000, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    return run(primaryClient, ranQuery.stamped());
+  }
+
+  private static Sequence<Result<TimeseriesResultValue>> run(
+      BudgetedDruidClient<Result<TimeseriesResultValue>> client,
+      Query<Result<TimeseriesResultValue>> query
+  )
+  {
+    return client.run(subQuery(query), DirectDruidClient.makeResponseContextForQuery());
   }
 
   @Test
@@ -213,5 +355,76 @@ class BudgetedDruidClientTest
     final var results = client(budgetedQueries).run(subQuery(query(Map.of())), DirectDruidClient.makeResponseContextForQuery());
     answer(historical.answers.get(0));
     assertEquals(1, results.toList().size());
+  }
+
+  @Test
+  void aSlowPrimaryLosesToItsHedgeAndItsSegmentsCountOnce() throws Exception
+  {
+    final var results = runWithinAMinute(true, QUICK, true);
+    assertEquals(1, results.toList().size(), "the hedge's answer goes on");
+    assertEquals(1, other.requests.size());
+    assertTrue(other.requests.get(0).contains("\"queryId\":\"q1-hedge\""), other.requests.get(0));
+    assertTrue(historical.answers.get(0).isCancelled(), "the primary is cancelled");
+    eventually(() -> historical.cancelled.contains("/druid/v2/q1"), "the primary's Historical is told to cancel");
+    assertEquals(Coverage.answered(2), ranQuery.coverage());
+    assertEquals(1L, metrics.state().get("hedgesSent"));
+    assertEquals(1L, metrics.state().get("hedgesWon"));
+    assertEquals(1, latencies.get(PRIMARY).count(), "the losing primary's elapsed time is learnt");
+    assertEquals(1, latencies.get(OTHER).count());
+  }
+
+  @Test
+  void aFastPrimaryIsNotHedged()
+  {
+    final var results = runWithinAMinute(true, PATIENT, true);
+    answer(historical.answers.get(0));
+    assertEquals(1, results.toList().size());
+    assertTrue(other.requests.isEmpty(), "no hedge is sent");
+    assertEquals(0L, metrics.state().get("hedgesSent"));
+    assertEquals(Coverage.answered(2), ranQuery.coverage());
+    assertEquals(1, latencies.get(PRIMARY).count());
+  }
+
+  @Test
+  void withHedgingOffNothingIsEverHedged() throws Exception
+  {
+    final var budgetedResults = runWithinAMinute(false, QUICK, true);
+    final var stockResults = run(primaryClient, query(Map.of()));
+    pastTheHedgePoints();
+    historical.answers.forEach(BudgetedDruidClientTest::answer);
+    assertEquals(1, budgetedResults.toList().size());
+    assertEquals(1, stockResults.toList().size());
+    assertTrue(other.requests.isEmpty(), "no hedge is sent");
+    assertEquals(0, latencies.size(), "nothing is learnt");
+    assertEquals(Coverage.answered(2), ranQuery.coverage());
+  }
+
+  @Test
+  void aSubQueryWithoutAnotherHolderIsNotHedged() throws Exception
+  {
+    final var results = runWithinAMinute(true, QUICK, false);
+    pastTheHedgePoints();
+    answer(historical.answers.get(0));
+    assertEquals(1, results.toList().size());
+    assertTrue(other.requests.isEmpty());
+    assertEquals(0L, metrics.state().get("hedgesSent"));
+  }
+
+  @Test
+  void hedgesStayWithinTheirBudget() throws Exception
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final HedgeSettings settings = new HedgeSettings(0.95, 1, 5, 20, 0.05, 2);
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> client = primary(budgetedQueries, true, settings, true);
+    final int primaries = 40;
+    for (int i = 0; i < primaries; i++) {
+      run(client, query(Map.of()));
+    }
+    eventually(() -> other.requests.size() >= settings.maxTokens(), "the burst of hedges goes out");
+    pastTheHedgePoints();
+    final long sent = (Long) metrics.state().get("hedgesSent");
+    assertEquals(sent, other.requests.size());
+    assertTrue(sent >= settings.maxTokens(), "the burst goes out: " + sent);
+    assertTrue(sent <= settings.hedgeRatio() * primaries + settings.maxTokens(), "at most ratio × primaries + burst: " + sent);
   }
 }

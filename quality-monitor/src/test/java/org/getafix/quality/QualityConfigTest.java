@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +22,9 @@ class QualityConfigTest
     final QualityConfig config = QualityConfig.defaults().validate();
     assertEquals(0.1, config.getMatureSampleRate());
     assertEquals(300_000, config.getMaxBudgetMs());
+    assertFalse(config.isHedging(), "hedging is off unless asked for");
+    assertEquals(0.95, config.hedgeSettings().quantile());
+    assertEquals(0.05, config.hedgeSettings().hedgeRatio());
   }
 
   @Test
@@ -35,7 +39,9 @@ class QualityConfigTest
         Map.of("maxMatureRuns", 0),
         Map.of("memoMaxBytes", 0),
         Map.of("memoMaxEntries", 0),
-        Map.of("memoTtl", "PT0S")
+        Map.of("memoTtl", "PT0S"),
+        Map.of("hedgeQuantile", 1.0),
+        Map.of("hedgeRatio", 0.0)
     );
     for (Map<String, Object> properties : bad) {
       final QualityConfig config = MAPPER.convertValue(properties, QualityConfig.class);

@@ -34,7 +34,9 @@ public enum GetafixMetric
   MATURE_FAILED("getafix/mature/failed", "1 when a mature run fails (reason)"),
   MATURE_SKIPPED("getafix/mature/skipped", "1 when a sampled query gets no mature run (maxMatureRuns in flight)"),
   MEMO_BYTES("getafix/memo/bytes", "the memo's weighed size in bytes after a sub-answer is memoised"),
-  MEMO_EVICTIONS("getafix/memo/evictions", "1 when a memoised sub-answer is evicted (cause)");
+  MEMO_EVICTIONS("getafix/memo/evictions", "1 when a memoised sub-answer is evicted (cause)"),
+  HEDGE_SENT("getafix/hedge/sent", "1 for each hedge sub-query sent to another holder of a late sub-query's segments"),
+  HEDGE_WON("getafix/hedge/won", "1 when a sub-query's answer came from its hedges rather than its Historical");
 
   private final String metricName;
   private final String doc;

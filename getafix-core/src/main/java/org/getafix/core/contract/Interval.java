@@ -13,6 +13,12 @@ public record Interval(double lower, boolean lowerOpen, double upper, boolean up
     return new Interval(lower, false, upper, false);
   }
 
+  /** (lower, upper) */
+  public static Interval open(double lower, double upper)
+  {
+    return new Interval(lower, true, upper, true);
+  }
+
   /** [lower, upper) */
   public static Interval closedOpen(double lower, double upper)
   {

@@ -28,6 +28,13 @@ public final class QualityKnobs
       "threads that read the Historicals' answers to budgeted sub-queries as they arrive"
   );
 
+  /** Off by default: a hedge is extra load on another Historical, worth it only where segments have replicas. */
+  public static final Knob<Boolean> HEDGING = Knob.flag(
+      PREFIX + ".hedging",
+      false,
+      "whether a sub-query still unanswered at its Historical's latency quantile is re-sent to another holder"
+  );
+
   public static final Knob<Double> MATURE_SAMPLE_RATE = Knob.number(
       PREFIX + ".matureSampleRate",
       0.1,
@@ -101,6 +108,14 @@ public final class QualityKnobs
       "the response-time target of the budget controllers"
   );
 
+  /** Higher hedges fewer sub-queries, and later: at 0.95, about one in twenty of a steady Historical's. */
+  public static final Knob<Double> HEDGE_QUANTILE = Knob.number(
+      PREFIX + ".hedgeQuantile",
+      0.95,
+      Interval.open(0, 1),
+      "quantile of a Historical's recent sub-query latencies after which its sub-query is hedged"
+  );
+
   /** The name of a {@code BudgetControlConfig.Mode}. */
   public static final Knob<String> CONTROL_MODE = Knob.of(
       PREFIX + ".controlMode",
@@ -163,6 +178,14 @@ public final class QualityKnobs
       100,
       Interval.above(0),
       "most recent high-priority samples the admission signal averages over"
+  );
+
+  /** Not 0: the hedge budget ({@code HedgeBudget}) needs some refill, or its first burst would be its last. */
+  public static final Knob<Double> HEDGE_RATIO = Knob.number(
+      PREFIX + ".hedgeRatio",
+      0.05,
+      Interval.openClosed(0, 1),
+      "hedges allowed per primary sub-query in the long run, beyond a burst of 10"
   );
 
   private QualityKnobs()

@@ -52,7 +52,7 @@ public final class HedgePolicy
     for (int i = 0; i < alternatives.size(); i++) {
       final String alternative = alternatives.get(i);
       if (alternative != null && !alternative.equals(node)) {
-        bestAlternative = Math.min(bestAlternative, recentMillis(alternative, LatencyWindow::mean));
+        bestAlternative = Math.min(bestAlternative, expectedMillis(alternative));
       }
     }
     if (bestAlternative == Double.POSITIVE_INFINITY) {
@@ -64,6 +64,15 @@ public final class HedgePolicy
     }
     final double latest = remainingBudgetMillis - bestAlternative;
     return latest < 0 ? NO_HEDGE : Math.min(point, latest);
+  }
+
+  /**
+   * The latency expected of {@code node} as a hedge's target: its recent mean, or the unknown-node latency while it
+   * has too few samples.
+   */
+  public double expectedMillis(String node)
+  {
+    return recentMillis(node, LatencyWindow::mean);
   }
 
   /** Counts one primary sub-query sent: it earns the budget a share of a hedge. */

@@ -66,6 +66,16 @@ class HedgePolicyTest
   }
 
   @Test
+  void anAlternativeIsExpectedToTakeItsRecentMean()
+  {
+    constant("b", 10, 50);
+    constant("sparse", 1, 5);
+    assertEquals(10, policy.expectedMillis("b"), 1e-9);
+    assertEquals(HedgeSettings.DEFAULTS.unknownLatencyMillis(), policy.expectedMillis("sparse"));
+    assertEquals(HedgeSettings.DEFAULTS.unknownLatencyMillis(), policy.expectedMillis("never-seen"));
+  }
+
+  @Test
   void noHedgeWithoutAnotherHolder()
   {
     uniform("a", 1);

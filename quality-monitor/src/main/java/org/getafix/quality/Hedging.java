@@ -1,0 +1,205 @@
+package org.getafix.quality;
+
+import com.google.inject.Inject;
+import com.google.inject.Provider;
+import org.apache.druid.client.DruidServer;
+import org.apache.druid.client.TimelineServerView;
+import org.apache.druid.client.selector.ServerSelector;
+import org.apache.druid.java.util.common.concurrent.Execs;
+import org.apache.druid.query.BaseQuery;
+import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryRunner;
+import org.apache.druid.query.SegmentDescriptor;
+import org.apache.druid.query.TableDataSource;
+import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
+import org.apache.druid.query.spec.QuerySegmentSpec;
+import org.apache.druid.server.coordination.DruidServerMetadata;
+import org.apache.druid.timeline.TimelineLookup;
+import org.apache.druid.timeline.partition.PartitionChunk;
+import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.redundancy.HedgePolicy;
+import org.getafix.core.redundancy.NodeLatencies;
+
+import javax.annotation.Nullable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Hedged sub-queries, Zoolander's replication for predictability in its reactive form: a sub-query whose Historical
+ * has not answered by its {@link HedgePolicy} hedge point has its segments sent to other holders as well, and the
+ * first complete answer wins ({@link BudgetedDruidClient} runs the race). This class finds the other holders, groups
+ * a sub-query's segments by the holder that will answer them, and keeps the Broker's per-Historical latencies and
+ * hedge budget. Unless {@code druid.getafix.quality.hedging} is set, {@link #plan} hedges nothing.
+ */
+public class Hedging
+{
+  /** Who holds a table's segments, and the Broker's client of each: the Broker's server view, or a test's stub. */
+  public interface Holders
+  {
+    /** The servers holding {@code segment} of {@code table}; none if the Broker does not know the segment. */
+    List<DruidServerMetadata> of(String table, SegmentDescriptor segment);
+
+    /** The Broker's client of {@code server}, or null if it has none (the server has just left). */
+    @Nullable
+    BudgetedDruidClient<?> clientOf(DruidServerMetadata server);
+  }
+
+  /** Where a hedgeable sub-query's segments go if it is hedged, and when. */
+  static final class Plan
+  {
+    final double hedgeAfterMillis;
+    final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups;
+
+    Plan(double hedgeAfterMillis, Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups)
+    {
+      this.hedgeAfterMillis = hedgeAfterMillis;
+      this.groups = groups;
+    }
+  }
+
+  private final boolean enabled;
+  private final HedgePolicy policy;
+  private final NodeLatencies latencies;
+  private final Holders holders;
+  private final QualityMetrics metrics;
+  @Nullable
+  private final ScheduledExecutorService timer;
+
+  @Inject
+  public Hedging(
+      QualityConfig config,
+      HedgePolicy policy,
+      NodeLatencies latencies,
+      Holders holders,
+      QualityMetrics metrics
+  )
+  {
+    this.enabled = config.isHedging();
+    // One thread: it only sends the hedges that are due, which Druid's client does without waiting.
+    this.timer = enabled ? Execs.scheduledSingleThreaded("getafix-hedge-timer-%d") : null;
+    this.policy = policy;
+    this.latencies = latencies;
+    this.holders = holders;
+    this.metrics = metrics;
+  }
+
+  /**
+   * How {@code subQuery} to {@code primaryHost} would be hedged, or null if it will not be: hedging is off, the query
+   * does not read one table's specific segments, a segment has no other holder the Broker can query, or the policy
+   * sees no hedge point within {@code remainingMillis}. Each hedgeable sub-query earns the hedge budget its share.
+   */
+  @Nullable
+  Plan plan(Query<?> subQuery, String primaryHost, double remainingMillis)
+  {
+    if (!enabled || !(subQuery.getDataSource() instanceof TableDataSource)) {
+      return null;
+    }
+    final QuerySegmentSpec spec = subQuery instanceof BaseQuery ? ((BaseQuery<?>) subQuery).getQuerySegmentSpec() : null;
+    if (!(spec instanceof MultipleSpecificSegmentSpec)) {
+      return null;
+    }
+    policy.onPrimary();
+    final String table = ((TableDataSource) subQuery.getDataSource()).getName();
+    final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups = new LinkedHashMap<>();
+    final Set<String> alternatives = new LinkedHashSet<>();
+    for (SegmentDescriptor segment : ((MultipleSpecificSegmentSpec) spec).getDescriptors()) {
+      BudgetedDruidClient<?> best = null;
+      double bestMillis = Double.POSITIVE_INFINITY;
+      for (DruidServerMetadata holder : holders.of(table, segment)) {
+        final String host = holder.getHost();
+        if (host == null || host.equals(primaryHost)) {
+          continue;
+        }
+        final BudgetedDruidClient<?> client = holders.clientOf(holder);
+        if (client == null) {
+          continue;
+        }
+        alternatives.add(host);
+        final double expected = policy.expectedMillis(host);
+        if (best == null || expected < bestMillis) {
+          best = client;
+          bestMillis = expected;
+        }
+      }
+      if (best == null) {
+        return null;
+      }
+      groups.computeIfAbsent(best, client -> new ArrayList<>()).add(segment);
+    }
+    final double hedgeAfter = policy.hedgeAfterMillis(primaryHost, new ArrayList<>(alternatives), remainingMillis);
+    return hedgeAfter == HedgePolicy.NO_HEDGE ? null : new Plan(hedgeAfter, groups);
+  }
+
+  /** Runs {@code hedge} at the plan's hedge point. */
+  ScheduledFuture<?> atHedgePoint(Plan plan, Runnable hedge)
+  {
+    return timer.schedule(hedge, (long) Math.ceil(plan.hedgeAfterMillis * 1000), TimeUnit.MICROSECONDS);
+  }
+
+  /** Whether the hedge budget lets a due hedge go; spends its share if so. */
+  boolean tryHedge()
+  {
+    return policy.tryHedge();
+  }
+
+  /** A sub-query to {@code host} answered, was cut at its deadline, or lost to its hedges, after {@code millis}. */
+  void record(String host, long millis)
+  {
+    latencies.record(host, millis);
+  }
+
+  void sent(Query<?> query)
+  {
+    metrics.hedge(query, GetafixMetric.HEDGE_SENT);
+  }
+
+  void won(Query<?> query)
+  {
+    metrics.hedge(query, GetafixMetric.HEDGE_WON);
+  }
+
+  /** The holders of a segment as the Broker's timeline sees them. */
+  public static final class ServerViewHolders implements Holders
+  {
+    /** A provider: the server view is built with the client factory, which needs this class. */
+    private final Provider<TimelineServerView> serverView;
+
+    @Inject
+    public ServerViewHolders(Provider<TimelineServerView> serverView)
+    {
+      this.serverView = serverView;
+    }
+
+    @Override
+    public List<DruidServerMetadata> of(String table, SegmentDescriptor segment)
+    {
+      final Optional<TimelineLookup<String, ServerSelector>> timeline =
+          serverView.get().getTimeline(new TableDataSource(table));
+      if (timeline.isEmpty()) {
+        return List.of();
+      }
+      final PartitionChunk<ServerSelector> chunk = timeline.get().findChunk(
+          segment.getInterval(),
+          segment.getVersion(),
+          segment.getPartitionNumber()
+      );
+      return chunk == null ? List.of() : chunk.getObject().getAllServers();
+    }
+
+    @Override
+    @Nullable
+    public BudgetedDruidClient<?> clientOf(DruidServerMetadata server)
+    {
+      final QueryRunner<?> runner = serverView.get().getQueryRunner(new DruidServer(server));
+      return runner instanceof BudgetedDruidClient ? (BudgetedDruidClient<?>) runner : null;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package org.getafix.quality;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.apache.druid.jackson.DefaultObjectMapper;
+import org.apache.druid.java.util.common.Intervals;
+import org.apache.druid.java.util.emitter.core.NoopEmitter;
+import org.apache.druid.java.util.emitter.service.ServiceEmitter;
+import org.apache.druid.query.Druids;
+import org.apache.druid.query.SegmentDescriptor;
+import org.apache.druid.query.aggregation.CountAggregatorFactory;
+import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
+import org.apache.druid.query.timeseries.TimeseriesQuery;
+import org.apache.druid.server.coordination.DruidServerMetadata;
+import org.apache.druid.server.coordination.ServerType;
+import org.getafix.core.redundancy.HedgePolicy;
+import org.getafix.core.redundancy.HedgeSettings;
+import org.getafix.core.redundancy.NodeLatencies;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/** Which holders a sub-query's segments would be hedged to. */
+class HedgingTest
+{
+  private static final ObjectMapper MAPPER = new DefaultObjectMapper();
+  private static final SegmentDescriptor FIRST = new SegmentDescriptor(Intervals.of("2025-01-01T00/2025-01-01T01"), "v1", 0);
+  private static final SegmentDescriptor SECOND = new SegmentDescriptor(Intervals.of("2025-01-01T01/2025-01-01T02"), "v1", 0);
+
+  private static final SegmentDescriptor THIRD = new SegmentDescriptor(Intervals.of("2025-01-01T02/2025-01-01T03"), "v1", 0);
+
+  private final NodeLatencies latencies = new NodeLatencies(Duration.ofSeconds(30), System::nanoTime);
+  private final Map<String, BudgetedDruidClient<?>> clients = Map.of("a:8083", client("a:8083"), "b:8083", client("b:8083"), "c:8083", client("c:8083"));
+
+  /** A client that is only compared here, never run. */
+  private static BudgetedDruidClient<?> client(String host)
+  {
+    return new BudgetedDruidClient<>(new TimeseriesConglomerate(), new RequestCapture((query, future) -> {}), MAPPER,
+                                     null, "http", host, null, null, null, null, null, null, System::currentTimeMillis);
+  }
+
+  /** FIRST is on a, b and c; SECOND on a and c; THIRD on a only. */
+  private Hedging hedging(boolean enabled)
+  {
+    final Hedging.Holders holders = new Hedging.Holders()
+    {
+      @Override
+      public List<DruidServerMetadata> of(String table, SegmentDescriptor segment)
+      {
+        final List<String> hosts = segment.equals(FIRST)
+                                   ? List.of("a:8083", "b:8083", "c:8083")
+                                   : segment.equals(SECOND) ? List.of("a:8083", "c:8083") : List.of("a:8083");
+        return hosts.stream()
+                    .map(host -> new DruidServerMetadata(host, host, null, 0, ServerType.HISTORICAL, "_default_tier", 0))
+                    .collect(Collectors.toList());
+      }
+
+      @Override
+      public BudgetedDruidClient<?> clientOf(DruidServerMetadata server)
+      {
+        return clients.get(server.getHost());
+      }
+    };
+    return new Hedging(
+        MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class),
+        new HedgePolicy(HedgeSettings.DEFAULTS, latencies),
+        latencies,
+        holders,
+        new QualityMetrics(new ServiceEmitter("broker", "localhost", new NoopEmitter()))
+    );
+  }
+
+  private static TimeseriesQuery subQuery(List<SegmentDescriptor> segments)
+  {
+    return Druids.newTimeseriesQueryBuilder()
+                 .dataSource("ds")
+                 .intervals(new MultipleSpecificSegmentSpec(segments))
+                 .aggregators(new CountAggregatorFactory("rows"))
+                 .build();
+  }
+
+  @Test
+  void eachSegmentGoesToItsFastestOtherHolder()
+  {
+    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
+      latencies.record("b:8083", 5);
+      latencies.record("c:8083", 50);
+    }
+    final Hedging.Plan plan = hedging(true).plan(subQuery(List.of(FIRST, SECOND)), "a:8083", Double.POSITIVE_INFINITY);
+    assertEquals(
+        Map.of(clients.get("b:8083"), List.of(FIRST), clients.get("c:8083"), List.of(SECOND)),
+        plan.groups
+    );
+    assertEquals(HedgeSettings.DEFAULTS.unknownLatencyMillis(), plan.hedgeAfterMillis, "a has no history yet");
+  }
+
+  @Test
+  void noPlanWhenOffOrWhenASegmentHasNoOtherHolder()
+  {
+    assertNull(hedging(false).plan(subQuery(List.of(FIRST)), "a:8083", Double.POSITIVE_INFINITY));
+    assertNull(hedging(true).plan(subQuery(List.of(FIRST, THIRD)), "a:8083", Double.POSITIVE_INFINITY));
+    assertNull(hedging(true).plan(subQuery(List.of(FIRST, SECOND)), "c:8083", 1), "no holder answers within 1 ms");
+  }
+}
