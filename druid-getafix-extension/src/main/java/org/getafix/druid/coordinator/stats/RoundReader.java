@@ -41,7 +41,7 @@ public class RoundReader
   private static final Logger log = new Logger(RoundReader.class);
   /**
    * Consecutive rounds a Historical must fail to answer before the plan stops placing replicas on it. Druid itself
-   * notices a dead Historical only when its ZooKeeper session expires (30 s by default); by then its segments
+   * notices a dead Historical only when its ZooKeeper registration times out (30 s by default); by then its segments
    * already have planned copies elsewhere. Two rounds, so that one lost request does not move data.
    */
   private static final int UNREACHABLE_ROUNDS = 2;
