@@ -19,6 +19,7 @@ import org.apache.druid.timeline.partition.PartitionChunk;
 import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.wire.QueryContextKeys;
 
 import javax.annotation.Nullable;
 import java.util.ArrayList;
@@ -37,7 +38,8 @@ import java.util.concurrent.TimeUnit;
  * has not answered by its {@link HedgePolicy} hedge point has its segments sent to other holders as well, and the
  * first complete answer wins ({@link BudgetedDruidClient} runs the race). This class finds the other holders, groups
  * a sub-query's segments by the holder that will answer them, and keeps the Broker's per-Historical latencies and
- * hedge budget. Unless {@code druid.getafix.quality.hedging} is set, {@link #plan} hedges nothing.
+ * hedge budget. {@code druid.getafix.quality.hedging} says whether a query is hedged, and a query's own {@value
+ * QueryContextKeys#HEDGE} overrides it either way.
  */
 public class Hedging
 {
@@ -70,7 +72,6 @@ public class Hedging
   private final NodeLatencies latencies;
   private final Holders holders;
   private final QualityMetrics metrics;
-  @Nullable
   private final ScheduledExecutorService timer;
 
   @Inject
@@ -83,8 +84,9 @@ public class Hedging
   )
   {
     this.enabled = config.isHedging();
-    // One thread: it only sends the hedges that are due, which Druid's client does without waiting.
-    this.timer = enabled ? Execs.scheduledSingleThreaded("getafix-hedge-timer-%d") : null;
+    // One thread, even with hedging off by default, since a query may ask for it: the thread only sends the hedges
+    // that are due, which Druid's client does without waiting.
+    this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
     this.policy = policy;
     this.latencies = latencies;
     this.holders = holders;
@@ -92,14 +94,15 @@ public class Hedging
   }
 
   /**
-   * How {@code subQuery} to {@code primaryHost} would be hedged, or null if it will not be: hedging is off, the query
+   * How {@code subQuery} to {@code primaryHost} would be hedged, or null if it will not be: hedging is off for it, the query
    * does not read one table's specific segments, a segment has no other holder the Broker can query, or the policy
    * sees no hedge point within {@code remainingMillis}. Each hedgeable sub-query earns the hedge budget its share.
    */
   @Nullable
   Plan plan(Query<?> subQuery, String primaryHost, double remainingMillis)
   {
-    if (!enabled || !(subQuery.getDataSource() instanceof TableDataSource)) {
+    if (!subQuery.context().getBoolean(QueryContextKeys.HEDGE, enabled)
+        || !(subQuery.getDataSource() instanceof TableDataSource)) {
       return null;
     }
     final QuerySegmentSpec spec = subQuery instanceof BaseQuery ? ((BaseQuery<?>) subQuery).getQuerySegmentSpec() : null;

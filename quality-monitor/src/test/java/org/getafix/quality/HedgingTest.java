@@ -15,6 +15,7 @@ import org.apache.druid.server.coordination.ServerType;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.wire.QueryContextKeys;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 /** Which holders a sub-query's segments would be hedged to. */
@@ -105,5 +107,16 @@ class HedgingTest
     assertNull(hedging(false).plan(subQuery(List.of(FIRST)), "a:8083", Double.POSITIVE_INFINITY));
     assertNull(hedging(true).plan(subQuery(List.of(FIRST, THIRD)), "a:8083", Double.POSITIVE_INFINITY));
     assertNull(hedging(true).plan(subQuery(List.of(FIRST, SECOND)), "c:8083", 1), "no holder answers within 1 ms");
+  }
+
+  @Test
+  void aQueryContextOverridesTheBrokersSettingEitherWay()
+  {
+    final TimeseriesQuery query = subQuery(List.of(FIRST));
+    final TimeseriesQuery asks = query.withOverriddenContext(Map.of(QueryContextKeys.HEDGE, true));
+    final TimeseriesQuery declines = query.withOverriddenContext(Map.of(QueryContextKeys.HEDGE, "false"));
+    assertNotNull(hedging(false).plan(asks, "a:8083", Double.POSITIVE_INFINITY), "asked for with the Broker's off");
+    assertNull(hedging(true).plan(declines, "a:8083", Double.POSITIVE_INFINITY), "declined with the Broker's on");
+    assertNotNull(hedging(true).plan(query, "a:8083", Double.POSITIVE_INFINITY), "the Broker's setting without one");
   }
 }

@@ -19,6 +19,12 @@ public final class QueryContextKeys
    */
   public static final String ALLOW_PARTIAL = "getafixAllowPartial";
   /**
+   * {@code true} hedges the query's sub-queries (a sub-query still unanswered at its hedge point also goes to other
+   * holders of its segments, and the first complete answer is used), {@code false} does not; absent: as {@code
+   * druid.getafix.quality.hedging} says. With or without a budget.
+   */
+  public static final String HEDGE = "getafixHedge";
+  /**
    * Added by the Broker: an unguessable reference that binds a budgeted query's sub-queries to the query on the
    * Broker that owns their deadline. A reference the Broker does not know does nothing.
    */
