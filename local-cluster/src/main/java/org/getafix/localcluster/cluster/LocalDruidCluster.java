@@ -349,7 +349,7 @@ public final class LocalDruidCluster implements AutoCloseable
     command.add(ZOOKEEPER_MAIN_CLASS);
     command.add(Integer.toString(port));
     command.add(Files.createDirectories(nodeDir.resolve("data")).toString());
-    return new LocalNode("zookeeper", null, port, command, runDir.resolve("logs/zookeeper.log"), null);
+    return new LocalNode("zookeeper", null, port, command, runDir.resolve("logs/zookeeper.log"), null, null);
   }
 
   private LocalNode druidNode(String name, DruidRole role, int port, Map<String, String> props, CpuCgroup cgroup)
@@ -359,6 +359,12 @@ public final class LocalDruidCluster implements AutoCloseable
     final Path tmp = Files.createDirectories(nodeDir.resolve("tmp"));
     final Map<String, String> nodeProps = new LinkedHashMap<>(props);
     nodeProps.putIfAbsent("druid.processing.tmpDir", nodeDir.resolve("processing-tmp").toString());
+    // A Historical logs every query it ran, with its outcome: tests read whether a sub-query was cancelled.
+    final Path requestLogDir = role == DruidRole.HISTORICAL ? nodeDir.resolve("request-logs") : null;
+    if (requestLogDir != null) {
+      nodeProps.putIfAbsent("druid.request.logging.type", "file");
+      nodeProps.putIfAbsent("druid.request.logging.dir", requestLogDir.toString());
+    }
     final Path conf = writeConf(nodeDir, nodeProps);
     final List<String> command = new ArrayList<>();
     command.add(javaCommand());
@@ -372,7 +378,7 @@ public final class LocalDruidCluster implements AutoCloseable
     command.add(MAIN_CLASS);
     command.add("server");
     command.add(role.command());
-    return new LocalNode(name, role, port, command, runDir.resolve("logs").resolve(name + ".log"), cgroup);
+    return new LocalNode(name, role, port, command, runDir.resolve("logs").resolve(name + ".log"), requestLogDir, cgroup);
   }
 
   private List<String> commonJvmOptions(Path tmp)

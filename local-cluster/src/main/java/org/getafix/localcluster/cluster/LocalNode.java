@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 
 /**
  * One JVM of the local cluster (ZooKeeper or a Druid server): how to start it, and the running process if any.
@@ -31,16 +32,18 @@ public final class LocalNode
   private final int port;
   private final List<String> command;
   private final Path logFile;
+  private final Path requestLogDir;
   private final CpuCgroup cgroup;
   private volatile Process process;
 
-  LocalNode(String name, DruidRole role, int port, List<String> command, Path logFile, CpuCgroup cgroup)
+  LocalNode(String name, DruidRole role, int port, List<String> command, Path logFile, Path requestLogDir, CpuCgroup cgroup)
   {
     this.name = name;
     this.role = role;
     this.port = port;
     this.command = List.copyOf(command);
     this.logFile = logFile;
+    this.requestLogDir = requestLogDir;
     this.cgroup = cgroup;
   }
 
@@ -81,6 +84,26 @@ public final class LocalNode
   public Path logFile()
   {
     return logFile;
+  }
+
+  /**
+   * The queries this node has run so far, as Druid's file request logger wrote them (Historicals only; empty for the
+   * others). A line still being written is skipped.
+   */
+  public List<RequestLogEntry> requestLog() throws IOException
+  {
+    final List<RequestLogEntry> entries = new ArrayList<>();
+    if (requestLogDir == null || !Files.isDirectory(requestLogDir)) {
+      return entries;
+    }
+    try (Stream<Path> files = Files.list(requestLogDir)) {
+      for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".log")).sorted().toList()) {
+        for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+          RequestLogEntry.parse(line).ifPresent(entries::add);
+        }
+      }
+    }
+    return entries;
   }
 
   public List<String> command()

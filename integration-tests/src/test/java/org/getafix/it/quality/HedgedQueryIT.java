@@ -1,0 +1,297 @@
+package org.getafix.it.quality;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.getafix.core.wire.QueryContextKeys;
+import org.getafix.it.cluster.DruidClusterExtension;
+import org.getafix.it.cluster.SharedDruidCluster;
+import org.getafix.it.getafix.GetafixItCluster;
+import org.getafix.localcluster.client.BrokerAnswer;
+import org.getafix.localcluster.client.NativeQuery;
+import org.getafix.localcluster.client.QualityClient;
+import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.RequestLogEntry;
+import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.workload.SyntheticDataset;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Hedged sub-queries on the shared live cluster ({@link GetafixItCluster}), with every segment on two Historicals
+ * and one of them throttled to a straggler. The Broker is restarted with hedging on and Druid's {@code random}
+ * replica selection, so that the straggler gets about half of the segments it holds in every query, and compared
+ * with queries that decline hedging ({@value QueryContextKeys#HEDGE} {@code false}) on the same Broker:
+ * <ul>
+ *   <li>without a budget, each native query type and a SQL query answer exactly what the unthrottled cluster answers
+ *   (a segment answered by both the straggler and a hedge would count twice), with hedges sent and won, and far
+ *   sooner than the same query unhedged;</li>
+ *   <li>the straggler's sub-query that lost to its hedges is cancelled on the straggler (its request log says it
+ *   failed, where an uncancelled one would run to success);</li>
+ *   <li>with a budget the straggler cannot meet, hedging recovers segments: the coverage rises, and a complete
+ *   answer equals the unthrottled one.</li>
+ * </ul>
+ * Writes its figures to {@code integration-tests/target/hedged-queries.json}.
+ */
+@ExtendWith(DruidClusterExtension.class)
+class HedgedQueryIT
+{
+  private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
+  private static final int STRAGGLER = GetafixItCluster.STRONG;
+  private static final double STRAGGLER_CORES = 0.02;
+  /**
+   * Hedges per primary sub-query the test Broker allows: well above the default, so that the hedges the warm-up
+   * spends (a node's slowest 5% of answers are hedged) leave enough for the measured queries. What the budget costs
+   * is a measurement, not what this test checks.
+   */
+  private static final double HEDGE_RATIO = 0.5;
+  private static final Duration NO_BUDGET_TIMEOUT = Duration.ofMinutes(3);
+  private static final long MIN_BUDGET_MS = 1500;
+  /** The budget over the unthrottled query's time: as in {@code BudgetedQueryIT}, a straggler's share takes longer. */
+  private static final double BUDGET_OVER_UNTHROTTLED = 4;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+  private static final Map<String, Object> FIGURES = new LinkedHashMap<>();
+
+  private static LocalDruidCluster cluster;
+
+  @BeforeAll
+  static void cluster() throws Exception
+  {
+    cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
+    SharedDruidCluster.ensureIngested(DATASET);
+    GetafixSetup.handPlacementToStock(cluster, DATASET.dataSource(), 2);
+    final Map<String, Set<String>> holders = new HashMap<>();
+    Waits.await("every segment on exactly two Historicals", Duration.ofMinutes(4), Duration.ofSeconds(1), () -> {
+      holders.clear();
+      holders.putAll(GetafixSetup.holdersChecked(cluster, DATASET.dataSource()));
+      return holders.size() == DATASET.hours() && holders.values().stream().allMatch(h -> h.size() == 2);
+    }, () -> "holders per segment: " + holders);
+    cluster.restartBroker(Map.of(
+        "druid.getafix.quality.hedging", "true",
+        "druid.getafix.quality.hedgeRatio", String.valueOf(HEDGE_RATIO),
+        "druid.broker.balancer.type", "random"
+    ), Duration.ofMinutes(10));
+    // Hedged warm-up queries also give the Broker each Historical's recent latencies, which set the hedge points.
+    final int[] queries = {0};
+    final JitCompilerCpu.Settling settling = cluster.warmUntilSettled(JitCompilerCpu.WarmUp.QUERIES, window -> {
+      final long end = System.nanoTime() + window.toNanos();
+      while (System.nanoTime() < end) {
+        for (Map<String, Object> query : everyQueryType()) {
+          query(query);
+          queries[0]++;
+        }
+      }
+    });
+    FIGURES.put("jitWarmUp", Map.of("seconds", settling.took().toSeconds(), "queries", queries[0]));
+  }
+
+  @AfterAll
+  static void restore() throws Exception
+  {
+    if (cluster != null && !cluster.isClosed()) {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+      cluster.restartBroker(Map.of(), Duration.ofMinutes(10));
+    }
+    if (!FIGURES.isEmpty()) {
+      GetafixItCluster.writeFigures("hedged-queries.json", "hedged queries", FIGURES);
+    }
+  }
+
+  /**
+   * Each type over the whole dataset, slow enough on a 0.02-core node to hedge: timeseries and groupBy by hour and
+   * topN over all of it, each hashing every row (a cardinality aggregator), and a scan whose filter matches a regular
+   * expression against every row.
+   */
+  private static List<Map<String, Object>> everyQueryType()
+  {
+    final List<String> intervals = List.of(DATASET.interval());
+    return List.of(
+        hashingEveryRow(NativeQuery.timeseries(DATASET.dataSource(), intervals).granularity("hour")).toMap(),
+        hashingEveryRow(
+            NativeQuery.topN(DATASET.dataSource(), intervals).granularity("all").dimension("country").metric("rows").threshold(10)
+        ).toMap(),
+        hashingEveryRow(NativeQuery.groupBy(DATASET.dataSource(), intervals).granularity("hour").dimensions("country")).toMap(),
+        NativeQuery.scan(DATASET.dataSource(), intervals)
+                   .columns("__time", "page", "country", "user", "added")
+                   .expressionFilter("regexp_like(concat(page, country, user), 'c[0-9]+user-[0-9]*[05]$') && added < 100")
+                   .resultFormat("compactedList")
+                   .toMap()
+    );
+  }
+
+  private static NativeQuery hashingEveryRow(NativeQuery query)
+  {
+    return query.count("rows").longSum("added", "added").cardinality("distinctRows", List.of("page", "country", "user"), true);
+  }
+
+  /** The SQL counterpart: rows and added per hour of the rows a regular expression matches. */
+  private static Map<String, Object> sql(Map<String, Object> context)
+  {
+    return Map.of(
+        "query",
+        "SELECT TIME_FLOOR(__time, 'PT1H') AS h, COUNT(*) AS n, SUM(added) AS added FROM \"" + DATASET.dataSource()
+        + "\" WHERE REGEXP_LIKE(CONCAT(page, country, \"user\"), 'c[0-9]+user-[0-9]*[05]$') GROUP BY 1 ORDER BY 1",
+        "context", context
+    );
+  }
+
+  /** {@code query} with {@code context} added to its own. */
+  private static Map<String, Object> with(Map<String, Object> query, Map<String, Object> context)
+  {
+    final Map<String, Object> merged = new HashMap<>();
+    if (query.get("context") instanceof Map<?, ?> own) {
+      own.forEach((key, value) -> merged.put(key.toString(), value));
+    }
+    merged.putAll(context);
+    return StragglerPlacement.withContext(query, merged);
+  }
+
+  private static BrokerAnswer post(String path, Object body) throws IOException, InterruptedException
+  {
+    final BrokerAnswer answer = new QualityClient(cluster.broker().uri()).post(path, body);
+    assertEquals(200, answer.status(), "query failed: " + answer.body());
+    return answer;
+  }
+
+  private static BrokerAnswer query(Map<String, Object> query) throws IOException, InterruptedException
+  {
+    return post("/druid/v2/", query);
+  }
+
+  private static JsonNode hedgeCounters() throws IOException, InterruptedException
+  {
+    final JsonNode state = new QualityClient(cluster.broker().uri()).qualityState();
+    return MAPPER.createObjectNode()
+                 .put("sent", state.path("hedgesSent").asLong(-1))
+                 .put("won", state.path("hedgesWon").asLong(-1));
+  }
+
+  /** Scan batches come in whichever order the Historicals (and hedges) answer: compare their rows sorted. */
+  private static JsonNode canonical(Map<String, Object> query, JsonNode body)
+  {
+    if (!"scan".equals(query.get("queryType"))) {
+      return body;
+    }
+    final List<String> rows = new ArrayList<>();
+    body.forEach(batch -> batch.path("events").forEach(row -> rows.add(row.toString())));
+    rows.sort(String::compareTo);
+    return MAPPER.valueToTree(rows);
+  }
+
+  @Test
+  void hedgedQueriesUnderAStragglerAnswerInFullOnceEachAndCancelTheLosers() throws Exception
+  {
+    final List<Map<String, Object>> queries = everyQueryType();
+    final List<BrokerAnswer> references = new ArrayList<>();
+    for (Map<String, Object> query : queries) {
+      references.add(query(with(query, Map.of(QueryContextKeys.HEDGE, false))));
+    }
+    final BrokerAnswer sqlReference = post("/druid/v2/sql/", sql(Map.of(QueryContextKeys.HEDGE, false)));
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    final List<String> hedgedIds = new ArrayList<>();
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      for (int i = 0; i < queries.size(); i++) {
+        final Map<String, Object> query = queries.get(i);
+        final String type = query.get("queryType").toString();
+        final String id = "hedged-" + type + "-" + UUID.randomUUID();
+        final JsonNode before = hedgeCounters();
+        final BrokerAnswer hedged = query(with(query, Map.of("queryId", id)));
+        final JsonNode after = hedgeCounters();
+        figures.put(type, Map.of("unthrottledMs", references.get(i).millis(), "hedgedMs", hedged.millis(),
+                                 "hedgesSent", after.path("sent").asLong() - before.path("sent").asLong(),
+                                 "hedgesWon", after.path("won").asLong() - before.path("won").asLong()));
+        assertEquals(canonical(query, references.get(i).body()), canonical(query, hedged.body()),
+                     type + ": the hedged answer differs from the unthrottled one");
+        assertTrue(after.path("won").asLong() > before.path("won").asLong(), type + ": no hedge won: " + figures);
+        hedgedIds.add(id);
+      }
+      final JsonNode before = hedgeCounters();
+      final BrokerAnswer sqlHedged = post("/druid/v2/sql/", sql(Map.of()));
+      final JsonNode after = hedgeCounters();
+      figures.put("sql", Map.of("unthrottledMs", sqlReference.millis(), "hedgedMs", sqlHedged.millis(),
+                                "hedgesWon", after.path("won").asLong() - before.path("won").asLong()));
+      assertEquals(sqlReference.body(), sqlHedged.body(), "SQL: the hedged answer differs from the unthrottled one");
+      assertTrue(after.path("won").asLong() > before.path("won").asLong(), "SQL: no hedge won: " + figures);
+
+      // The straggler's own sub-queries of the hedged queries were cancelled there when their hedges won.
+      final Map<String, RequestLogEntry> onStraggler = new HashMap<>();
+      Waits.await("the straggler to log the hedged queries' sub-queries", Duration.ofMinutes(2), Duration.ofMillis(500), () -> {
+        for (RequestLogEntry entry : cluster.historical(STRAGGLER).requestLog()) {
+          if (hedgedIds.contains(entry.queryId())) {
+            onStraggler.put(entry.queryId(), entry);
+          }
+        }
+        return onStraggler.size() == hedgedIds.size();
+      }, () -> "logged on the straggler: " + onStraggler.keySet() + " of " + hedgedIds);
+      onStraggler.forEach((id, entry) -> assertFalse(
+          entry.succeeded(),
+          id + ": the straggler ran the sub-query its hedges beat to the end: " + entry.stats()
+      ));
+      figures.put("cancelledOnStraggler", onStraggler.values().stream().map(RequestLogEntry::exception).distinct().toList());
+
+      // The same query unhedged waits for the straggler: last, so that its sub-query there delays nothing measured.
+      final Map<String, Object> timeseries = queries.get(0);
+      final BrokerAnswer unhedged = new QualityClient(cluster.broker().uri()).post(
+          "/druid/v2/", with(timeseries, Map.of(QueryContextKeys.HEDGE, false, "timeout", NO_BUDGET_TIMEOUT.toMillis()))
+      );
+      assertEquals(200, unhedged.status(), unhedged.body().toString());
+      final long hedgedMs = ((Number) ((Map<?, ?>) figures.get("timeseries")).get("hedgedMs")).longValue();
+      figures.put("timeseriesUnhedgedMs", unhedged.millis());
+      figures.put("timeseriesHedgedOverUnhedged", hedgedMs / (double) unhedged.millis());
+      assertEquals(references.get(0).body(), unhedged.body());
+      assertTrue(2 * hedgedMs < unhedged.millis(), "hedging did not halve the straggler's delay: " + figures);
+    }
+    finally {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+      FIGURES.put("noBudget", figures);
+    }
+  }
+
+  @Test
+  void underABudgetHedgesRecoverTheStragglersSegments() throws Exception
+  {
+    final Map<String, Object> query = everyQueryType().get(0);
+    final BrokerAnswer reference = query(with(query, Map.of(QueryContextKeys.HEDGE, false)));
+    final long budgetMs = Math.max(MIN_BUDGET_MS, Math.round(BUDGET_OVER_UNTHROTTLED * reference.millis()));
+    final Map<String, Object> budgeted = with(query, Map.of(QueryContextKeys.BUDGET_MS, budgetMs, QueryContextKeys.MATURE, false));
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      final BrokerAnswer hedged = query(budgeted);
+      final BrokerAnswer unhedged = query(with(budgeted, Map.of(QueryContextKeys.HEDGE, false)));
+      figures.put("budgetMs", budgetMs);
+      figures.put("unthrottledMs", reference.millis());
+      figures.put("hedged", Map.of("ms", hedged.millis(), "coverage", hedged.coverage()));
+      figures.put("unhedged", Map.of("ms", unhedged.millis(), "coverage", unhedged.coverage()));
+      final int answeredHedged = hedged.coverage().path("answered").asInt(-1);
+      final int answeredUnhedged = unhedged.coverage().path("answered").asInt(-1);
+      assertTrue(unhedged.coverage().path("late").asInt() > 0, "the straggler was not late: " + figures);
+      assertTrue(answeredHedged > answeredUnhedged, "hedging recovered no segment: " + figures);
+      if (!hedged.coverage().path("timedOut").asBoolean(true)) {
+        assertEquals(reference.body(), hedged.body(), "a complete hedged answer differs from the unthrottled one");
+      }
+    }
+    finally {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+      FIGURES.put("budgeted", figures);
+    }
+  }
+}
