@@ -63,10 +63,11 @@ public record Knob<T>(
                       interval, doc);
   }
 
-  /** A duration of at least {@code min}. */
-  public static Knob<Duration> durationAtLeast(String name, Duration defaultValue, Duration min, String doc)
+  /** A duration in [{@code min}, {@code max}]. */
+  public static Knob<Duration> durationBetween(String name, Duration defaultValue, Duration min, Duration max, String doc)
   {
-    return new Knob<>(name, defaultValue, ">= " + min, v -> v != null && v.compareTo(min) >= 0, null, doc);
+    return new Knob<>(name, defaultValue, "in [" + min + ", " + max + "]",
+                      v -> v != null && v.compareTo(min) >= 0 && v.compareTo(max) <= 0, null, doc);
   }
 
   /** A duration longer than zero. */

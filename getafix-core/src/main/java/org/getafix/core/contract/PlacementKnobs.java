@@ -25,10 +25,11 @@ public final class PlacementKnobs
   );
 
   /** Its range is relative to {@link #MIN_REPLICAS}: see {@link #maxReplicasProblem}. */
+  /** Bounded: a cap far above any cluster's Historical count is a typo, not a plan. */
   public static final Knob<Integer> MAX_REPLICAS = Knob.integer(
       "maxReplicas",
       3,
-      Interval.atLeast(1),
+      Interval.closed(1, 100),
       "replica cap per segment, >= minReplicas"
   );
 
@@ -65,10 +66,12 @@ public final class PlacementKnobs
   );
 
   /** {@code druid.getafix.round.period} sets the default, which the dynamic config's {@code roundPeriod} overrides. */
-  public static final Knob<Duration> ROUND_PERIOD = Knob.durationAtLeast(
+  /** At most an hour: the plan follows the workload in rounds of seconds, and a longer round freezes it. */
+  public static final Knob<Duration> ROUND_PERIOD = Knob.durationBetween(
       "roundPeriod",
       Duration.ofSeconds(5),
       Duration.ofSeconds(1),
+      Duration.ofHours(1),
       "planning round period (thesis: 5 s)"
   );
 

@@ -25,7 +25,7 @@ class KnobTest
     assertEquals("minReplicas must be >= 1, got [0]", PlacementKnobs.MIN_REPLICAS.problem(0));
     assertEquals("decay must be in [0, 1), got [1.0]", PlacementKnobs.POPULARITY_DECAY.problemAs("decay", 1.0));
     assertEquals(
-        "roundPeriod must be >= PT1S, got [PT0.1S]",
+        "roundPeriod must be in [PT1S, PT1H], got [PT0.1S]",
         PlacementKnobs.ROUND_PERIOD.problem(Duration.ofMillis(100))
     );
     assertEquals(

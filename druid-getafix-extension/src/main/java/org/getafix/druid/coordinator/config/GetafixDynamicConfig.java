@@ -108,6 +108,7 @@ public final class GetafixDynamicConfig
     final List<String> problems = new ArrayList<>();
     addIfAny(problems, PlacementKnobs.GAMMA.problem(gamma));
     addIfAny(problems, PlacementKnobs.MIN_REPLICAS.problem(minReplicas));
+    addIfAny(problems, PlacementKnobs.MAX_REPLICAS.problem(maxReplicas));
     addIfAny(problems, PlacementKnobs.maxReplicasProblem(minReplicas, maxReplicas));
     if (roundPeriod != null) {
       addIfAny(problems, roundPeriodProblem(roundPeriod));
@@ -260,9 +261,10 @@ public final class GetafixDynamicConfig
     @JsonProperty
     @Nullable
     Integer maxReplicas;
-    @JsonProperty
     @Nullable
     String roundPeriod;
+    /** Whether the body names roundPeriod: {@code "roundPeriod": null} unsets it, back to the runtime property. */
+    boolean roundPeriodGiven;
     @JsonProperty
     @Nullable
     Integer maxLoadsPerRound;
@@ -276,6 +278,13 @@ public final class GetafixDynamicConfig
     @Nullable
     Double hotMinNodeLoadShare;
 
+    @JsonProperty("roundPeriod")
+    void setRoundPeriod(@Nullable String roundPeriod)
+    {
+      this.roundPeriod = roundPeriod;
+      this.roundPeriodGiven = true;
+    }
+
     public GetafixDynamicConfig applyTo(GetafixDynamicConfig current)
     {
       return new GetafixDynamicConfig(
@@ -284,7 +293,7 @@ public final class GetafixDynamicConfig
           gamma == null ? current.gamma : gamma,
           minReplicas == null ? current.minReplicas : minReplicas,
           maxReplicas == null ? current.maxReplicas : maxReplicas,
-          roundPeriod == null ? current.roundPeriod : roundPeriod,
+          roundPeriodGiven ? roundPeriod : current.roundPeriod,
           maxLoadsPerRound == null ? current.maxLoadsPerRound : maxLoadsPerRound,
           maxDropsPerRound == null ? current.maxDropsPerRound : maxDropsPerRound,
           hotLoadShare == null ? current.hotLoadShare : hotLoadShare,

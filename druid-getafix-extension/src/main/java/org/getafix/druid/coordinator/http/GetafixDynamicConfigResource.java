@@ -1,12 +1,15 @@
 package org.getafix.druid.coordinator.http;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.google.inject.Inject;
 import com.sun.jersey.spi.container.ResourceFilters;
 import org.apache.druid.audit.AuditManager;
 import org.apache.druid.common.config.ConfigManager.SetResult;
 import org.apache.druid.common.config.JacksonConfigManager;
+import org.apache.druid.error.DruidException;
 import org.apache.druid.guice.annotations.Json;
 import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.server.http.ServletResourceUtils;
@@ -38,7 +41,7 @@ public class GetafixDynamicConfigResource
 {
   private final JacksonConfigManager configManager;
   private final AuditManager auditManager;
-  private final ObjectMapper jsonMapper;
+  private final ObjectReader updateReader;
 
   @Inject
   public GetafixDynamicConfigResource(
@@ -49,7 +52,22 @@ public class GetafixDynamicConfigResource
   {
     this.configManager = configManager;
     this.auditManager = auditManager;
-    this.jsonMapper = jsonMapper;
+    this.updateReader = strict(jsonMapper).readerFor(GetafixDynamicConfig.Update.class);
+  }
+
+  /**
+   * {@code mapper} reading a posted config strictly, so that an operator's typo is an error rather than a guess: each
+   * field's JSON type must be its own ({@code "0.25"} is not a number, {@code 0} not a boolean, {@code 1.7} not an
+   * integer), unknown fields fail, and nothing may follow the object.
+   */
+  private static ObjectMapper strict(ObjectMapper mapper)
+  {
+    final ObjectMapper strict = mapper.copy();
+    strict.disable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
+    strict.disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+    strict.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    strict.enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    return strict;
   }
 
   @GET
@@ -71,9 +89,7 @@ public class GetafixDynamicConfigResource
     }
     final GetafixDynamicConfig.Update update;
     try {
-      update = jsonMapper.readerFor(GetafixDynamicConfig.Update.class)
-                         .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                         .readValue(body);
+      update = updateReader.readValue(body);
     }
     catch (Exception e) {
       return badRequest("invalid Getafix config JSON: " + e.getMessage());
@@ -117,7 +133,8 @@ public class GetafixDynamicConfigResource
           interval == null ? null : Intervals.of(interval)
       )).build();
     }
-    catch (IllegalArgumentException e) {
+    catch (IllegalArgumentException | DruidException e) {
+      // Druid's Intervals.of reports a malformed interval as an invalid-input DruidException.
       return badRequest(e.getMessage());
     }
   }

@@ -19,6 +19,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class GetafixDynamicConfigResourceTest
@@ -87,13 +88,49 @@ class GetafixDynamicConfigResourceTest
     assertBadRequest("{\"hotMinNodeLoadShare\": -0.5}", "hotMinNodeLoadShare must be in [0, 1], got [-0.5]");
     assertBadRequest("{\"hotMinNodeLoadShare\": \"NaN\"}", "hotMinNodeLoadShare must be in [0, 1], got [NaN]");
     assertBadRequest("{\"roundPeriod\": \"five seconds\"}", "roundPeriod must be an ISO-8601 period");
-    assertBadRequest("{\"roundPeriod\": \"PT0.1S\"}", "roundPeriod must be >= PT1S, got [PT0.1S]");
+    assertBadRequest("{\"roundPeriod\": \"PT0.1S\"}", "roundPeriod must be in [PT1S, PT1H], got [PT0.1S]");
     assertBadRequest("{\"gama\": 0.1}", "gama");
     assertBadRequest("{\"gamma\": ", "invalid Getafix config JSON");
     assertBadRequest("", "request body");
     assertBadRequest("null", "got null");
     assertEquals(before, stored.get());
     assertFalse(written.hasCaptured(), "nothing was written for an invalid body");
+  }
+
+  @Test
+  void fieldsOfTheWrongJsonTypeOrTrailingGarbageAre400()
+  {
+    final GetafixDynamicConfig before = stored.get();
+    assertBadRequest("{\"enabled\": 0}", "enabled");
+    assertBadRequest("{\"dryRun\": \"true\"}", "dryRun");
+    assertBadRequest("{\"gamma\": \"0.25\"}", "gamma");
+    assertBadRequest("{\"minReplicas\": 1.7}", "minReplicas");
+    assertBadRequest("{\"gamma\": 0.2} {\"gamma\": 0.3}", "Trailing token");
+    assertEquals(before, stored.get());
+    assertFalse(written.hasCaptured(), "nothing was written for an invalid body");
+  }
+
+  @Test
+  void boundsHoldAndRoundPeriodCanBeUnset()
+  {
+    assertBadRequest("{\"maxReplicas\": 1000000}", "maxReplicas must be in [1, 100], got [1000000]");
+    assertBadRequest("{\"roundPeriod\": \"PT2147483647S\"}", "roundPeriod must be in [PT1S, PT1H], got [PT2147483647S]");
+    assertEquals(200, resource.setConfig("{\"roundPeriod\": \"PT10S\"}", request).getStatus());
+    assertEquals("PT10S", stored.get().getRoundPeriod());
+    assertEquals(200, resource.setConfig("{\"gamma\": 0.2}", request).getStatus());
+    assertEquals("PT10S", stored.get().getRoundPeriod(), "a body that does not name roundPeriod keeps it");
+    assertEquals(200, resource.setConfig("{\"roundPeriod\": null}", request).getStatus());
+    assertNull(stored.get().getRoundPeriod(), "null unsets roundPeriod");
+  }
+
+  @Test
+  void aMalformedHistoryIntervalIs400()
+  {
+    final Response response = resource.getHistory("garbage", null);
+    assertEquals(400, response.getStatus());
+    @SuppressWarnings("unchecked")
+    final Map<String, String> entity = (Map<String, String>) response.getEntity();
+    assertTrue(entity.get("error").contains("garbage"), entity.toString());
   }
 
   @Test
