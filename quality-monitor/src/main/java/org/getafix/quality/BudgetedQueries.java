@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.inject.Inject;
 import org.apache.druid.query.Query;
 import org.getafix.core.quality.control.BudgetController;
+import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.wire.QueryContextKeys;
 
 import javax.annotation.Nullable;
@@ -28,6 +29,7 @@ public class BudgetedQueries
   private final MatureRuns matureRuns;
   private final List<BudgetedQuery.Listener> listeners;
   private final Cache<String, BudgetedQuery<?>> running = Caffeine.newBuilder().weakValues().build();
+  private final DeadlineReserve deadlineReserve;
 
   @Inject
   public BudgetedQueries(
@@ -36,7 +38,8 @@ public class BudgetedQueries
       BudgetControl budgetControl,
       MatureRuns matureRuns,
       QualityMetrics metrics,
-      QualityProfiles profiles
+      QualityProfiles profiles,
+      DeadlineReserve deadlineReserve
   )
   {
     this.config = config;
@@ -44,7 +47,18 @@ public class BudgetedQueries
     this.budgetControl = budgetControl;
     this.matureRuns = matureRuns;
     this.listeners = List.of(metrics, budgetControl, admission, matureRuns, profiles);
+    this.deadlineReserve = deadlineReserve;
   }
+
+  /**
+   * A query that waited until its deadline (some segment was late) sent its last byte {@code millis} after it: the
+   * time its merge and serialisation take, which later deadlines keep in reserve.
+   */
+  void answeredAfterDeadline(long millis)
+  {
+    deadlineReserve.recordAfterDeadline(millis);
+  }
+
 
   /**
    * {@code query} as a budgeted query starting at {@code startMillis}, or null if it has no budget.
@@ -61,10 +75,12 @@ public class BudgetedQueries
     if (asked == null && controller == null) {
       return null;
     }
+    final QueryBudget budget = asked != null ? asked : QueryBudget.setBy(controller);
     final BudgetedQuery<T> budgeted = new BudgetedQuery<>(
         query,
         UUID.randomUUID().toString(),
-        asked != null ? asked : QueryBudget.setBy(controller),
+        budget,
+        deadlineReserve.reserveMillis(budget.millis()),
         startMillis,
         allowsPartialAnswers(query),
         matureRuns.sample(query, startMillis),

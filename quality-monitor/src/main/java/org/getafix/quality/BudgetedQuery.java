@@ -34,6 +34,7 @@ public final class BudgetedQuery<T>
   private final Query<T> stamped;
   private final QueryBudget budget;
   private final long startMillis;
+  private final long deadlineMillis;
   private final boolean partialAllowed;
   @Nullable
   private final MatureRun matureRun;
@@ -62,6 +63,7 @@ public final class BudgetedQuery<T>
   /**
    * @param query     the query as asked
    * @param reference      the unguessable {@value QueryContextKeys#QUERY_REF} its sub-queries carry
+   * @param reserveMillis  how long before the budget ends it stops waiting for Historicals, to merge and send
    * @param partialAllowed whether it answers with what came in by the deadline, or fails if anything was late
    * @param matureRun      its mature run, null if it is not sampled
    */
@@ -69,6 +71,7 @@ public final class BudgetedQuery<T>
       Query<T> query,
       String reference,
       QueryBudget budget,
+      long reserveMillis,
       long startMillis,
       boolean partialAllowed,
       @Nullable MatureRun matureRun,
@@ -78,6 +81,7 @@ public final class BudgetedQuery<T>
     this.query = query;
     this.budget = budget;
     this.startMillis = startMillis;
+    this.deadlineMillis = startMillis + budget.millis() - reserveMillis;
     this.partialAllowed = partialAllowed;
     this.matureRun = matureRun;
     this.listeners = List.copyOf(listeners);
@@ -116,10 +120,13 @@ public final class BudgetedQuery<T>
     return startMillis;
   }
 
-  /** When the online answer leaves with what has come in: start plus budget, epoch milliseconds. */
+  /**
+   * When the online answer stops waiting for Historicals and is formed from what has come in: start plus budget, less
+   * the reserve its merge and serialisation take, epoch milliseconds.
+   */
   public long deadlineMillis()
   {
-    return startMillis + budget.millis();
+    return deadlineMillis;
   }
 
   /** Whether the query answers with what came in by the deadline; if not, a late sub-query fails it. */

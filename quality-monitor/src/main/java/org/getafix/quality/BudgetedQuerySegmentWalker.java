@@ -117,7 +117,21 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
         // A query that reached no Historical still states its (empty, complete) coverage.
         CoverageKey.add(responseContext, coverage);
         budgeted.answered(rows, elapsed);
-        return Sequences.simple(rows);
+        if (!coverage.timedOut()) {
+          return Sequences.simple(rows);
+        }
+        // It waited until its deadline: how long its merge and the writing of its rows to the client take from
+        // there sets the reserve later deadlines keep.
+        return Sequences.wrap(Sequences.simple(rows), new SequenceWrapper()
+        {
+          @Override
+          public void after(boolean isDone, Throwable thrown)
+          {
+            if (isDone) {
+              budgetedQueries.answeredAfterDeadline(clock.getAsLong() - budgeted.deadlineMillis());
+            }
+          }
+        });
       });
     };
   }

@@ -14,6 +14,7 @@ import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
 import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.query.QuerySegmentWalker;
+import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.NodeLatencies;
 
@@ -63,6 +64,14 @@ public class GetafixQualityModule implements DruidModule
   public NodeLatencies nodeLatencies()
   {
     return new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime);
+  }
+
+  /** What the Broker's budgeted queries keep of their budgets for merging and sending their answers. */
+  @Provides
+  @LazySingleton
+  public DeadlineReserve deadlineReserve(QualityConfig config)
+  {
+    return new DeadlineReserve(config.getDeadlineReserveMaxShare());
   }
 
   @Provides

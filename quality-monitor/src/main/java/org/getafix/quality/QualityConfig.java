@@ -104,6 +104,9 @@ public class QualityConfig
   private int admissionWindow = QualityKnobs.ADMISSION_WINDOW.defaultValue();
 
   @JsonProperty
+  private double deadlineReserveMaxShare = QualityKnobs.DEADLINE_RESERVE_MAX_SHARE.defaultValue();
+
+  @JsonProperty
   private boolean hedging = QualityKnobs.HEDGING.defaultValue();
 
   @JsonProperty
@@ -197,6 +200,11 @@ public class QualityConfig
     return lowPriorityBelow;
   }
 
+  public double getDeadlineReserveMaxShare()
+  {
+    return deadlineReserveMaxShare;
+  }
+
   public boolean isHedging()
   {
     return hedging;
@@ -275,6 +283,7 @@ public class QualityConfig
     QualityKnobs.ADMISSION_TARGET.check(admissionTarget);
     QualityKnobs.ADMISSION_EVALUATION_PERIOD.check(admissionEvaluationPeriod);
     QualityKnobs.ADMISSION_WINDOW.check(admissionWindow);
+    QualityKnobs.DEADLINE_RESERVE_MAX_SHARE.check(deadlineReserveMaxShare);
     QualityKnobs.HEDGE_QUANTILE.check(hedgeQuantile);
     QualityKnobs.HEDGE_RATIO.check(hedgeRatio);
     return this;

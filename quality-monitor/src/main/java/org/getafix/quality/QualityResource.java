@@ -3,6 +3,7 @@ package org.getafix.quality;
 import com.google.inject.Inject;
 import com.sun.jersey.spi.container.ResourceFilters;
 import org.apache.druid.server.http.security.StateResourceFilter;
+import org.getafix.core.quality.control.DeadlineReserve;
 
 import javax.ws.rs.GET;
 import javax.ws.rs.Path;
@@ -15,7 +16,8 @@ import java.util.Map;
 /**
  * {@code GET /druid/broker/v1/getafix/quality} (READ on STATE): the quality monitor's configuration, its figures of
  * budgeted queries and mature runs with the latest measured answer qualities, the memo, the budget controllers'
- * and the admission controller's state, and the quality profiles learned from mature runs.
+ * and the admission controller's state, the quality profiles learned from mature runs, and the recent time from a
+ * deadline to the answer's last byte that sets how much of a budget is kept in reserve.
  */
 @Path("/druid/broker/v1/getafix/quality")
 @ResourceFilters(StateResourceFilter.class)
@@ -27,6 +29,7 @@ public class QualityResource
   private final BudgetControl budgetControl;
   private final Admission admission;
   private final QualityProfiles profiles;
+  private final DeadlineReserve deadlineReserve;
 
   @Inject
   public QualityResource(
@@ -35,7 +38,8 @@ public class QualityResource
       MatureRuns matureRuns,
       BudgetControl budgetControl,
       Admission admission,
-      QualityProfiles profiles
+      QualityProfiles profiles,
+      DeadlineReserve deadlineReserve
   )
   {
     this.config = config;
@@ -44,6 +48,7 @@ public class QualityResource
     this.budgetControl = budgetControl;
     this.admission = admission;
     this.profiles = profiles;
+    this.deadlineReserve = deadlineReserve;
   }
 
   @GET
@@ -62,6 +67,9 @@ public class QualityResource
     state.put("budgetControl", budgetControl.state());
     state.put("admission", admission.state());
     state.put("qualityProfiles", profiles.state());
+    // Null (JSON null) until a query has waited until its deadline.
+    final double afterDeadline = deadlineReserve.afterDeadlineMillis();
+    state.put("afterDeadlineMs", Double.isNaN(afterDeadline) ? null : afterDeadline);
     return state;
   }
 }

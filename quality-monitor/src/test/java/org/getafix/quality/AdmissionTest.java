@@ -41,7 +41,7 @@ class AdmissionTest
 
   private static BudgetedQuery<?> budgeted(TimeseriesQuery query)
   {
-    return new BudgetedQuery<>(query, "ref", QueryBudget.askedIn(query.context(), 300_000), 0, true, null, List.of());
+    return new BudgetedQuery<>(query, "ref", QueryBudget.askedIn(query.context(), 300_000), 0, 0, true, null, List.of());
   }
 
   private static AnswerQuality quality(double quality)

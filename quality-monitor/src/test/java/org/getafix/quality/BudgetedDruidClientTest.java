@@ -38,6 +38,7 @@ import org.jboss.netty.handler.codec.http.HttpMethod;
 import org.jboss.netty.handler.codec.http.HttpResponseStatus;
 import org.joda.time.Duration;
 import org.junit.jupiter.api.AfterEach;
+import org.getafix.core.quality.control.DeadlineReserve;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -157,7 +158,8 @@ class BudgetedDruidClientTest
     matureRuns = new MatureRuns(config, metrics, CONGLOMERATE, MAPPER, new DruidHttpClientConfig());
     final BudgetControl budgetControl = new BudgetControl(config, emitter);
     final Admission admission = new Admission(config, emitter);
-    return new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles());
+    return new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
+                                   new DeadlineReserve(0.25));
   }
 
   private BudgetedDruidClient<Result<TimeseriesResultValue>> client(BudgetedQueries budgetedQueries)

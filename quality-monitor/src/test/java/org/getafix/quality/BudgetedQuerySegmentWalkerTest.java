@@ -27,6 +27,7 @@ import org.getafix.core.quality.AnswerQuality;
 import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.QueryContextKeys;
 import org.joda.time.Interval;
+import org.getafix.core.quality.control.DeadlineReserve;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -126,7 +127,8 @@ class BudgetedQuerySegmentWalkerTest
       this.config = config;
       this.budgetControl = new BudgetControl(config, emitter);
       this.admission = new Admission(config, emitter);
-      this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles());
+      this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
+                                   new DeadlineReserve(0.25));
       this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, clock);
       if (inner instanceof RecordingWalker) {
         ((RecordingWalker) inner).budgetedQueries = budgetedQueries;
@@ -426,5 +428,45 @@ class BudgetedQuerySegmentWalkerTest
         () -> run(lenient.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100, QueryContextKeys.ALLOW_PARTIAL, "false")),
                   ResponseContext.createEmpty())
     );
+  }
+
+  /**
+   * Each query waits until its deadline (its one Historical is late) and then takes 40 ms to merge and send: once
+   * enough have, later queries stop waiting 40 ms before their budget ends, and their answers leave within it.
+   */
+  @Test
+  void queriesThatWaitUntilTheirDeadlineTeachLaterOnesToKeepAReserve()
+  {
+    final AtomicLong now = new AtomicLong(NOW);
+    final List<Long> deadlines = new ArrayList<>();
+    final Broker[] broker = new Broker[1];
+    final QuerySegmentWalker lateUntilTheDeadline = new QuerySegmentWalker()
+    {
+      @Override
+      public <T> QueryRunner<T> getQueryRunnerForIntervals(Query<T> query, Iterable<Interval> intervals)
+      {
+        return (queryPlus, context) -> {
+          final BudgetedQuery<?> budgeted = broker[0].budgetedQueries.of(queryPlus.getQuery());
+          deadlines.add(budgeted.deadlineMillis() - budgeted.startMillis());
+          budgeted.late(List.of("2025-01-01T00:00:00.000Z/2025-01-02T00:00:00.000Z"));
+          now.set(budgeted.deadlineMillis() + 40);
+          return Sequences.empty();
+        };
+      }
+
+      @Override
+      public <T> QueryRunner<T> getQueryRunnerForSegments(Query<T> query, Iterable<SegmentDescriptor> specs)
+      {
+        return getQueryRunnerForIntervals(query, List.of());
+      }
+    };
+    broker[0] = new Broker(lateUntilTheDeadline, QualityConfig.defaults(), now::get);
+    for (int i = 0; i <= DeadlineReserve.MIN_SAMPLES; i++) {
+      run(broker[0].walker, query(Map.of(QueryContextKeys.BUDGET_MS, 1000)), ResponseContext.createEmpty());
+    }
+    assertEquals(1000L, deadlines.get(0), "no reserve before any query waited until its deadline");
+    assertEquals(1000L, deadlines.get(DeadlineReserve.MIN_SAMPLES - 1));
+    final long last = deadlines.get(DeadlineReserve.MIN_SAMPLES);
+    assertTrue(last >= 959 && last <= 961, "40 ms kept in reserve: " + deadlines);
   }
 }

@@ -18,6 +18,7 @@ import org.getafix.core.quality.AnswerQuality;
 import org.getafix.core.wire.MatureRunReport;
 import org.getafix.core.wire.QueryContextKeys;
 import org.junit.jupiter.api.AfterEach;
+import org.getafix.core.quality.control.DeadlineReserve;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -75,6 +76,7 @@ class MatureRunsTest
         "ref-" + query.getId(),
         QueryBudget.askedIn(query.context(), config.getMaxBudgetMs()),
         0,
+        0,
         true,
         runs.sample(query, 0),
         List.of(qualityMetrics, profiles)
@@ -97,7 +99,8 @@ class MatureRunsTest
   {
     final ServiceEmitter emitter = emitted.serviceEmitter();
     return new QualityResource(
-        config, qualityMetrics, runs, new BudgetControl(config, emitter), new Admission(config, emitter), profiles
+        config, qualityMetrics, runs, new BudgetControl(config, emitter), new Admission(config, emitter), profiles,
+        new DeadlineReserve(0.25)
     )
         .state();
   }

@@ -108,6 +108,15 @@ public final class QualityKnobs
       "the response-time target of the budget controllers"
   );
 
+  /** Below 1: a reserve of the whole budget would never wait for a Historical. */
+  public static final Knob<Double> DEADLINE_RESERVE_MAX_SHARE = Knob.number(
+      PREFIX + ".deadlineReserveMaxShare",
+      0.25,
+      Interval.closedOpen(0, 1),
+      "largest share of a budget a query keeps in reserve to merge and send its answer after it stops waiting for "
+      + "Historicals; 0 keeps none"
+  );
+
   /** Higher hedges fewer sub-queries, and later: at 0.95, about one in twenty of a steady Historical's. */
   public static final Knob<Double> HEDGE_QUANTILE = Knob.number(
       PREFIX + ".hedgeQuantile",
