@@ -23,12 +23,11 @@ import org.getafix.core.wire.QueryContextKeys;
 
 import javax.annotation.Nullable;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -36,10 +35,10 @@ import java.util.concurrent.TimeUnit;
 /**
  * Hedged sub-queries, Zoolander's replication for predictability in its reactive form: a sub-query whose Historical
  * has not answered by its {@link HedgePolicy} hedge point has its segments sent to other holders as well, and the
- * first complete answer wins ({@link BudgetedDruidClient} runs the race). This class finds the other holders, groups
- * a sub-query's segments by the holder that will answer them, and keeps the Broker's per-Historical latencies and
- * hedge budget. {@code druid.getafix.quality.hedging} says whether a query is hedged, and a query's own {@value
- * QueryContextKeys#HEDGE} overrides it either way.
+ * first complete answer wins ({@link BudgetedDruidClient} runs the race). This class finds the other holders the
+ * Broker can query, has the policy choose which of them answers each of a sub-query's segments, and keeps the
+ * Broker's per-Historical latencies and hedge budget. {@code druid.getafix.quality.hedging} says whether a query is
+ * hedged, and a query's own {@value QueryContextKeys#HEDGE} overrides it either way.
  */
 public class Hedging
 {
@@ -111,34 +110,43 @@ public class Hedging
     }
     policy.onPrimary();
     final String table = ((TableDataSource) subQuery.getDataSource()).getName();
-    final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups = new LinkedHashMap<>();
-    final Set<String> alternatives = new LinkedHashSet<>();
-    for (SegmentDescriptor segment : ((MultipleSpecificSegmentSpec) spec).getDescriptors()) {
-      BudgetedDruidClient<?> best = null;
-      double bestMillis = Double.POSITIVE_INFINITY;
-      for (DruidServerMetadata holder : holders.of(table, segment)) {
-        final String host = holder.getHost();
-        if (host == null || host.equals(primaryHost)) {
-          continue;
-        }
-        final BudgetedDruidClient<?> client = holders.clientOf(holder);
-        if (client == null) {
-          continue;
-        }
-        alternatives.add(host);
-        final double expected = policy.expectedMillis(host);
-        if (best == null || expected < bestMillis) {
-          best = client;
-          bestMillis = expected;
-        }
-      }
-      if (best == null) {
-        return null;
-      }
-      groups.computeIfAbsent(best, client -> new ArrayList<>()).add(segment);
+    final Map<String, BudgetedDruidClient<?>> clientOf = new HashMap<>();
+    final Map<String, List<SegmentDescriptor>> byHost = policy.reassign(
+        primaryHost,
+        ((MultipleSpecificSegmentSpec) spec).getDescriptors(),
+        segment -> queryableHolders(table, segment, clientOf)
+    );
+    if (byHost.isEmpty()) {
+      return null;
     }
-    final double hedgeAfter = policy.hedgeAfterMillis(primaryHost, new ArrayList<>(alternatives), remainingMillis);
-    return hedgeAfter == HedgePolicy.NO_HEDGE ? null : new Plan(hedgeAfter, groups);
+    // The fastest alternative of all is the chosen holder of some segment, so the chosen holders set the same cap.
+    final double hedgeAfter = policy.hedgeAfterMillis(primaryHost, new ArrayList<>(byHost.keySet()), remainingMillis);
+    if (hedgeAfter == HedgePolicy.NO_HEDGE) {
+      return null;
+    }
+    final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups = new LinkedHashMap<>();
+    byHost.forEach((host, segments) -> groups.computeIfAbsent(clientOf.get(host), client -> new ArrayList<>())
+                                             .addAll(segments));
+    return new Plan(hedgeAfter, groups);
+  }
+
+  /** The hosts holding {@code segment} that the Broker has a client of, noting each client in {@code clientOf}. */
+  private List<String> queryableHolders(
+      String table,
+      SegmentDescriptor segment,
+      Map<String, BudgetedDruidClient<?>> clientOf
+  )
+  {
+    final List<String> hosts = new ArrayList<>();
+    for (DruidServerMetadata holder : holders.of(table, segment)) {
+      final String host = holder.getHost();
+      final BudgetedDruidClient<?> client = host == null ? null : holders.clientOf(holder);
+      if (client != null) {
+        clientOf.put(host, client);
+        hosts.add(host);
+      }
+    }
+    return hosts;
   }
 
   /** Runs {@code hedge} at the plan's hedge point. */

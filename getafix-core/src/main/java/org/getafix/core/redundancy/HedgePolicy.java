@@ -1,6 +1,11 @@
 package org.getafix.core.redundancy;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -16,7 +21,7 @@ import java.util.function.ToDoubleFunction;
  * other holder exists, there is no hedge. Whether a due hedge is sent is then up to the {@link HedgeBudget}, so that
  * with no slow node the extra load stays at the budget's share of the primaries.
  *
- * <p>Thread-safe; allocates nothing per call.
+ * <p>Thread-safe; allocates nothing per call but {@link #reassign}'s answer.
  */
 public final class HedgePolicy
 {
@@ -64,6 +69,47 @@ public final class HedgePolicy
     }
     final double latest = remainingBudgetMillis - bestAlternative;
     return latest < 0 ? NO_HEDGE : Math.min(point, latest);
+  }
+
+  /**
+   * Where the segments of a sub-query late on {@code lateNode} are re-sent: each to its holder other than the late
+   * node with the least {@link #expectedMillis expected latency} (the first such holder on a tie). A hedge must cover
+   * every segment to be a complete answer, so if one segment has no other holder, nothing is re-sent.
+   *
+   * @param segments the sub-query's segments, of whatever type the caller names them by
+   * @param holders  a segment's holders that could answer it (the late node and nulls are skipped)
+   * @return the other holders, in the order first chosen, each with its segments in the order given; empty if some
+   * segment has no other holder (or there are no segments)
+   */
+  public <S> Map<String, List<S>> reassign(
+      String lateNode,
+      List<S> segments,
+      Function<? super S, ? extends List<String>> holders
+  )
+  {
+    final Map<String, List<S>> byHolder = new LinkedHashMap<>();
+    for (S segment : segments) {
+      final List<String> candidates = holders.apply(segment);
+      String best = null;
+      double bestMillis = Double.POSITIVE_INFINITY;
+      for (int i = 0; candidates != null && i < candidates.size(); i++) {
+        final String holder = candidates.get(i);
+        if (holder == null || holder.equals(lateNode)) {
+          continue;
+        }
+        final double expected = expectedMillis(holder);
+        if (best == null || expected < bestMillis) {
+          best = holder;
+          bestMillis = expected;
+        }
+      }
+      if (best == null) {
+        return Map.of();
+      }
+      byHolder.computeIfAbsent(best, holder -> new ArrayList<>()).add(segment);
+    }
+    byHolder.replaceAll((holder, assigned) -> Collections.unmodifiableList(assigned));
+    return Collections.unmodifiableMap(byHolder);
   }
 
   /**

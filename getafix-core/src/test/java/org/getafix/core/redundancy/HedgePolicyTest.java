@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -189,6 +190,40 @@ class HedgePolicyTest
     // Every token is spent as soon as it is whole: the initial 10 plus 5% of 40,000, none doubled, at most one
     // unspent (and the share earned while the bucket was still full).
     assertTrue(hedges.get() >= 10 + 1998 && hedges.get() <= 10 + 2000, "hedges " + hedges.get());
+  }
+
+  @Test
+  void eachLateSegmentGoesToItsFastestOtherHolder()
+  {
+    constant("a", 5, 50);
+    constant("b", 10, 50);
+    constant("c", 30, 50);
+    final Map<String, List<String>> holders = Map.of(
+        "s1", List.of("a", "b", "c"),
+        "s2", List.of("c", "a"),
+        "s3", List.of("b", "c"),
+        "s4", Arrays.asList("c", null)
+    );
+    // a is late: s1 and s3 go to b, s2 and s4 to c; the late node is never chosen, however fast it was.
+    assertEquals(
+        Map.of("b", List.of("s1", "s3"), "c", List.of("s2", "s4")),
+        policy.reassign("a", List.of("s1", "s2", "s3", "s4"), holders::get)
+    );
+    assertEquals(List.of("b", "c"), List.copyOf(policy.reassign("a", List.of("s1", "s2"), holders::get).keySet()));
+    // A node with too few samples is expected at the unknown-node latency (100 ms), slower than c.
+    assertEquals(Map.of("c", List.of("s1")), policy.reassign("b", List.of("s1"), s -> List.of("d", "c", "b")));
+    // On a tie the first holder listed wins.
+    assertEquals(Map.of("d", List.of("s1")), policy.reassign("a", List.of("s1"), s -> List.of("d", "e")));
+  }
+
+  @Test
+  void nothingIsReassignedWhenASegmentHasNoOtherHolder()
+  {
+    final Map<String, List<String>> holders = Map.of("s1", List.of("a", "b"), "s2", List.of("a"));
+    assertTrue(policy.reassign("a", List.of("s1", "s2"), holders::get).isEmpty());
+    assertTrue(policy.reassign("a", List.of("s1"), s -> null).isEmpty());
+    assertTrue(policy.reassign("a", List.of(), holders::get).isEmpty());
+    assertEquals(Map.of("b", List.of("s1")), policy.reassign("a", List.of("s1"), holders::get));
   }
 
   @Test
