@@ -35,6 +35,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -100,7 +101,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final Query<T> query = queryPlus.getQuery();
     final BudgetedQuery<?> budgeted = budgetedQueries.of(query);
     if (budgeted == null) {
-      final Hedging.Plan plan = hedging.plan(query, host, Double.POSITIVE_INFINITY);
+      final Hedging.Plan plan = hedging.plan(query, host, Double.POSITIVE_INFINITY, false);
       return plan == null ? super.run(queryPlus, context) : runHedged(queryPlus, context, null, plan);
     }
     final long deadline = budgeted.deadlineMillis();
@@ -119,7 +120,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       return runSampled(queryPlus, sub, mature);
     }
     final Query<T> bounded = query.withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, deadline));
-    final Hedging.Plan plan = hedging.plan(query, host, deadline - clock.getAsLong());
+    final Hedging.Plan plan = hedging.plan(query, host, deadline - clock.getAsLong(), budgeted.partialAllowed());
     if (plan != null) {
       return runHedged(queryPlus.withQuery(bounded), context, sub, plan);
     }
@@ -184,6 +185,20 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
    */
   private Sequence<T> byDeadline(SubQuery sub, CompletableFuture<List<T>> answer, Runnable whenLate, Consumer<List<T>> inTime)
   {
+    return byDeadline(sub, answer, () -> {
+      whenLate.run();
+      return sub.late();
+    }, inTime);
+  }
+
+  /** As above, with what the sub-query answers when it is late: nothing, or what it has in part. */
+  private Sequence<T> byDeadline(
+      SubQuery sub,
+      CompletableFuture<List<T>> answer,
+      Supplier<Sequence<T>> late,
+      Consumer<List<T>> inTime
+  )
+  {
     final long deadline = sub.budgeted.deadlineMillis();
     return new LazySequence<>(() -> {
       final List<T> rows;
@@ -191,14 +206,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         rows = answer.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.MILLISECONDS);
       }
       catch (TimeoutException e) {
-        whenLate.run();
-        return sub.late();
+        return late.get();
       }
       catch (ExecutionException e) {
         final Throwable cause = e.getCause() == null ? e : e.getCause();
         if (isLate(cause, deadline)) {
-          whenLate.run();
-          return sub.late();
+          return late.get();
         }
         Throwables.throwIfUnchecked(cause);
         throw new RuntimeException(cause);
@@ -232,7 +245,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final Race race = new Race(queryPlus, primary, plan);
     race.start();
     if (sub != null) {
-      return byDeadline(sub, race.settled.thenApply(answer -> answer.rows), race::cut, rows -> race.account(context));
+      return byDeadline(
+          sub,
+          race.settled.thenApply(answer -> answer.rows),
+          () -> race.atDeadline(sub, context),
+          rows -> race.account(context)
+      );
     }
     return new LazySequence<>(() -> {
       try {
@@ -303,18 +321,23 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     }
   }
 
-  /** The answer a hedged sub-query uses: its rows, the response contexts they came with, and whether hedges sent them. */
+  /**
+   * The answer a hedged sub-query uses: its rows, the response contexts they came with, whether hedges sent them, and
+   * whether it is partial (the hedges of a partial plan: without the segments only the primary's Historical holds).
+   */
   private static final class Answer<T>
   {
     final List<T> rows;
     final List<ResponseContext> contexts;
     final boolean hedged;
+    final boolean partial;
 
-    Answer(List<T> rows, List<ResponseContext> contexts, boolean hedged)
+    Answer(List<T> rows, List<ResponseContext> contexts, boolean hedged, boolean partial)
     {
       this.rows = rows;
       this.contexts = contexts;
       this.hedged = hedged;
+      this.partial = partial;
     }
   }
 
@@ -340,6 +363,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     @Nullable
     private Throwable primaryFailure;
     private boolean hedgesFailed;
+    /**
+     * The hedges' answer of a partial plan: it does not win the race, since the primary alone answers for the stranded
+     * segments, but it is the sub-query's answer if the primary misses the deadline.
+     */
+    @Nullable
+    private Answer<T> partialAnswer;
     /** The winner, once the loser is cancelled and the latencies recorded. */
     private CompletableFuture<Answer<T>> settled;
 
@@ -358,7 +387,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       primary.rows.whenComplete((rows, failure) -> {
         if (failure == null) {
           recordPrimary();
-          winner.complete(new Answer<>(rows, List.of(primary.context), false));
+          winner.complete(new Answer<>(rows, List.of(primary.context), false, false));
         } else {
           primaryFailed(failure);
         }
@@ -386,7 +415,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         return;
       }
       final Query<T> query = queryPlus.getQuery();
-      final String hedgeId = query.getId() + "-hedge";
+      final String hedgeId = hedging.hedgeId(query);
       try {
         for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
           final Query<T> hedge = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()))
@@ -426,7 +455,11 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       }
       // Each server's rows are in order already; a stable sort merges them.
       rows.sort(queryPlus.getQuery().getResultOrdering());
-      winner.complete(new Answer<>(rows, contexts, true));
+      if (plan.isPartial()) {
+        partialAnswer = new Answer<>(rows, contexts, true, true);
+      } else {
+        winner.complete(new Answer<>(rows, contexts, true, false));
+      }
     }
 
     /** The race is over: the loser is cancelled, or everything if nothing answered. */
@@ -450,10 +483,39 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       }
     }
 
-    /** The query's deadline passed (or its reader was interrupted) before any answer: everything is cancelled. */
+    /** The query's reader was interrupted before any answer: everything is cancelled. */
     void cut()
     {
       winner.cancel(false);
+    }
+
+    /**
+     * The query's deadline passed before a complete answer: the hedges' answer of a partial plan is used if it is in
+     * (its segments answered, the stranded ones late, the primary cancelled); otherwise everything is cancelled and
+     * every segment is late.
+     */
+    Sequence<T> atDeadline(SubQuery sub, ResponseContext context)
+    {
+      synchronized (this) {
+        if (partialAnswer != null) {
+          winner.complete(partialAnswer);
+        } else {
+          winner.cancel(false);
+        }
+      }
+      if (winner.isCompletedExceptionally()) {
+        return sub.late();
+      }
+      final Answer<T> answer = winner.join();
+      final List<T> rows = account(context);
+      if (answer.partial) {
+        sub.budgeted.answeredInTime(sub.intervals.size() - plan.stranded.size());
+        sub.budgeted.late(plan.stranded.stream().map(s -> s.getInterval().toString()).collect(Collectors.toList()));
+      } else {
+        // The complete answer came in as the deadline passed.
+        sub.budgeted.answeredInTime(sub.intervals.size());
+      }
+      return Sequences.simple(rows);
     }
 
     /**

@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Hedged sub-queries, Zoolander's replication for predictability in its reactive form: a sub-query whose Historical
@@ -53,16 +54,27 @@ public class Hedging
     BudgetedDruidClient<?> clientOf(DruidServerMetadata server);
   }
 
-  /** Where a hedgeable sub-query's segments go if it is hedged, and when. */
+  /**
+   * Where a hedgeable sub-query's segments go if it is hedged, and when. A partial plan leaves the segments only the
+   * primary's Historical holds ({@link #stranded}) with it: its hedges answer for the rest, which is worth it only to
+   * a query that may answer in part.
+   */
   static final class Plan
   {
     final double hedgeAfterMillis;
     final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups;
+    final List<SegmentDescriptor> stranded;
 
-    Plan(double hedgeAfterMillis, Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups)
+    Plan(double hedgeAfterMillis, Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups, List<SegmentDescriptor> stranded)
     {
       this.hedgeAfterMillis = hedgeAfterMillis;
       this.groups = groups;
+      this.stranded = stranded;
+    }
+
+    boolean isPartial()
+    {
+      return !stranded.isEmpty();
     }
   }
 
@@ -72,6 +84,7 @@ public class Hedging
   private final Holders holders;
   private final QualityMetrics metrics;
   private final ScheduledExecutorService timer;
+  private final AtomicLong hedgeRaces = new AtomicLong();
 
   @Inject
   public Hedging(
@@ -93,12 +106,16 @@ public class Hedging
   }
 
   /**
-   * How {@code subQuery} to {@code primaryHost} would be hedged, or null if it will not be: hedging is off for it, the query
-   * does not read one table's specific segments, a segment has no other holder the Broker can query, or the policy
-   * sees no hedge point within {@code remainingMillis}. Each hedgeable sub-query earns the hedge budget its share.
+   * How {@code subQuery} to {@code primaryHost} would be hedged, or null if it will not be: hedging is off for it, the
+   * query does not read one table's specific segments, no segment (or, unless {@code partialAnswer}, not every
+   * segment) has another holder the Broker can query, or the policy sees no hedge point within {@code
+   * remainingMillis}. Each hedgeable sub-query earns the hedge budget its share.
+   *
+   * @param partialAnswer whether the sub-query may answer for part of its segments (a budgeted query that allows a
+   *                      partial answer), so that the segments with other holders are worth hedging on their own
    */
   @Nullable
-  Plan plan(Query<?> subQuery, String primaryHost, double remainingMillis)
+  Plan plan(Query<?> subQuery, String primaryHost, double remainingMillis, boolean partialAnswer)
   {
     if (!subQuery.context().getBoolean(QueryContextKeys.HEDGE, enabled)
         || !(subQuery.getDataSource() instanceof TableDataSource)) {
@@ -111,12 +128,13 @@ public class Hedging
     policy.onPrimary();
     final String table = ((TableDataSource) subQuery.getDataSource()).getName();
     final Map<String, BudgetedDruidClient<?>> clientOf = new HashMap<>();
-    final Map<String, List<SegmentDescriptor>> byHost = policy.reassign(
+    final HedgePolicy.Reassignment<SegmentDescriptor> reassignment = policy.reassignWherePossible(
         primaryHost,
         ((MultipleSpecificSegmentSpec) spec).getDescriptors(),
         segment -> queryableHolders(table, segment, clientOf)
     );
-    if (byHost.isEmpty()) {
+    final Map<String, List<SegmentDescriptor>> byHost = reassignment.byHolder();
+    if (byHost.isEmpty() || !(partialAnswer || reassignment.stranded().isEmpty())) {
       return null;
     }
     // The fastest alternative of all is the chosen holder of some segment, so the chosen holders set the same cap.
@@ -127,7 +145,7 @@ public class Hedging
     final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups = new LinkedHashMap<>();
     byHost.forEach((host, segments) -> groups.computeIfAbsent(clientOf.get(host), client -> new ArrayList<>())
                                              .addAll(segments));
-    return new Plan(hedgeAfter, groups);
+    return new Plan(hedgeAfter, groups, reassignment.stranded());
   }
 
   /** The hosts holding {@code segment} that the Broker has a client of, noting each client in {@code clientOf}. */
@@ -147,6 +165,16 @@ public class Hedging
       }
     }
     return hosts;
+  }
+
+  /**
+   * The query id of the hedges of one sub-query of {@code query}: its own id with a suffix unique on this Broker.
+   * Druid cancels by query id, on every query of that id on the server, so the hedges of a query's other sub-queries,
+   * which may run on the same server, must not share it.
+   */
+  String hedgeId(Query<?> query)
+  {
+    return query.getId() + "-hedge-" + hedgeRaces.incrementAndGet();
   }
 
   /** Runs {@code hedge} at the plan's hedge point. */

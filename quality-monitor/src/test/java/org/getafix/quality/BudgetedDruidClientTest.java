@@ -51,10 +51,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -217,6 +219,17 @@ class BudgetedDruidClientTest
   /** Hedging among {@code holders}, each holding every segment; the map may be filled after the clients are made. */
   private Hedging hedging(boolean enabled, HedgeSettings settings, Map<String, BudgetedDruidClient<?>> holders)
   {
+    return hedging(enabled, settings, holders, (host, segment) -> true);
+  }
+
+  /** Hedging among {@code holders}, of which {@code holds} says which hold a segment. */
+  private Hedging hedging(
+      boolean enabled,
+      HedgeSettings settings,
+      Map<String, BudgetedDruidClient<?>> holders,
+      BiPredicate<String, SegmentDescriptor> holds
+  )
+  {
     final Hedging.Holders stub = new Hedging.Holders()
     {
       @Override
@@ -224,6 +237,7 @@ class BudgetedDruidClientTest
       {
         return holders.keySet()
                       .stream()
+                      .filter(host -> holds.test(host, segment))
                       .sorted()
                       .map(host -> new DruidServerMetadata(host, host, null, 0, ServerType.HISTORICAL, "_default_tier", 0))
                       .collect(Collectors.toList());
@@ -365,7 +379,7 @@ class BudgetedDruidClientTest
     final var results = runWithinAMinute(true, QUICK, true);
     assertEquals(1, results.toList().size(), "the hedge's answer goes on");
     assertEquals(1, other.requests.size());
-    assertTrue(other.requests.get(0).contains("\"queryId\":\"q1-hedge\""), other.requests.get(0));
+    assertTrue(other.requests.get(0).contains("\"queryId\":\"q1-hedge-"), other.requests.get(0));
     assertTrue(historical.answers.get(0).isCancelled(), "the primary is cancelled");
     eventually(() -> historical.cancelled.contains("/druid/v2/q1"), "the primary's Historical is told to cancel");
     assertEquals(Coverage.answered(2), ranQuery.coverage());
@@ -373,6 +387,38 @@ class BudgetedDruidClientTest
     assertEquals(1L, metrics.state().get("hedgesWon"));
     assertEquals(1, latencies.get(PRIMARY).count(), "the losing primary's elapsed time is learnt");
     assertEquals(1, latencies.get(OTHER).count());
+  }
+
+  /**
+   * Under a budget, a sub-query one of whose segments only its slow Historical holds is hedged for the other: at the
+   * deadline the hedge's answer goes on, its segment counts as answered and the stranded one as late, and the primary
+   * is cancelled.
+   */
+  @Test
+  void underABudgetTheHedgesAnswerForWhatTheyHoldWhenThePrimaryMissesTheDeadline() throws Exception
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final SegmentDescriptor onlyOnPrimary = SEGMENTS.get(1);
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final Hedging hedging =
+        hedging(true, QUICK, holders, (host, segment) -> host.equals(PRIMARY) || !segment.equals(onlyOnPrimary));
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, primary);
+    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    final var results = run(primary, budgeted.stamped());
+    assertEquals(1, results.toList().size(), "the hedge's rows go on");
+    assertEquals(1, other.requests.size());
+    assertTrue(other.requests.get(0).contains("2025-01-01T00:00:00.000Z/2025-01-01T01:00:00.000Z"), other.requests.get(0));
+    assertFalse(other.requests.get(0).contains("2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z"), "the stranded segment stays");
+    assertEquals(1, budgeted.coverage().answered());
+    assertEquals(1, budgeted.coverage().late());
+    assertEquals(List.of("2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z"), budgeted.coverage().missingIntervals());
+    eventually(() -> historical.cancelled.contains("/druid/v2/q1"), "the primary's Historical is told to cancel");
+    assertEquals(1L, metrics.state().get("hedgesWon"));
   }
 
   @Test

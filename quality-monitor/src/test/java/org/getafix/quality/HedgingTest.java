@@ -6,6 +6,7 @@ import org.apache.druid.java.util.common.Intervals;
 import org.apache.druid.java.util.emitter.core.NoopEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.query.Druids;
+import org.apache.druid.query.Query;
 import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.query.aggregation.CountAggregatorFactory;
 import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
@@ -24,8 +25,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Which holders a sub-query's segments would be hedged to. */
 class HedgingTest
@@ -93,7 +96,8 @@ class HedgingTest
       latencies.record("b:8083", 5);
       latencies.record("c:8083", 50);
     }
-    final Hedging.Plan plan = hedging(true).plan(subQuery(List.of(FIRST, SECOND)), "a:8083", Double.POSITIVE_INFINITY);
+    final Hedging.Plan plan =
+        hedging(true).plan(subQuery(List.of(FIRST, SECOND)), "a:8083", Double.POSITIVE_INFINITY, false);
     assertEquals(
         Map.of(clients.get("b:8083"), List.of(FIRST), clients.get("c:8083"), List.of(SECOND)),
         plan.groups
@@ -104,9 +108,33 @@ class HedgingTest
   @Test
   void noPlanWhenOffOrWhenASegmentHasNoOtherHolder()
   {
-    assertNull(hedging(false).plan(subQuery(List.of(FIRST)), "a:8083", Double.POSITIVE_INFINITY));
-    assertNull(hedging(true).plan(subQuery(List.of(FIRST, THIRD)), "a:8083", Double.POSITIVE_INFINITY));
-    assertNull(hedging(true).plan(subQuery(List.of(FIRST, SECOND)), "c:8083", 1), "no holder answers within 1 ms");
+    assertNull(hedging(false).plan(subQuery(List.of(FIRST)), "a:8083", Double.POSITIVE_INFINITY, false));
+    assertNull(hedging(true).plan(subQuery(List.of(FIRST, THIRD)), "a:8083", Double.POSITIVE_INFINITY, false));
+    assertNull(hedging(true).plan(subQuery(List.of(FIRST, SECOND)), "c:8083", 1, false), "no holder answers within 1 ms");
+  }
+
+  @Test
+  void aQueryThatMayAnswerInPartHedgesTheSegmentsThatHaveAnotherHolder()
+  {
+    final Hedging.Plan plan =
+        hedging(true).plan(subQuery(List.of(FIRST, THIRD)), "a:8083", Double.POSITIVE_INFINITY, true);
+    assertEquals(Map.of(clients.get("b:8083"), List.of(FIRST)), plan.groups);
+    assertEquals(List.of(THIRD), plan.stranded, "only a holds THIRD");
+    assertTrue(plan.isPartial());
+    assertNull(
+        hedging(true).plan(subQuery(List.of(THIRD)), "a:8083", Double.POSITIVE_INFINITY, true),
+        "nothing to hedge"
+    );
+  }
+
+  @Test
+  void eachSubQuerysHedgesHaveTheirOwnIdSinceDruidCancelsById()
+  {
+    final Hedging hedging = hedging(true);
+    final Query<?> query = subQuery(List.of(FIRST)).withId("q1");
+    final String first = hedging.hedgeId(query);
+    assertTrue(first.startsWith("q1-hedge-"), first);
+    assertNotEquals(first, hedging.hedgeId(query));
   }
 
   @Test
@@ -115,8 +143,8 @@ class HedgingTest
     final TimeseriesQuery query = subQuery(List.of(FIRST));
     final TimeseriesQuery asks = query.withOverriddenContext(Map.of(QueryContextKeys.HEDGE, true));
     final TimeseriesQuery declines = query.withOverriddenContext(Map.of(QueryContextKeys.HEDGE, "false"));
-    assertNotNull(hedging(false).plan(asks, "a:8083", Double.POSITIVE_INFINITY), "asked for with the Broker's off");
-    assertNull(hedging(true).plan(declines, "a:8083", Double.POSITIVE_INFINITY), "declined with the Broker's on");
-    assertNotNull(hedging(true).plan(query, "a:8083", Double.POSITIVE_INFINITY), "the Broker's setting without one");
+    assertNotNull(hedging(false).plan(asks, "a:8083", Double.POSITIVE_INFINITY, false), "asked for with the Broker's off");
+    assertNull(hedging(true).plan(declines, "a:8083", Double.POSITIVE_INFINITY, false), "declined with the Broker's on");
+    assertNotNull(hedging(true).plan(query, "a:8083", Double.POSITIVE_INFINITY, false), "the Broker's setting without one");
   }
 }

@@ -87,29 +87,61 @@ public final class HedgePolicy
       Function<? super S, ? extends List<String>> holders
   )
   {
+    final Reassignment<S> reassignment = reassignWherePossible(lateNode, segments, holders);
+    return reassignment.stranded().isEmpty() ? reassignment.byHolder() : Map.of();
+  }
+
+  /**
+   * As {@link #reassign}, for a sub-query that may answer in part (a budgeted one): the segments that have another
+   * holder are re-sent, and those only the late node holds stay with it.
+   */
+  public <S> Reassignment<S> reassignWherePossible(
+      String lateNode,
+      List<S> segments,
+      Function<? super S, ? extends List<String>> holders
+  )
+  {
     final Map<String, List<S>> byHolder = new LinkedHashMap<>();
+    final List<S> stranded = new ArrayList<>();
     for (S segment : segments) {
-      final List<String> candidates = holders.apply(segment);
-      String best = null;
-      double bestMillis = Double.POSITIVE_INFINITY;
-      for (int i = 0; candidates != null && i < candidates.size(); i++) {
-        final String holder = candidates.get(i);
-        if (holder == null || holder.equals(lateNode)) {
-          continue;
-        }
-        final double expected = expectedMillis(holder);
-        if (best == null || expected < bestMillis) {
-          best = holder;
-          bestMillis = expected;
-        }
-      }
+      final String best = fastestOtherHolder(lateNode, holders.apply(segment));
       if (best == null) {
-        return Map.of();
+        stranded.add(segment);
+      } else {
+        byHolder.computeIfAbsent(best, holder -> new ArrayList<>()).add(segment);
       }
-      byHolder.computeIfAbsent(best, holder -> new ArrayList<>()).add(segment);
     }
     byHolder.replaceAll((holder, assigned) -> Collections.unmodifiableList(assigned));
-    return Collections.unmodifiableMap(byHolder);
+    return new Reassignment<>(Collections.unmodifiableMap(byHolder), Collections.unmodifiableList(stranded));
+  }
+
+  /**
+   * Where a late sub-query's segments go.
+   *
+   * @param byHolder the other holders, in the order first chosen, each with its segments in the order given
+   * @param stranded the segments no other node holds, in the order given
+   */
+  public record Reassignment<S>(Map<String, List<S>> byHolder, List<S> stranded)
+  {
+  }
+
+  /** The holder other than {@code lateNode} with the least expected latency (the first on a tie), or null. */
+  private String fastestOtherHolder(String lateNode, List<String> candidates)
+  {
+    String best = null;
+    double bestMillis = Double.POSITIVE_INFINITY;
+    for (int i = 0; candidates != null && i < candidates.size(); i++) {
+      final String holder = candidates.get(i);
+      if (holder == null || holder.equals(lateNode)) {
+        continue;
+      }
+      final double expected = expectedMillis(holder);
+      if (best == null || expected < bestMillis) {
+        best = holder;
+        bestMillis = expected;
+      }
+    }
+    return best;
   }
 
   /**

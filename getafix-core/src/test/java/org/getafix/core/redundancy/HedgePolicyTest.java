@@ -227,6 +227,19 @@ class HedgePolicyTest
   }
 
   @Test
+  void whereAPartAnswerWillDoTheSegmentsOnlyTheLateNodeHoldsStayWithIt()
+  {
+    final Map<String, List<String>> holders = Map.of("s1", List.of("a", "b"), "s2", List.of("a"), "s3", List.of("c", "a"));
+    final HedgePolicy.Reassignment<String> reassignment =
+        policy.reassignWherePossible("a", List.of("s1", "s2", "s3"), holders::get);
+    assertEquals(Map.of("b", List.of("s1"), "c", List.of("s3")), reassignment.byHolder());
+    assertEquals(List.of("s2"), reassignment.stranded());
+    final HedgePolicy.Reassignment<String> none = policy.reassignWherePossible("a", List.of("s2"), holders::get);
+    assertTrue(none.byHolder().isEmpty());
+    assertEquals(List.of("s2"), none.stranded());
+  }
+
+  @Test
   void settingsAreValidated()
   {
     assertThrows(IllegalArgumentException.class, () -> new HedgeSettings(1, 10, 100, 20, 0.05, 10));
