@@ -3,12 +3,21 @@ package org.getafix.quality;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.base.Throwables;
 import com.google.common.collect.ImmutableMap;
+import com.google.common.util.concurrent.FutureCallback;
+import com.google.common.util.concurrent.Futures;
+import com.google.common.util.concurrent.ListenableFuture;
 import org.apache.druid.client.DirectDruidClient;
+import org.apache.druid.java.util.common.StringUtils;
+import org.apache.druid.java.util.common.concurrent.Execs;
 import org.apache.druid.java.util.common.guava.LazySequence;
 import org.apache.druid.java.util.common.guava.Sequence;
 import org.apache.druid.java.util.common.guava.Sequences;
+import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.http.client.HttpClient;
+import org.apache.druid.java.util.http.client.Request;
+import org.apache.druid.java.util.http.client.response.StatusResponseHandler;
+import org.apache.druid.java.util.http.client.response.StatusResponseHolder;
 import org.apache.druid.query.BaseQuery;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryInterruptedException;
@@ -18,8 +27,11 @@ import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.query.context.ResponseContext;
 import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
 import org.apache.druid.query.spec.QuerySegmentSpec;
+import org.jboss.netty.handler.codec.http.HttpMethod;
 
 import javax.annotation.Nullable;
+import java.net.MalformedURLException;
+import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +69,9 @@ import java.util.stream.Collectors;
  */
 public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 {
+  private static final Logger log = new Logger(BudgetedDruidClient.class);
+  private static final org.joda.time.Duration CANCEL_TIMEOUT = org.joda.time.Duration.standardSeconds(1);
+
   private final ExecutorService reader;
   private final BudgetedQueries budgetedQueries;
   private final MatureRuns matureRuns;
@@ -64,6 +79,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   private final String host;
   private final LongSupplier clock;
   private final RequestCapture requests;
+  private final HttpClient httpClient;
+  private final String cancelUrl;
 
   /**
    * @param requests the query watcher, through which a hedged sub-query's requests are captured for cancelling: one
@@ -93,6 +110,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     this.host = host;
     this.clock = clock;
     this.requests = requests;
+    this.httpClient = httpClient;
+    this.cancelUrl = StringUtils.format("%s://%s/druid/v2/", scheme, host);
   }
 
   @Override
@@ -281,13 +300,47 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final long start = clock.getAsLong();
     final List<Future<?>> request = new ArrayList<>(1);
     final Sequence<T> results = requests.capturing(request::add, () -> super.run(queryPlus, own));
+    final String id = queryPlus.getQuery().getId();
     return new Attempt<>(
         host,
         own,
         request.isEmpty() ? null : request.get(0),
         CompletableFuture.supplyAsync(results::toList, reader),
-        start
+        start,
+        () -> cancelOnServer(id)
     );
+  }
+
+  /**
+   * Druid's cancellation of query {@code id} on this client's Historical: Druid's client sends it only while the
+   * server has not started to answer, but a Historical starts its answer early (groupBy does at once) and would then
+   * finish a losing attempt's work. Fire and forget: a failed cancel leaves the attempt to end on its own.
+   */
+  private void cancelOnServer(String id)
+  {
+    try {
+      final ListenableFuture<StatusResponseHolder> response = httpClient.go(
+          new Request(HttpMethod.DELETE, new URL(cancelUrl + StringUtils.urlEncode(id))),
+          StatusResponseHandler.getInstance(),
+          CANCEL_TIMEOUT
+      );
+      Futures.addCallback(response, new FutureCallback<>()
+      {
+        @Override
+        public void onSuccess(StatusResponseHolder result)
+        {
+        }
+
+        @Override
+        public void onFailure(Throwable t)
+        {
+          log.debug(t, "Could not cancel query [%s] on [%s]", id, host);
+        }
+      }, Execs.directExecutor());
+    }
+    catch (MalformedURLException | RuntimeException e) {
+      log.debug(e, "Could not cancel query [%s] on [%s]", id, host);
+    }
   }
 
   /** One request of a sub-query to one server, read as it arrives. */
@@ -299,24 +352,34 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final Future<?> request;
     final CompletableFuture<List<T>> rows;
     final long startMillis;
+    private final Runnable cancelOnServer;
 
-    Attempt(String host, ResponseContext context, @Nullable Future<?> request, CompletableFuture<List<T>> rows, long startMillis)
+    Attempt(
+        String host,
+        ResponseContext context,
+        @Nullable Future<?> request,
+        CompletableFuture<List<T>> rows,
+        long startMillis,
+        Runnable cancelOnServer
+    )
     {
       this.host = host;
       this.context = context;
       this.request = request;
       this.rows = rows;
       this.startMillis = startMillis;
+      this.cancelOnServer = cancelOnServer;
     }
 
     /**
      * Cancels the request. While the server has not started answering, Druid's client then sends it the query's
-     * cancellation; once the answer streams, its work is done and the reader drains it.
+     * cancellation; once the answer streams, the server is told to cancel here, and the reader drains what it sent.
      */
     void cancel()
     {
-      if (request != null) {
-        request.cancel(true);
+      final boolean cancelledByDruid = request != null && request.cancel(true);
+      if (!cancelledByDruid && !rows.isDone()) {
+        cancelOnServer.run();
       }
     }
   }

@@ -43,6 +43,8 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -417,6 +419,21 @@ class BudgetedDruidClientTest
     assertEquals(1, budgeted.coverage().answered());
     assertEquals(1, budgeted.coverage().late());
     assertEquals(List.of("2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z"), budgeted.coverage().missingIntervals());
+    eventually(() -> historical.cancelled.contains("/druid/v2/q1"), "the primary's Historical is told to cancel");
+    assertEquals(1L, metrics.state().get("hedgesWon"));
+  }
+
+  /** A Historical that has started its answer (groupBy does at once) is still told to cancel when its hedge wins. */
+  @Test
+  void aPrimaryThatStartedAnsweringIsToldToCancelWhenItsHedgeWins() throws Exception
+  {
+    // Hedged after a second, long after the primary's answer has started.
+    final var results = runWithinAMinute(true, new HedgeSettings(0.95, 1, 1_000, 20, 0.05, 10), true);
+    assertTrue(
+        historical.answers.get(0).set(new PipedInputStream(new PipedOutputStream())),
+        "the answer's first bytes came (the rest never will) before the hedge point"
+    );
+    assertEquals(1, results.toList().size(), "the hedge's answer goes on");
     eventually(() -> historical.cancelled.contains("/druid/v2/q1"), "the primary's Historical is told to cancel");
     assertEquals(1L, metrics.state().get("hedgesWon"));
   }
