@@ -161,7 +161,7 @@ class BudgetedDruidClientTest
     final BudgetControl budgetControl = new BudgetControl(config, emitter);
     final Admission admission = new Admission(config, emitter);
     return new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
-                                   new DeadlineReserve(0.25));
+                                   new RecentCoverage(), new DeadlineReserve(0.25));
   }
 
   private BudgetedDruidClient<Result<TimeseriesResultValue>> client(BudgetedQueries budgetedQueries)
