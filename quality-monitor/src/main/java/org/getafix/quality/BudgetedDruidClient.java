@@ -115,14 +115,15 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   }
 
   @Override
-  public Sequence<T> run(QueryPlus<T> queryPlus, ResponseContext context)
+  public Sequence<T> run(QueryPlus<T> asPlanned, ResponseContext context)
   {
-    final Query<T> query = queryPlus.getQuery();
-    final BudgetedQuery<?> budgeted = budgetedQueries.of(query);
+    final BudgetedQuery<?> budgeted = budgetedQueries.of(asPlanned.getQuery());
     if (budgeted == null) {
-      final Hedging.Plan plan = hedging.plan(query, host, Double.POSITIVE_INFINITY, false);
-      return plan == null ? super.run(queryPlus, context) : runHedged(queryPlus, context, null, plan);
+      final Hedging.Plan plan = hedging.plan(asPlanned.getQuery(), host, Double.POSITIVE_INFINITY, false);
+      return plan == null ? super.run(asPlanned, context) : runHedged(asPlanned, context, null, plan);
     }
+    final Query<T> query = budgeted.forHistoricals(asPlanned.getQuery());
+    final QueryPlus<T> queryPlus = asPlanned.withQuery(query);
     final long deadline = budgeted.deadlineMillis();
     final long failTime = query.context().getLong(QUERY_FAIL_TIME, Long.MAX_VALUE);
     if (failTime < deadline) {

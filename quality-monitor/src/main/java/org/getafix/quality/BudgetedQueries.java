@@ -39,6 +39,7 @@ public class BudgetedQueries
       MatureRuns matureRuns,
       QualityMetrics metrics,
       QualityProfiles profiles,
+      RecentCoverage recentCoverage,
       DeadlineReserve deadlineReserve
   )
   {
@@ -46,7 +47,7 @@ public class BudgetedQueries
     this.admission = admission;
     this.budgetControl = budgetControl;
     this.matureRuns = matureRuns;
-    this.listeners = List.of(metrics, budgetControl, admission, matureRuns, profiles);
+    this.listeners = List.of(metrics, budgetControl, admission, matureRuns, profiles, recentCoverage);
     this.deadlineReserve = deadlineReserve;
   }
 

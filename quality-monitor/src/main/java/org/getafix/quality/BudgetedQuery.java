@@ -87,7 +87,7 @@ public final class BudgetedQuery<T>
     this.listeners = List.copyOf(listeners);
     // In whole milliseconds, so that a controller-set budget is visible too. The Broker's caches are off: a partial
     // answer must not be stored as the answer, and a segment answered from the Broker's own cache would not be
-    // counted in the coverage.
+    // counted in the coverage. The Historicals get their segment cache back (forHistoricals).
     this.stamped = query.withOverriddenContext(ImmutableMap.of(
         QueryContextKeys.BUDGET_MS, budget.millis(),
         QueryContextKeys.QUERY_REF, reference,
@@ -95,6 +95,19 @@ public final class BudgetedQuery<T>
         QueryContexts.POPULATE_CACHE_KEY, false,
         QueryContexts.USE_RESULT_LEVEL_CACHE_KEY, false,
         QueryContexts.POPULATE_RESULT_LEVEL_CACHE_KEY, false
+    ));
+  }
+
+  /**
+   * {@code subQuery} as a Historical should run it: with the segment cache as the query asked (Druid's default: on),
+   * since {@link #stamped} turns caching off for the Broker's caches only. A Historical caches each segment's whole
+   * result, so a cached segment is as answered as a scanned one.
+   */
+  public <S> Query<S> forHistoricals(Query<S> subQuery)
+  {
+    return subQuery.withOverriddenContext(ImmutableMap.of(
+        QueryContexts.USE_CACHE_KEY, query.context().getBoolean(QueryContexts.USE_CACHE_KEY, true),
+        QueryContexts.POPULATE_CACHE_KEY, query.context().getBoolean(QueryContexts.POPULATE_CACHE_KEY, true)
     ));
   }
 

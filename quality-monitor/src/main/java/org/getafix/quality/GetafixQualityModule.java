@@ -50,6 +50,7 @@ public class GetafixQualityModule implements DruidModule
     binder.bind(BudgetControl.class).in(LazySingleton.class);
     binder.bind(Admission.class).in(LazySingleton.class);
     binder.bind(QualityProfiles.class).in(LazySingleton.class);
+    binder.bind(RecentCoverage.class).in(LazySingleton.class);
     binder.bind(BudgetedQueries.class).in(LazySingleton.class);
     binder.bind(Hedging.Holders.class).to(Hedging.ServerViewHolders.class).in(LazySingleton.class);
     binder.bind(Hedging.class).in(LazySingleton.class);

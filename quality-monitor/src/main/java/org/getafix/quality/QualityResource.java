@@ -4,10 +4,12 @@ import com.google.inject.Inject;
 import com.sun.jersey.spi.container.ResourceFilters;
 import org.apache.druid.server.http.security.StateResourceFilter;
 import org.getafix.core.quality.control.DeadlineReserve;
+import org.getafix.core.wire.Coverage;
 
 import javax.ws.rs.GET;
 import javax.ws.rs.Path;
 import javax.ws.rs.Produces;
+import javax.ws.rs.QueryParam;
 import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import java.util.LinkedHashMap;
@@ -17,7 +19,8 @@ import java.util.Map;
  * {@code GET /druid/broker/v1/getafix/quality} (READ on STATE): the quality monitor's configuration, its figures of
  * budgeted queries and mature runs with the latest measured answer qualities, the memo, the budget controllers'
  * and the admission controller's state, the quality profiles learned from mature runs, and the recent time from a
- * deadline to the answer's last byte that sets how much of a budget is kept in reserve.
+ * deadline to the answer's last byte that sets how much of a budget is kept in reserve; and, under {@code /coverage},
+ * the coverage of a recent budgeted answer by its id.
  */
 @Path("/druid/broker/v1/getafix/quality")
 @ResourceFilters(StateResourceFilter.class)
@@ -30,6 +33,7 @@ public class QualityResource
   private final Admission admission;
   private final QualityProfiles profiles;
   private final DeadlineReserve deadlineReserve;
+  private final RecentCoverage recentCoverage;
 
   @Inject
   public QualityResource(
@@ -39,7 +43,8 @@ public class QualityResource
       BudgetControl budgetControl,
       Admission admission,
       QualityProfiles profiles,
-      DeadlineReserve deadlineReserve
+      DeadlineReserve deadlineReserve,
+      RecentCoverage recentCoverage
   )
   {
     this.config = config;
@@ -49,6 +54,7 @@ public class QualityResource
     this.admission = admission;
     this.profiles = profiles;
     this.deadlineReserve = deadlineReserve;
+    this.recentCoverage = recentCoverage;
   }
 
   @GET
@@ -56,6 +62,29 @@ public class QualityResource
   public Response getQuality()
   {
     return Response.ok(state()).build();
+  }
+
+  /**
+   * {@code GET .../coverage?queryId=} or {@code ?sqlQueryId=}: the coverage of a recent budgeted answer, for clients
+   * that cannot read the response-context header; 404 if the Broker has none for it, 400 unless exactly one id is given.
+   */
+  @GET
+  @Path("/coverage")
+  @Produces(MediaType.APPLICATION_JSON)
+  public Response getCoverage(@QueryParam("queryId") String queryId, @QueryParam("sqlQueryId") String sqlQueryId)
+  {
+    if ((queryId == null) == (sqlQueryId == null)) {
+      return Response.status(Response.Status.BAD_REQUEST)
+                     .entity(Map.of("error", "give exactly one of queryId and sqlQueryId"))
+                     .build();
+    }
+    final Coverage coverage = queryId != null ? recentCoverage.ofQuery(queryId) : recentCoverage.ofSqlQuery(sqlQueryId);
+    if (coverage == null) {
+      return Response.status(Response.Status.NOT_FOUND)
+                     .entity(Map.of("error", "no recent budgeted answer of that id on this Broker"))
+                     .build();
+    }
+    return Response.ok(coverage).build();
   }
 
   Map<String, Object> state()

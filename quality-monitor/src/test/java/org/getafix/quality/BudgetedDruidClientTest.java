@@ -20,6 +20,7 @@ import org.apache.druid.query.Druids;
 import org.apache.druid.server.coordination.DruidServerMetadata;
 import org.apache.druid.server.coordination.ServerType;
 import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryContexts;
 import org.apache.druid.query.QueryPlus;
 import org.apache.druid.query.QueryRunnerFactoryConglomerate;
 import org.apache.druid.query.Result;
@@ -163,7 +164,7 @@ class BudgetedDruidClientTest
     final BudgetControl budgetControl = new BudgetControl(config, emitter);
     final Admission admission = new Admission(config, emitter);
     return new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
-                                   new DeadlineReserve(0.25));
+                                   new RecentCoverage(), new DeadlineReserve(0.25));
   }
 
   private BudgetedDruidClient<Result<TimeseriesResultValue>> client(BudgetedQueries budgetedQueries)
@@ -322,6 +323,26 @@ class BudgetedDruidClientTest
     answer(historical.answers.get(0));
     assertEquals(1, results.toList().size());
     assertEquals(Coverage.answered(2), budgeted.coverage());
+  }
+
+  @Test
+  void theHistoricalKeepsItsSegmentCacheAsTheQueryAskedWhileTheBrokersIsOff()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> client = client(budgetedQueries);
+    final BudgetedQuery<Result<TimeseriesResultValue>> asDefault =
+        budgetedQueries.start(query(Map.of(QueryContextKeys.BUDGET_MS, 60_000, QueryContextKeys.MATURE, false)), System.currentTimeMillis());
+    assertFalse(asDefault.stamped().context().getBoolean(QueryContexts.USE_CACHE_KEY, true), "the Broker's cache is off");
+    client.run(subQuery(asDefault.stamped()), DirectDruidClient.makeResponseContextForQuery());
+    assertTrue(historical.requests.get(0).contains("\"useCache\":true"), historical.requests.get(0));
+    assertTrue(historical.requests.get(0).contains("\"populateCache\":true"), historical.requests.get(0));
+
+    final BudgetedQuery<Result<TimeseriesResultValue>> refusing = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, 60_000, QueryContextKeys.MATURE, false, QueryContexts.USE_CACHE_KEY, false)),
+        System.currentTimeMillis()
+    );
+    client.run(subQuery(refusing.stamped()), DirectDruidClient.makeResponseContextForQuery());
+    assertTrue(historical.requests.get(1).contains("\"useCache\":false"), historical.requests.get(1));
   }
 
   @Test

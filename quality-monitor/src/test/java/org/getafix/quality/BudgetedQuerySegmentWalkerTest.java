@@ -128,7 +128,7 @@ class BudgetedQuerySegmentWalkerTest
       this.budgetControl = new BudgetControl(config, emitter);
       this.admission = new Admission(config, emitter);
       this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
-                                   new DeadlineReserve(0.25));
+                                   new RecentCoverage(), new DeadlineReserve(0.25));
       this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, clock);
       if (inner instanceof RecordingWalker) {
         ((RecordingWalker) inner).budgetedQueries = budgetedQueries;

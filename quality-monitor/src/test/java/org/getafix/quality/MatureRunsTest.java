@@ -100,7 +100,7 @@ class MatureRunsTest
     final ServiceEmitter emitter = emitted.serviceEmitter();
     return new QualityResource(
         config, qualityMetrics, runs, new BudgetControl(config, emitter), new Admission(config, emitter), profiles,
-        new DeadlineReserve(0.25)
+        new DeadlineReserve(0.25), new RecentCoverage()
     )
         .state();
   }
