@@ -19,11 +19,12 @@ import java.util.function.ToLongFunction;
  *   <li>between a node's accepted report and the next of the same epoch: no counter went backwards; the node's
  *   uptime advanced about as much as the reader's clock ({@value #SLACK}× either way, plus the reader's pull
  *   deadline, within which either report may have been written); {@code cpuCores} did not change by more than
- *   {@value #MAX_CORES_CHANGE}×; the process CPU delta is at most its cores × the round × {@value #SLACK}; query
- *   CPU, segment time and per-segment time at most cores (threads) × (the round + {@value #COMPLETION_GRACE_MILLIS}
- *   ms) × {@value #SLACK}, because Druid reports a query's or scan's time when it completes, so a round also carries
- *   the earlier part of the queries that completed in it; event counts at most {@value #MAX_EVENTS_PER_SECOND} a
- *   second.</li>
+ *   {@value #MAX_CORES_CHANGE}×, nor stop being reported; the processing threads did not change; the process
+ *   CPU delta is at most its cores × (the round + the deadline) × {@value #SLACK}; query CPU at most cores × (the
+ *   round + {@value #COMPLETION_GRACE_MILLIS} ms) × {@value #SLACK}, and segment time, in total and summed over the
+ *   segments, at most threads × the same, because Druid reports a query's CPU and a scan's time when it completes,
+ *   so a round also carries the earlier part of the work that completed in it; event counts at most
+ *   {@value #MAX_EVENTS_PER_SECOND} a second.</li>
  * </ul>
  * A bound that uses cores uses the larger {@code cpuCores} of the two reports, or the processing threads from a
  * Historical that does not report it. Pure functions; the reader keeps the baseline.
@@ -150,6 +151,17 @@ public final class StatsPlausibility
                                          + "] ms passed between the pulls (allowed: " + (long) Math.max(0, earliest)
                                          + " to " + (long) latest + " ms)");
     }
+    if (previous != null && previous.numProcessingThreads() != current.numProcessingThreads()) {
+      // Druid sizes its processing pool once, at start.
+      return new Problem("numProcessingThreads", "numProcessingThreads changed within one process ["
+                                                 + previous.numProcessingThreads() + " -> "
+                                                 + current.numProcessingThreads() + "]");
+    }
+    if (previous != null && previous.cpuCores() > 0 && current.cpuCores() == 0) {
+      // Its readers would fall back to the processing threads, often many times the quota.
+      return new Problem("cpuCores", "cpuCores stopped being reported within one process [" + previous.cpuCores()
+                                     + " -> 0]");
+    }
     if (previous != null && previous.cpuCores() > 0 && current.cpuCores() > 0) {
       final double change = Math.max(previous.cpuCores(), current.cpuCores())
                             / Math.min(previous.cpuCores(), current.cpuCores());
@@ -160,27 +172,26 @@ public final class StatsPlausibility
     }
     final double cores = Math.max(current.cpuCores(), previous == null ? 0 : previous.cpuCores());
     final double allowance = cores > 0 ? cores : current.numProcessingThreads();
-    final double threads = Math.max(current.numProcessingThreads(),
-                                    previous == null ? 0 : previous.numProcessingThreads());
+    final double threads = current.numProcessingThreads();
     final double withGrace = roundMillis + COMPLETION_GRACE_MILLIS;
     final long processCpu = previous == null || previous.processCpuMicros() == 0 || current.processCpuMicros() == 0
                             ? 0
                             : current.processCpuMicros() - previous.processCpuMicros();
     final Problem deltas = firstOf(
         atMost("processCpuMicros", processCpu, allowance * (roundMillis + graceMillis) * 1000 * SLACK,
-               "cores × round"),
+               "cores × (round + deadline)"),
         atMost("cpuTimeMicros", delta(previous, current, HistoricalStatsReport::cpuTimeMicros),
                allowance * withGrace * 1000 * SLACK, "cores × (round + grace)"),
         atMost("segmentTimeMillis", delta(previous, current, HistoricalStatsReport::segmentTimeMillis),
                threads * withGrace * SLACK, "threads × (round + grace)"),
         atMost("queries", delta(previous, current, HistoricalStatsReport::queries), eventsIn(withGrace),
-               "events a second × round"),
+               "events a second × (round + grace)"),
         atMost("segmentScans", delta(previous, current, HistoricalStatsReport::segmentScans), eventsIn(withGrace),
-               "events a second × round"),
+               "events a second × (round + grace)"),
         atMost("queryTimes", delta(previous, current, HistoricalStatsReport::queryTimes), eventsIn(withGrace),
-               "events a second × round"),
+               "events a second × (round + grace)"),
         atMost("segments", segmentTimeDelta(previous, current), threads * withGrace * SLACK,
-               "threads × (round + grace)")
+               "threads × (round + grace)", "the segments' timeMillis grew by")
     );
     return deltas == null
            ? null
@@ -249,9 +260,14 @@ public final class StatsPlausibility
 
   private static Problem atMost(String field, long value, double bound, String what)
   {
+    return atMost(field, value, bound, what, field);
+  }
+
+  private static Problem atMost(String field, long value, double bound, String what, String label)
+  {
     return value <= bound
            ? null
-           : new Problem(field, field + " [" + value + "] is above " + what + " [" + (long) bound + "]");
+           : new Problem(field, label + " [" + value + "] is above " + what + " [" + (long) bound + "]");
   }
 
   private static Problem backwards(String field, long before, long after)

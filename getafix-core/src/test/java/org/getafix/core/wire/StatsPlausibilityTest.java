@@ -87,6 +87,19 @@ class StatsPlausibilityTest
     assertNull(StatsPlausibility.problemOf(
         report(1000, 0, 0, 0, 0, 0.25, Map.of()), report(6000, 0, 0, 0, 0, 2, Map.of()), 5000, DEADLINE
     ), "8x, e.g. a quota raised at runtime");
+    final StatsPlausibility.Problem unreported = StatsPlausibility.problemOf(
+        report(1000, 0, 0, 0, 0, 0.25, Map.of()), report(6000, 0, 0, 0, 0, 0, Map.of()), 5000, DEADLINE
+    );
+    assertEquals("cpuCores", unreported.field(), "within one epoch, 0 would fall back to the threads");
+  }
+
+  @Test
+  void theProcessingThreadsDoNotChangeWithinOneProcess()
+  {
+    final HistoricalStatsReport before = report(1000, 0, 0, 0, 0, 0, Map.of());
+    final HistoricalStatsReport more = new HistoricalStatsReport("e", 6000, 64, 0, 1, 0, 0, 0, 0, 0, Map.of(), 0, 0);
+    assertEquals("numProcessingThreads", StatsPlausibility.problemOf(before, more, 5000, DEADLINE).field());
+    assertNull(StatsPlausibility.problemOf(null, more, 5000, DEADLINE), "a restart may resize the pool");
   }
 
   @Test
