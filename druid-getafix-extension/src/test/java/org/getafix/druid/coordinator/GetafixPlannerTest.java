@@ -129,7 +129,7 @@ class GetafixPlannerTest
           assertEquals(Set.of(H1, H2), urls.keySet());
           assertEquals("http://h1:8083", urls.get(H1));
           return new HashMap<>(answers);
-        }),
+        }, () -> uptime), // the Coordinator's clock runs with the Historicals' uptimes
         new PlanPublisher(config, holder, emitter)
     );
     planner = plannerFactory.apply(new GetafixConfig());
@@ -200,6 +200,69 @@ class GetafixPlannerTest
     }
     holder.snapshot().shares().values().forEach(shares -> assertEquals(Set.of(H1), shares.keySet()));
     assertEquals(3, metricFor("getafix/stats/missing", H2).size());
+  }
+
+  @Test
+  void lateStatsKeepTheEstimateAndTheSegmentsForABoundedNumberOfRounds()
+  {
+    round(10, 10);
+    round(200, 200);
+    final double h2Capacity = holder.snapshot().capacities().get(H2);
+    assertTrue(plannedOn(H2), "H2 serves part of the plan");
+
+    // H2 answers its stats later than the deadline: busy, not gone, and not weak.
+    for (int i = 1; i < RoundReader.SILENT_ROUNDS; i++) {
+      answers.put(H1, good(H1, 200 + 10L * i));
+      answers.put(H2, late());
+      tick();
+      planner.doRound(GetafixDynamicConfig.defaults());
+      assertEquals(h2Capacity, holder.snapshot().capacities().get(H2), 1e-9, "late round " + i);
+      assertTrue(plannedOn(H2), "late round " + i + ": H2's segments are not moved away");
+    }
+    assertEquals(RoundReader.SILENT_ROUNDS - 1, metricFor("getafix/stats/missing", H2).size());
+    assertTrue(metricFor("getafix/stats/rejected", H2).isEmpty(), "late is not implausible");
+
+    // Silent for a minute while still announced: hung, and the plan stops relying on it.
+    answers.put(H1, good(H1, 400));
+    answers.put(H2, late());
+    tick();
+    planner.doRound(GetafixDynamicConfig.defaults());
+    assertTrue(!plannedOn(H2), "after the bound nothing is planned on H2: " + holder.snapshot().shares());
+
+    // It answers again: its next report is diffed against the last accepted one and it takes replicas again.
+    answers.put(H1, good(H1, 500));
+    answers.put(H2, good(H2, 300));
+    tick();
+    planner.doRound(GetafixDynamicConfig.defaults());
+    assertEquals(RoundReader.SILENT_ROUNDS, metricFor("getafix/stats/missing", H2).size());
+    assertTrue(plannedOn(H2), "H2 is back in the plan");
+  }
+
+  @Test
+  void anImplausibleReportIsCountedKeepsTheEstimateAndIsNotTheNextBaseline()
+  {
+    round(10, 10);
+    round(200, 200);
+    final double h2Capacity = holder.snapshot().capacities().get(H2);
+
+    final long max = Long.MAX_VALUE;
+    answers.put(H1, good(H1, 300));
+    answers.put(H2, new StatsPuller.Pulled(
+        new HistoricalStatsReport("epoch-" + H2, uptime + 5000, 2, max, max, max, max, max, max, max, Map.of()),
+        null,
+        false
+    ));
+    tick();
+    planner.doRound(GetafixDynamicConfig.defaults());
+    assertEquals(h2Capacity, holder.snapshot().capacities().get(H2), 1e-9);
+    assertEquals(List.of(1), emitter.getMetricValues(
+        "getafix/stats/rejected", Map.of("server", H2, "reason", "cpuTimeMicros")
+    ));
+    assertEquals(List.of(1), metricFor("getafix/stats/missing", H2));
+
+    round(400, 300);
+    assertEquals(1, metricFor("getafix/stats/missing", H2).size(), "the genuine report after it is used");
+    assertEquals(1, metricFor("getafix/stats/rejected", H2).size());
   }
 
   @Test
@@ -274,6 +337,16 @@ class GetafixPlannerTest
         null,
         false
     );
+  }
+
+  private static StatsPuller.Pulled late()
+  {
+    return new StatsPuller.Pulled(null, "no answer within 2000 ms", false, true);
+  }
+
+  private boolean plannedOn(String node)
+  {
+    return holder.snapshot().shares().values().stream().anyMatch(shares -> shares.containsKey(node));
   }
 
   private List<Number> metric(String name)

@@ -16,6 +16,10 @@ public enum GetafixMetric
   NODE_TIER("getafix/node/tier", "a Historical's measured tier, 2 = HOT, 1 = WARM, 0 = COLD (server, getafixTier)"),
   TIERING_ACCURACY("getafix/tiering/accuracy", "share of Historicals whose measured tier matches the hardware's"),
   STATS_MISSING("getafix/stats/missing", "1 for each Historical without usable stats this round (server)"),
+  STATS_REJECTED(
+      "getafix/stats/rejected",
+      "1 for each Historical whose report failed a plausibility check this round (server, reason = the field)"
+  ),
   REFUSED("getafix/refused", "1 while the Coordinator config stops Getafix, else 0"),
 
   // Brokers with a Getafix routing strategy, every druid.getafix.routing.period.

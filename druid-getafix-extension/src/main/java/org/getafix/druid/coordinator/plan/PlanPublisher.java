@@ -88,6 +88,9 @@ public class PlanPublisher
     input.statsMissing().keySet().forEach(node -> emit(
         forServer(node), GetafixMetric.STATS_MISSING, 1
     ));
+    input.statsImplausible().forEach((node, field) -> emit(
+        forServer(node).setDimension(MetricDimension.REASON, field), GetafixMetric.STATS_REJECTED, 1
+    ));
     observed.capacities().forEach((node, capacity) -> emit(
         forServer(node), GetafixMetric.NODE_CAPACITY, capacity
     ));

@@ -56,9 +56,12 @@ public class RoundPlanner
   public PlanningRound.Observed observe(RoundInput input)
   {
     final PlanningRound.Observed observed = planning.observe(input.segments(), input.nodes());
-    observed.rejections().forEach(
-        (node, why) -> log.warn("Getafix keeps the last capacity estimate of [%s]: %s", node, why)
-    );
+    // A node without stats this round was warned about (rate-limited) when its stats were read.
+    observed.rejections().forEach((node, why) -> {
+      if (!input.statsMissing().containsKey(node)) {
+        log.warn("Getafix keeps the last capacity estimate of [%s]: %s", node, why);
+      }
+    });
     warm |= input.measured();
     return observed;
   }

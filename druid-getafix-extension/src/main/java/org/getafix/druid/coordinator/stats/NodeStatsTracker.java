@@ -1,6 +1,7 @@
 package org.getafix.druid.coordinator.stats;
 
 import org.getafix.core.wire.HistoricalStatsReport;
+import org.getafix.core.wire.StatsPlausibility;
 
 import javax.annotation.Nullable;
 import java.util.HashMap;
@@ -8,30 +9,59 @@ import java.util.Map;
 
 /**
  * Turns the monotonic counters each Historical reports into per-round deltas. Keeps, per node, the last report it
- * accepted; a report whose counters go backwards is rejected with a reason naming the value and leaves that baseline
- * alone, so the next good report's delta covers the lost round(s). Not thread-safe: used by the planner thread only.
+ * accepted and when it received it. A report that is implausible ({@link StatsPlausibility}: on its own, or after
+ * the accepted one, e.g. counters that went backwards or grew faster than the node's cores allow) is rejected with a
+ * reason naming the value and leaves that baseline alone, so one absurd report neither becomes a delta nor the
+ * baseline the next genuine report is diffed against, and the next good report's delta covers the lost round(s).
+ * Only when {@value #REBASE_AFTER} reports in a row fail against the baseline (though each is plausible on its own),
+ * the counters really moved, e.g. a restart that kept its epoch: the last of them becomes the new baseline, without a
+ * delta, rather than the node being rejected for ever. Not thread-safe: used by the planner thread only.
  */
 public final class NodeStatsTracker
 {
-  private final Map<String, HistoricalStatsReport> lastGood = new HashMap<>();
+  /** Consecutive reports that must fail against the baseline before the last of them replaces it. */
+  static final int REBASE_AFTER = 3;
+
+  private final long graceMillis;
+  private final Map<String, Baseline> lastGood = new HashMap<>();
+  private final Map<String, Integer> implausibleInARow = new HashMap<>();
+
+  /**
+   * @param graceMillis the pull deadline: how much earlier than its receipt a report may have been written
+   */
+  public NodeStatsTracker(long graceMillis)
+  {
+    this.graceMillis = graceMillis;
+  }
+
+  private record Baseline(HistoricalStatsReport report, long receivedMillis)
+  {
+  }
 
   /**
    * What one node's report gave this round: a delta, nothing yet (first report of a node or of this leader: it only
    * sets the baseline), or a problem.
    *
-   * @param delta   the round's counters, or null
-   * @param problem why the report was rejected, or null
+   * @param delta            the round's counters, or null
+   * @param problem          why the report was not used, or null
+   * @param implausibleField the field at fault when the report was received but is implausible (see
+   *                         {@link StatsPlausibility.Problem#field()}), else null
    */
-  public record Outcome(@Nullable NodeDelta delta, @Nullable String problem)
+  public record Outcome(@Nullable NodeDelta delta, @Nullable String problem, @Nullable String implausibleField)
   {
     static Outcome baseline()
     {
-      return new Outcome(null, null);
+      return new Outcome(null, null, null);
     }
 
     static Outcome rejected(String problem)
     {
-      return new Outcome(null, problem);
+      return new Outcome(null, problem, null);
+    }
+
+    static Outcome implausible(StatsPlausibility.Problem problem, String consequence)
+    {
+      return new Outcome(null, problem.message() + consequence, problem.field());
     }
   }
 
@@ -62,63 +92,64 @@ public final class NodeStatsTracker
   }
 
   /**
-   * @param report a report without {@link HistoricalStatsReport#problem()}, as {@link StatsPuller} passes them on
+   * @param report         a report without {@link HistoricalStatsReport#problem()}, as {@link StatsPuller} passes
+   *                       them on
+   * @param receivedMillis when the report arrived, on the reader's monotonic clock
    */
-  public Outcome observe(String node, HistoricalStatsReport report)
+  public Outcome observe(String node, HistoricalStatsReport report, long receivedMillis)
   {
-    final HistoricalStatsReport previous = lastGood.get(node);
+    final StatsPlausibility.Problem absurd = StatsPlausibility.problemOf(report);
+    if (absurd != null) {
+      return Outcome.implausible(absurd, "; the report is ignored");
+    }
+    final Baseline previous = lastGood.get(node);
     if (previous == null) {
-      lastGood.put(node, report);
+      accept(node, report, receivedMillis);
       return Outcome.baseline();
     }
-    if (!previous.epoch().equals(report.epoch())) {
-      // The Historical restarted: its counters count from its start.
-      lastGood.put(node, report);
-      return report.uptimeMillis() > 0 ? new Outcome(deltaOf(null, report), null) : Outcome.baseline();
+    // A new epoch: the Historical restarted, its counters count from its start.
+    final boolean restarted = !previous.report().epoch().equals(report.epoch());
+    final StatsPlausibility.Problem problem = StatsPlausibility.problemOf(
+        restarted ? null : previous.report(),
+        report,
+        receivedMillis - previous.receivedMillis(),
+        graceMillis
+    );
+    if (problem != null) {
+      final int inARow = implausibleInARow.merge(node, 1, Integer::sum);
+      if (inARow < REBASE_AFTER) {
+        return Outcome.implausible(problem, "; diffing the next report against the last accepted one");
+      }
+      accept(node, report, receivedMillis);
+      return Outcome.implausible(
+          problem,
+          "; after " + inARow + " implausible reports in a row, this one is the new baseline"
+      );
     }
-    final String regression = regressionOf(previous, report);
-    if (regression != null) {
-      return Outcome.rejected(regression);
+    accept(node, report, receivedMillis);
+    if (restarted) {
+      return report.uptimeMillis() > 0 ? new Outcome(deltaOf(null, report), null, null) : Outcome.baseline();
     }
-    lastGood.put(node, report);
-    return new Outcome(deltaOf(previous, report), null);
+    return new Outcome(deltaOf(previous.report(), report), null, null);
   }
 
   /** Forgets a node that left: if it comes back, its first report is a new baseline. */
   public void forget(String node)
   {
     lastGood.remove(node);
+    implausibleInARow.remove(node);
   }
 
   public void clear()
   {
     lastGood.clear();
+    implausibleInARow.clear();
   }
 
-  @Nullable
-  private static String regressionOf(HistoricalStatsReport previous, HistoricalStatsReport current)
+  private void accept(String node, HistoricalStatsReport report, long receivedMillis)
   {
-    if (current.uptimeMillis() <= previous.uptimeMillis()) {
-      return "uptimeMillis did not advance [" + previous.uptimeMillis() + " -> " + current.uptimeMillis() + "]";
-    }
-    if (current.cpuTimeMicros() < previous.cpuTimeMicros()) {
-      return "cpuTimeMicros went backwards [" + previous.cpuTimeMicros() + " -> " + current.cpuTimeMicros() + "]";
-    }
-    if (current.processCpuMicros() < previous.processCpuMicros() && current.processCpuMicros() > 0) {
-      return "processCpuMicros went backwards [" + previous.processCpuMicros() + " -> "
-             + current.processCpuMicros() + "]";
-    }
-    if (current.segmentTimeMillis() < previous.segmentTimeMillis()) {
-      return "segmentTimeMillis went backwards [" + previous.segmentTimeMillis() + " -> "
-             + current.segmentTimeMillis() + "]";
-    }
-    if (current.segmentScans() < previous.segmentScans()) {
-      return "segmentScans went backwards [" + previous.segmentScans() + " -> " + current.segmentScans() + "]";
-    }
-    if (current.queryTimeMillis() < previous.queryTimeMillis() || current.queryTimes() < previous.queryTimes()) {
-      return "query time counters went backwards";
-    }
-    return null;
+    lastGood.put(node, new Baseline(report, receivedMillis));
+    implausibleInARow.remove(node);
   }
 
   private static NodeDelta deltaOf(@Nullable HistoricalStatsReport previous, HistoricalStatsReport current)

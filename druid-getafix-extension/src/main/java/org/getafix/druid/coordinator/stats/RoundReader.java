@@ -29,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * Reads one round from Druid for the Getafix tier: its live Historicals (in the inventory and announced), their
@@ -40,19 +42,38 @@ public class RoundReader
 {
   private static final Logger log = new Logger(RoundReader.class);
   /**
-   * Consecutive rounds a Historical must fail to answer before the plan stops placing replicas on it. Druid itself
+   * Consecutive rounds a Historical's stats request must fail outright (connection refused, reset) before the plan
+   * stops placing replicas on it; a late answer is another matter (see {@link #SILENT_ROUNDS}). Druid itself
    * notices a dead Historical only when its ZooKeeper registration times out (30 s by default); by then its segments
    * already have planned copies elsewhere. Two rounds, so that one lost request does not move data.
    */
   private static final int UNREACHABLE_ROUNDS = 2;
+  /**
+   * Consecutive rounds a Historical may miss the stats deadline (or fail otherwise) and still take replicas, with
+   * its last capacity estimate. A late answer is no sign of a dead node nor of a weak one: a Historical busy with
+   * queries answers its stats late too, and moving its segments away and back costs more than the stats say. A
+   * minute of silence at the default round is longer than Druid's ZooKeeper session timeout, so a Historical that
+   * died without refusing connections has left the inventory (and the plan) before; one that is still announced
+   * and has answered nothing for that long is hung, and the plan stops relying on it.
+   */
+  public static final int SILENT_ROUNDS = 12;
+  /** A Historical's stats warnings are logged at most once per this many rounds; the metrics count every round. */
+  static final int WARN_EVERY_ROUNDS = 12;
 
   private final GetafixConfig config;
   private final ServerInventoryView inventory;
   private final DruidNodeDiscoveryProvider discoveryProvider;
   private final MetadataRuleManager ruleManager;
   private final StatsSource statsSource;
-  private final NodeStatsTracker statsTracker = new NodeStatsTracker();
+  private final LongSupplier clockMillis;
+  private final NodeStatsTracker statsTracker;
+  /** Consecutive rounds whose request failed outright. */
   private final Map<String, Integer> failedPulls = new HashMap<>();
+  /** Consecutive rounds without an answer: failed or late. */
+  private final Map<String, Integer> silentRounds = new HashMap<>();
+  /** Round of the last stats warning logged per Historical. */
+  private final Map<String, Long> lastWarned = new HashMap<>();
+  private long round;
 
   @Inject
   public RoundReader(
@@ -63,11 +84,29 @@ public class RoundReader
       StatsSource statsSource
   )
   {
+    this(config, inventory, discoveryProvider, ruleManager, statsSource,
+         () -> TimeUnit.NANOSECONDS.toMillis(System.nanoTime()));
+  }
+
+  /**
+   * @param clockMillis a monotonic clock in ms, which the Historicals' uptimes are checked against
+   */
+  public RoundReader(
+      GetafixConfig config,
+      ServerInventoryView inventory,
+      DruidNodeDiscoveryProvider discoveryProvider,
+      MetadataRuleManager ruleManager,
+      StatsSource statsSource,
+      LongSupplier clockMillis
+  )
+  {
     this.config = config;
     this.inventory = inventory;
     this.discoveryProvider = discoveryProvider;
     this.ruleManager = ruleManager;
     this.statsSource = statsSource;
+    this.clockMillis = clockMillis;
+    this.statsTracker = new NodeStatsTracker(config.getStatsTimeoutMillis());
   }
 
   /** Who serves what, over the same inventory the rounds read, for the getafix rule. */
@@ -83,9 +122,13 @@ public class RoundReader
   {
     final Map<String, String> baseUrls = new HashMap<>();
     final Map<String, DruidServer> servers = liveHistoricals(baseUrls);
+    round++;
     failedPulls.keySet().retainAll(servers.keySet());
+    silentRounds.keySet().retainAll(servers.keySet());
+    lastWarned.keySet().retainAll(servers.keySet());
     final Map<String, String> statsMissing = new TreeMap<>();
-    final Map<String, NodeStatsTracker.NodeDelta> deltas = pullStats(baseUrls, statsMissing);
+    final Map<String, String> statsImplausible = new TreeMap<>();
+    final Map<String, NodeStatsTracker.NodeDelta> deltas = pullStats(baseUrls, statsMissing, statsImplausible);
     final RoundStats stats = RoundStats.of(deltas);
 
     // The segments Getafix governs: served in the tier, and whose first matching rule is a getafix rule.
@@ -119,9 +162,9 @@ public class RoundReader
         Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L)),
         stats.nodeStats().get(name),
         statsMissing.containsKey(name),
-        failedPulls.getOrDefault(name, 0) < UNREACHABLE_ROUNDS
+        failedPulls.getOrDefault(name, 0) < UNREACHABLE_ROUNDS && silentRounds.getOrDefault(name, 0) < SILENT_ROUNDS
     )));
-    return new RoundInput(holders, segmentSamples, nodeSamples, statsMissing, !deltas.isEmpty());
+    return new RoundInput(holders, segmentSamples, nodeSamples, statsMissing, statsImplausible, !deltas.isEmpty());
   }
 
   /** Forgets Historicals that left the tier: if one comes back, its first report is a new baseline. */
@@ -138,6 +181,8 @@ public class RoundReader
   {
     statsTracker.clear();
     failedPulls.clear();
+    silentRounds.clear();
+    lastWarned.clear();
   }
 
   /** The tier's live Historicals (in the inventory and announced right now) by name; fills their base URLs. */
@@ -172,28 +217,59 @@ public class RoundReader
   }
 
   /**
-   * @param missing filled with the nodes that answered nothing usable this round, and why
+   * @param missing     filled with the nodes that answered nothing usable this round, and why
+   * @param implausible filled with the nodes whose report was implausible, and the field at fault
    */
-  private Map<String, NodeStatsTracker.NodeDelta> pullStats(Map<String, String> baseUrls, Map<String, String> missing)
+  private Map<String, NodeStatsTracker.NodeDelta> pullStats(
+      Map<String, String> baseUrls,
+      Map<String, String> missing,
+      Map<String, String> implausible
+  )
   {
     final Map<String, NodeStatsTracker.NodeDelta> deltas = new HashMap<>();
-    statsSource.pull(baseUrls, config.getStatsTimeoutMillis()).forEach((node, pulled) -> {
-      if (pulled.unreachable()) {
-        failedPulls.merge(node, 1, Integer::sum);
+    final Map<String, StatsPuller.Pulled> pulled = statsSource.pull(baseUrls, config.getStatsTimeoutMillis());
+    // One receipt time for the round: the pulls share one deadline, which the plausibility check allows for.
+    final long receivedMillis = clockMillis.getAsLong();
+    pulled.forEach((node, answer) -> {
+      if (answer.unreachable() || answer.late()) {
+        silentRounds.merge(node, 1, Integer::sum);
       } else {
+        silentRounds.remove(node);
+      }
+      if (answer.unreachable()) {
+        failedPulls.merge(node, 1, Integer::sum);
+      } else if (!answer.late()) {
+        // A late answer says nothing either way about whether the node takes connections.
         failedPulls.remove(node);
       }
-      final NodeStatsTracker.Outcome outcome = pulled.report() == null
-                                               ? NodeStatsTracker.Outcome.rejected(pulled.problem())
-                                               : statsTracker.observe(node, pulled.report());
+      final NodeStatsTracker.Outcome outcome = answer.report() == null
+                                               ? NodeStatsTracker.Outcome.rejected(answer.problem())
+                                               : statsTracker.observe(node, answer.report(), receivedMillis);
       if (outcome.problem() != null) {
-        log.warn("Getafix has no usable stats from Historical [%s] this round (%s); keeping its last estimate.",
-                 node, outcome.problem());
+        warnAtMostEveryFewRounds(node, outcome.problem());
         missing.put(node, outcome.problem());
+        if (outcome.implausibleField() != null) {
+          implausible.put(node, outcome.implausibleField());
+        }
       } else if (outcome.delta() != null) {
         deltas.put(node, outcome.delta());
       }
     });
     return deltas;
+  }
+
+  /** A node whose stats stay bad would otherwise log a warning every round; the metrics still count each one. */
+  private void warnAtMostEveryFewRounds(String node, String problem)
+  {
+    final Long last = lastWarned.get(node);
+    if (last != null && round - last < WARN_EVERY_ROUNDS) {
+      return;
+    }
+    lastWarned.put(node, round);
+    log.warn(
+        "Getafix has no usable stats from Historical [%s] this round (%s); keeping its last estimate."
+        + " Logged at most once per [%d] rounds per Historical; see getafix/stats/missing.",
+        node, problem, WARN_EVERY_ROUNDS
+    );
   }
 }

@@ -11,6 +11,7 @@ import org.apache.druid.java.util.http.client.response.StringFullResponseHandler
 import org.apache.druid.java.util.http.client.response.StringFullResponseHolder;
 import org.getafix.core.wire.HistoricalStatsReport;
 import org.jboss.netty.handler.codec.http.HttpMethod;
+import org.jboss.netty.handler.timeout.ReadTimeoutException;
 import org.joda.time.Duration;
 
 import java.net.URL;
@@ -41,19 +42,31 @@ public class StatsPuller implements StatsSource
   /**
    * One node's result: a report, or why there is none.
    *
-   * @param unreachable true when the node did not answer at all (connection failure, timeout), as opposed to an
-   *                    answer that was an error or garbage
+   * @param unreachable true when the request failed (connection refused or reset, no route), as opposed to an
+   *                    answer that was an error or garbage, or a late one
+   * @param late        true when no answer came within the deadline: a busy node may answer stats slowly and still
+   *                    serve queries, so this says nothing about its capacity or whether it is up
    */
-  public record Pulled(HistoricalStatsReport report, String problem, boolean unreachable)
+  public record Pulled(HistoricalStatsReport report, String problem, boolean unreachable, boolean late)
   {
+    public Pulled(HistoricalStatsReport report, String problem, boolean unreachable)
+    {
+      this(report, problem, unreachable, false);
+    }
+
     static Pulled unreachable(String problem)
     {
-      return new Pulled(null, problem, true);
+      return new Pulled(null, problem, true, false);
     }
 
     static Pulled bad(String problem)
     {
-      return new Pulled(null, problem, false);
+      return new Pulled(null, problem, false, false);
+    }
+
+    static Pulled late(String problem)
+    {
+      return new Pulled(null, problem, false, true);
     }
   }
 
@@ -83,7 +96,7 @@ public class StatsPuller implements StatsSource
       }
       catch (TimeoutException e) {
         future.cancel(true);
-        results.put(node, Pulled.unreachable("no answer within " + timeoutMillis + " ms"));
+        results.put(node, Pulled.late("no answer within " + timeoutMillis + " ms"));
       }
       catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -91,10 +104,26 @@ public class StatsPuller implements StatsSource
         results.put(node, Pulled.bad("interrupted"));
       }
       catch (ExecutionException e) {
-        results.put(node, Pulled.unreachable("request failed: " + e.getCause()));
+        results.put(node, isReadTimeout(e.getCause())
+                          ? Pulled.late("no answer within " + timeoutMillis + " ms: " + e.getCause())
+                          : Pulled.unreachable("request failed: " + e.getCause()));
       }
     });
     return results;
+  }
+
+  /**
+   * Whether a failed request was only slow: the HTTP client's own read deadline, which races ours. A connect
+   * timeout is not: no connection means no Historical answering there.
+   */
+  static boolean isReadTimeout(Throwable failure)
+  {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ReadTimeoutException || t instanceof TimeoutException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Parses one answer; anything but a 200 with a well-formed report is a problem naming what was wrong. */

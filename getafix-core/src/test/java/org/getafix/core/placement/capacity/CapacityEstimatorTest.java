@@ -128,6 +128,39 @@ class CapacityEstimatorTest
   }
 
   @Test
+  void anExtremeRoundMovesTheEstimateOnlyABoundedAmount()
+  {
+    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator(0.5);
+    estimator.observe("quarter", new NodeRoundStats(1.25, 5, 5, 1.25));
+    estimator.observe("full", new NodeRoundStats(5, 5, 5, 5));
+    assertEquals(0.25, estimator.capacities().get("quarter"), 1e-12);
+    // A round that says the 0.25-core node delivered 2.3e12 cores counts as 4 × the tier mean (0.625) at most.
+    estimator.observe("quarter", new NodeRoundStats(2.3e12, 1, 5, 2.3e12));
+    assertEquals(0.5 * 4 * 0.625 + 0.5 * 0.25, estimator.capacities().get("quarter"), 1e-12);
+    assertTrue(estimator.capacities().get("quarter") < 2 * estimator.capacities().get("full"));
+
+    // Within the bound the moving average is as before.
+    final ThroughputCapacityEstimator plain = new ThroughputCapacityEstimator(0.5);
+    plain.observe("n", new NodeRoundStats(1, 1, 5, 1));
+    plain.observe("n", new NodeRoundStats(3.5, 1, 5, 3.5));
+    assertEquals(2.25, plain.capacities().get("n"), 1e-12);
+    // Down, the average alone bounds it: at least half the estimate stays, whatever the round.
+    plain.observe("n", new NodeRoundStats(1e-9, 1, 5, 1e-9));
+    assertEquals(1.125, plain.capacities().get("n"), 1e-6);
+  }
+
+  @Test
+  void anIdleNodeRatedZeroClimbsBackToTheTierAtOnce()
+  {
+    final CpuTimeCapacityEstimator estimator = new CpuTimeCapacityEstimator(1.0);
+    estimator.observe("idle", new NodeRoundStats(0, 0, 10, 0));
+    estimator.observe("busy", new NodeRoundStats(20, 10, 10, 20));
+    assertEquals(0.0, estimator.capacities().get("idle"));
+    estimator.observe("idle", new NodeRoundStats(30, 10, 10, 30));
+    assertEquals(3.0, estimator.capacities().get("idle"), 1e-12, "3 is under 4 × the tier mean of 1");
+  }
+
+  @Test
   void emptyNodeIdIsAProgrammingError()
   {
     final CapacityEstimator estimator = new ThroughputCapacityEstimator();
