@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Opens the release tarball (runs after {@code package}) and checks what a user unpacks: one directory per extension
  * module under {@code extensions/}, each with its module jar and getafix-core, no copy of a library Druid already
- * ships, and the docs.
+ * ships, the docs, the licence files and the emitters' dimension maps.
  */
 class DistributionTarballTest
 {
@@ -118,12 +118,16 @@ class DistributionTarballTest
     final Set<String> expected = new TreeSet<>();
     expected.add("README.md");
     try (Stream<Path> docs = Files.list(ProjectLayout.root().resolve("docs"));
-         Stream<Path> top = Files.list(ProjectLayout.root())) {
+         Stream<Path> top = Files.list(ProjectLayout.root());
+         Stream<Path> maps = Files.list(EmitterDimensionMapsTest.DIRECTORY)) {
       docs.filter(p -> p.toString().endsWith(".md")).forEach(p -> expected.add("docs/" + p.getFileName()));
       top.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("LICENSE") || n.startsWith("NOTICE"))
          .forEach(expected::add);
+      maps.filter(p -> p.toString().endsWith(".json")).forEach(p -> expected.add("metrics/" + p.getFileName()));
     }
     assertTrue(expected.contains("docs/install.md"), "docs/install.md is missing from the repository");
+    assertTrue(expected.containsAll(Set.of("LICENSE", "NOTICE")), "LICENSE or NOTICE is missing from the repository");
+    assertTrue(expected.containsAll(EmitterDimensionMapsTest.FILES.values()), "an emitter dimension map is missing");
     final Set<String> packaged = FILES.keySet()
                                       .stream()
                                       .filter(path -> !path.startsWith("extensions/"))

@@ -2,15 +2,23 @@ package org.getafix.distribution;
 
 import org.apache.druid.client.selector.ServerSelectorStrategy;
 import org.apache.druid.server.coordinator.balancer.BalancerStrategyFactory;
+import org.getafix.broker.routing.GetafixRoutingModule;
 import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.contract.MetricDimension;
+import org.getafix.core.contract.OwnedProperties;
+import org.getafix.core.wire.QueryContextKeys;
+import org.getafix.druid.GetafixDruidModule;
 import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
+import org.getafix.quality.GetafixQualityModule;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -26,8 +34,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * docs/configuration.md names everything an operator can set or must type: every {@code druid.getafix.*} runtime
  * property the modules bind or the sources spell out, every dynamic-config field, every property of our Broker
- * and Coordinator strategies, every type and emitter name, and every metric and dimension name. Fails when code adds
- * one the docs lack.
+ * and Coordinator strategies, every type and emitter name, every metric and dimension name, and every query-context
+ * key. Fails when code adds one the docs lack. And every runtime property the docs name is one the extensions' startup
+ * check of unknown {@code druid.getafix.*} keys knows.
  */
 class DocumentedPropertiesTest
 {
@@ -163,6 +172,52 @@ class DocumentedPropertiesTest
     assertEquals(Set.of(), missing, "metric names missing from the metric tables of docs/configuration.md");
   }
 
+  @Test
+  void everyQueryContextKeyIsDocumented()
+  {
+    final Set<String> keys = queryContextKeys();
+    assertFalse(keys.isEmpty(), "no constant in QueryContextKeys");
+    final Set<String> missing = keys.stream()
+                                    .filter(key -> !docs.contains("`" + key + "`"))
+                                    .collect(Collectors.toCollection(TreeSet::new));
+    assertEquals(Set.of(), missing, "query and response context keys missing from docs/configuration.md");
+  }
+
+  /**
+   * Each extension warns at startup of the {@code druid.getafix.*} keys it owns but does not read. Every key the
+   * modules bind must be owned by exactly one extension, which knows it, and no documented key may draw a warning.
+   */
+  @Test
+  void theUnknownKeyWarningsKnowEveryBoundAndDocumentedKey()
+  {
+    final Map<String, OwnedProperties> extensions = Map.of(
+        "druid-getafix-extension", GetafixDruidModule.ownedProperties(),
+        "getafix-broker-routing", GetafixRoutingModule.ownedProperties(),
+        "getafix-quality-monitor", GetafixQualityModule.ownedProperties()
+    );
+    final Set<String> problems = new TreeSet<>();
+    for (String key : bindings.properties.keySet()) {
+      if (!GETAFIX_KEY.matcher(key).matches()) {
+        continue;
+      }
+      final List<String> owners = extensions.entrySet()
+                                            .stream()
+                                            .filter(e -> e.getValue().owns(key))
+                                            .map(Map.Entry::getKey)
+                                            .sorted()
+                                            .toList();
+      if (owners.size() != 1) {
+        problems.add(key + " is owned by " + owners + ", not by exactly one extension");
+      } else if (!extensions.get(owners.get(0)).knows(key)) {
+        problems.add(key + " is bound but unknown to " + owners.get(0));
+      }
+    }
+    extensions.forEach((extension, owned) -> owned.unknown(documentedKeys).forEach(
+        unknown -> problems.add(unknown.key() + " is documented but unknown to " + extension)
+    ));
+    assertEquals(Set.of(), problems);
+  }
+
   /**
    * The install guide and docker/README.md quote names rather than define them; each must still exist, so that a
    * rename in the code fails here instead of leaving a guide that no longer works.
@@ -172,6 +227,7 @@ class DocumentedPropertiesTest
   {
     final Set<String> ourNames = new TreeSet<>(bindings.jsonTypes.values());
     ourNames.addAll(bindings.emitters);
+    ourNames.addAll(queryContextKeys());
     final Set<String> missing = new TreeSet<>();
     for (String guide : GUIDES) {
       final String text = ProjectLayout.read(guide);
@@ -187,7 +243,7 @@ class DocumentedPropertiesTest
       }
       for (String name : matches(OUR_CAMEL_CASE_NAME, text)) {
         if (!ourNames.contains(name)) {
-          missing.add(guide + ": " + name + " is no type or emitter of ours " + ourNames);
+          missing.add(guide + ": " + name + " is no type, emitter or context key of ours " + ourNames);
         }
       }
     }
@@ -198,6 +254,23 @@ class DocumentedPropertiesTest
       }
     }
     assertEquals(Set.of(), missing);
+  }
+
+  /** The values of the String constants of {@link QueryContextKeys}: getafixBudgetMs, ... */
+  private static Set<String> queryContextKeys()
+  {
+    final Set<String> keys = new TreeSet<>();
+    for (Field field : QueryContextKeys.class.getFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == String.class) {
+        try {
+          keys.add((String) field.get(null));
+        }
+        catch (IllegalAccessException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+    }
+    return keys;
   }
 
   /** Documented as a key, or as the prefix of documented keys (a literal like {@code "druid.getafix.stats"}). */

@@ -1,16 +1,21 @@
 package org.getafix.druid;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.Module;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.google.inject.Binder;
+import com.google.inject.Inject;
 import com.google.inject.Provides;
 import com.google.inject.name.Named;
 import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.LazySingleton;
 import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.initialization.DruidModule;
+import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.java.util.emitter.core.Emitter;
+import org.getafix.core.contract.OwnedProperties;
+import org.getafix.druid.coordinator.config.GetafixConfig;
 import org.getafix.druid.coordinator.load.GetafixBalancerStrategyFactory;
 import org.getafix.druid.coordinator.load.GetafixLoadRule;
 import org.getafix.druid.coordinator.plan.GetafixPlanHolder;
@@ -19,7 +24,9 @@ import org.getafix.druid.historical.HistoricalStatsConfig;
 import org.getafix.druid.historical.QueryStatsCollector;
 import org.getafix.druid.historical.QueryStatsEmitter;
 
+import java.lang.reflect.Field;
 import java.util.List;
+import java.util.Properties;
 
 /**
  * The part of Getafix every role loads. The {@code getafix} rule is deserialised wherever rules are (Coordinator,
@@ -30,6 +37,45 @@ import java.util.List;
  */
 public class GetafixDruidModule implements DruidModule
 {
+  /** The name {@code druid.extensions.loadList} knows this extension by. */
+  static final String EXTENSION = "druid-getafix-extension";
+  private static final Logger log = new Logger(GetafixDruidModule.class);
+
+  /**
+   * Warns, once at startup, of each {@code druid.getafix.*} runtime property this extension owns but does not read,
+   * which Druid would otherwise ignore silently. Druid injects an extension's modules from its startup injector, which
+   * holds the runtime properties, once, before it configures them.
+   */
+  @Inject
+  public void warnOfUnknownProperties(Properties properties)
+  {
+    for (OwnedProperties.Unknown unknown : ownedProperties().unknown(properties.stringPropertyNames())) {
+      log.warn("%s", unknown.message(EXTENSION));
+    }
+  }
+
+  /**
+   * The Coordinator's and the Historicals' {@code druid.getafix.*}: all of it but the Brokers' routing and quality
+   * properties, which the Broker extensions own and check.
+   */
+  public static OwnedProperties ownedProperties()
+  {
+    return OwnedProperties.under(OwnedProperties.ROOT, List.of(OwnedProperties.ROUTING, OwnedProperties.QUALITY))
+                          .withConfig(GetafixConfig.PREFIX, GetafixConfig.class, GetafixDruidModule::jsonProperty)
+                          .withConfig(
+                              HistoricalStatsConfig.PREFIX,
+                              HistoricalStatsConfig.class,
+                              GetafixDruidModule::jsonProperty
+                          );
+  }
+
+  /** The property a field binds, as Druid's JsonConfigurator reads it: field-annotated config classes only. */
+  private static String jsonProperty(Field field)
+  {
+    final JsonProperty property = field.getAnnotation(JsonProperty.class);
+    return property == null ? null : property.value().isEmpty() ? field.getName() : property.value();
+  }
+
   @Override
   public List<? extends Module> getJacksonModules()
   {
@@ -47,7 +93,7 @@ public class GetafixDruidModule implements DruidModule
   {
     binder.bind(GetafixPlanHolder.class).in(LazySingleton.class);
     binder.bind(GetafixRunHandoff.class).in(LazySingleton.class);
-    JsonConfigProvider.bind(binder, "druid.getafix.stats", HistoricalStatsConfig.class);
+    JsonConfigProvider.bind(binder, HistoricalStatsConfig.PREFIX, HistoricalStatsConfig.class);
   }
 
   @Provides

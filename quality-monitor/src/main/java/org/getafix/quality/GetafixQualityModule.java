@@ -1,7 +1,9 @@
 package org.getafix.quality;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
+import com.google.inject.Inject;
 import com.google.inject.Provides;
 import com.google.inject.name.Named;
 import com.google.inject.name.Names;
@@ -14,11 +16,14 @@ import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
 import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.query.QuerySegmentWalker;
+import org.getafix.core.contract.OwnedProperties;
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.NodeLatencies;
 
+import java.lang.reflect.Field;
 import java.util.List;
+import java.util.Properties;
 
 /**
  * Budgeted queries on the Broker. Druid applies extension modules over its own with {@code Modules.override}, so
@@ -33,6 +38,34 @@ public class GetafixQualityModule implements DruidModule
   /** The {@link QualityConfig} as Druid's JsonConfigurator binds it, before {@link #qualityConfig} validates it. */
   private static final String AS_BOUND = "getafix.quality.asBound";
   private static final Logger log = new Logger(GetafixQualityModule.class);
+  /** The name {@code druid.extensions.loadList} knows this extension by. */
+  static final String EXTENSION = "getafix-quality-monitor";
+
+  /**
+   * Warns, once at startup, of each {@code druid.getafix.quality.*} runtime property this extension does not read,
+   * which Druid would otherwise ignore silently. Druid injects an extension's modules from its startup injector, which
+   * holds the runtime properties, once, before it configures them.
+   */
+  @Inject
+  public void warnOfUnknownProperties(Properties properties)
+  {
+    for (OwnedProperties.Unknown unknown : ownedProperties().unknown(properties.stringPropertyNames())) {
+      log.warn("%s", unknown.message(EXTENSION));
+    }
+  }
+
+  public static OwnedProperties ownedProperties()
+  {
+    return OwnedProperties.under(QualityConfig.PREFIX, List.of())
+                          .withConfig(QualityConfig.PREFIX, QualityConfig.class, GetafixQualityModule::jsonProperty);
+  }
+
+  /** The property a field binds, as Druid's JsonConfigurator reads it: field-annotated config classes only. */
+  private static String jsonProperty(Field field)
+  {
+    final JsonProperty property = field.getAnnotation(JsonProperty.class);
+    return property == null ? null : property.value().isEmpty() ? field.getName() : property.value();
+  }
 
   @Override
   public List<? extends Module> getJacksonModules()

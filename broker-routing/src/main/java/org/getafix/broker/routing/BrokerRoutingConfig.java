@@ -1,6 +1,7 @@
 package org.getafix.broker.routing;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.getafix.core.contract.OwnedProperties;
 import org.getafix.core.routing.NodeFeedback;
 import org.getafix.core.wire.HistoricalStatsReport;
 import org.joda.time.Period;
@@ -12,7 +13,7 @@ import org.joda.time.Period;
  */
 public class BrokerRoutingConfig
 {
-  public static final String PREFIX = "druid.getafix.routing";
+  public static final String PREFIX = OwnedProperties.ROUTING;
 
   /** How often the routing table and the Historicals' queue reports are refreshed and metrics emitted. */
   @JsonProperty

@@ -140,9 +140,10 @@ public class BrokerRoutingRound
     }
     final RoutingTableHolder.Snapshot table = state.tables().snapshot();
     if (strategy.usesRoutingTable() && table.installed()) {
+      // Not the table's version: it changes with every plan, so as a dimension it would make a new series each time.
       emitter.emit(
           ServiceMetricEvent.builder()
-                            .setDimension(MetricDimension.VERSION, table.table().version())
+                            .setDimension(MetricDimension.POLICY, policy)
                             .setMetric(
                                 GetafixMetric.ROUTE_TABLE_AGE.metricName(),
                                 TimeUnit.NANOSECONDS.toMillis(table.ageNanos(nowNanos))

@@ -1,20 +1,26 @@
 package org.getafix.broker.routing;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.Module;
 import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.google.inject.Binder;
+import com.google.inject.Inject;
 import com.google.inject.Provides;
 import com.google.inject.name.Named;
 import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.LazySingleton;
 import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.initialization.DruidModule;
+import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.java.util.emitter.core.Emitter;
+import org.getafix.core.contract.OwnedProperties;
 import org.getafix.core.routing.RoutingPolicies;
 
+import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * Registers the Getafix Broker selector strategies (for {@code druid.broker.balancer.type}), the routing state they
@@ -24,6 +30,10 @@ import java.util.Map;
  */
 public class GetafixRoutingModule implements DruidModule
 {
+  /** The name {@code druid.extensions.loadList} knows this extension by. */
+  static final String EXTENSION = "getafix-broker-routing";
+  private static final Logger log = new Logger(GetafixRoutingModule.class);
+
   /**
    * The Broker strategy class of each Getafix policy in {@link RoutingPolicies}, registered under the policy's name.
    * Policies that Druid ships itself ({@code random}) have none.
@@ -34,6 +44,37 @@ public class GetafixRoutingModule implements DruidModule
       RoutingPolicies.LBR_ML, GetafixServerSelectorStrategy.LbrMl.class,
       RoutingPolicies.ADAPTIVE, GetafixServerSelectorStrategy.Adaptive.class
   );
+
+  /**
+   * Warns, once at startup, of each {@code druid.getafix.routing.*} runtime property this extension does not read,
+   * which Druid would otherwise ignore silently. Druid injects an extension's modules from its startup injector, which
+   * holds the runtime properties, once, before it configures them.
+   */
+  @Inject
+  public void warnOfUnknownProperties(Properties properties)
+  {
+    for (OwnedProperties.Unknown unknown : ownedProperties().unknown(properties.stringPropertyNames())) {
+      log.warn("%s", unknown.message(EXTENSION));
+    }
+  }
+
+  /** {@code druid.getafix.routing.*}; the policies' own knobs are Druid's {@code druid.broker.balancer.*}. */
+  public static OwnedProperties ownedProperties()
+  {
+    return OwnedProperties.under(BrokerRoutingConfig.PREFIX, List.of())
+                          .withConfig(
+                              BrokerRoutingConfig.PREFIX,
+                              BrokerRoutingConfig.class,
+                              GetafixRoutingModule::jsonProperty
+                          );
+  }
+
+  /** The property a field binds, as Druid's JsonConfigurator reads it: field-annotated config classes only. */
+  private static String jsonProperty(Field field)
+  {
+    final JsonProperty property = field.getAnnotation(JsonProperty.class);
+    return property == null ? null : property.value().isEmpty() ? field.getName() : property.value();
+  }
 
   @Override
   public List<? extends Module> getJacksonModules()

@@ -73,6 +73,7 @@ class BrokerRoutingRoundTest
     assertEquals(1L, events.get(1).getValue());
     assertEquals(GetafixMetric.ROUTE_TABLE_AGE.metricName(), events.get(2).getMetric());
     assertEquals(2500L, events.get(2).getValue());
+    assertEquals(Map.of("policy", "getafixAbr"), events.get(2).getUserDims());
 
     // Counters are per period.
     events.clear();

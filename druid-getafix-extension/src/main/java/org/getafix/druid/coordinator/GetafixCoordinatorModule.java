@@ -44,7 +44,7 @@ public class GetafixCoordinatorModule implements DruidModule
   @Override
   public void configure(Binder binder)
   {
-    JsonConfigProvider.bind(binder, "druid.getafix", GetafixConfig.class, Names.named(AS_BOUND));
+    JsonConfigProvider.bind(binder, GetafixConfig.PREFIX, GetafixConfig.class, Names.named(AS_BOUND));
     binder.bind(StatsSource.class).to(StatsPuller.class);
     binder.bind(RoundReader.class);
     binder.bind(PlanPublisher.class);

@@ -8,6 +8,8 @@ import org.joda.time.Period;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class HistoricalStatsConfig
 {
+  public static final String PREFIX = "druid.getafix.stats";
+
   /** Counters of a segment not scanned for this long are forgotten (bounds memory when segments churn). */
   @JsonProperty
   private Period idleEvictionPeriod = Period.hours(1);

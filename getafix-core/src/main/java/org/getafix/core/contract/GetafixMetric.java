@@ -2,7 +2,8 @@ package org.getafix.core.contract;
 
 /**
  * Every metric the Getafix extensions emit, by the name Druid's emitters report. docs/configuration.md documents
- * each (a test in distribution checks that it does); a new metric is a constant here first.
+ * each, and the prometheus-emitter and statsd-emitter dimension maps in distribution/src/metrics map each (tests in
+ * distribution check both); a new metric is a constant here first.
  */
 public enum GetafixMetric
 {
@@ -25,7 +26,7 @@ public enum GetafixMetric
   // Brokers with a Getafix routing strategy, every druid.getafix.routing.period.
   ROUTE_PICKS("getafix/route/picks", "replica choices since the previous emission (policy)"),
   ROUTE_FALLBACKS("getafix/route/fallbacks", "ABR picks handed to LBR since the previous emission (policy, reason)"),
-  ROUTE_TABLE_AGE("getafix/route/table/age", "ms since the routing table was last fetched or confirmed (version)"),
+  ROUTE_TABLE_AGE("getafix/route/table/age", "ms since the routing table was last fetched or confirmed (policy)"),
 
   // Brokers with the quality monitor, per budgeted query; dimensions dataSource and type.
   QUALITY_COVERAGE("getafix/quality/coverage", "answered share of a budgeted query's segments"),

@@ -15,8 +15,6 @@ public final class MetricDimension
   public static final String POLICY = "policy";
   /** Why a routing pick fell back, or why a mature run failed. */
   public static final String REASON = "reason";
-  /** The routing table's version. */
-  public static final String VERSION = "version";
   /** The datasources of a budgeted query. */
   public static final String DATA_SOURCE = "dataSource";
   /** The query type of a budgeted query. */
@@ -31,7 +29,7 @@ public final class MetricDimension
   public static final String CAUSE = "cause";
 
   public static final List<String> ALL = List.of(
-      TIER, SERVER, GETAFIX_TIER, POLICY, REASON, VERSION, DATA_SOURCE, TYPE, BUDGET_SOURCE, LANE, SIGNAL, CAUSE
+      TIER, SERVER, GETAFIX_TIER, POLICY, REASON, DATA_SOURCE, TYPE, BUDGET_SOURCE, LANE, SIGNAL, CAUSE
   );
 
   private MetricDimension()

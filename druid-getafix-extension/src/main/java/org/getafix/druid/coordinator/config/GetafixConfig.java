@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import org.apache.druid.client.DruidServer;
 import org.apache.druid.java.util.common.StringUtils;
 import org.getafix.core.contract.Knob;
+import org.getafix.core.contract.OwnedProperties;
 import org.getafix.core.contract.PlacementKnobs;
 import org.getafix.core.placement.capacity.CapacityEstimators;
 import org.getafix.core.placement.packing.SplitPolicy;
@@ -21,6 +22,8 @@ import java.util.Map;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public class GetafixConfig
 {
+  public static final String PREFIX = OwnedProperties.ROOT;
+
   /** The Druid tier whose Historicals Getafix plans; other tiers of a getafix rule are left to Druid. */
   @JsonProperty
   private String tier = DruidServer.DEFAULT_TIER;
