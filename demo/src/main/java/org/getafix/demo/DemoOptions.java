@@ -42,7 +42,7 @@ public record DemoOptions(
       System.lineSeparator(),
       "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
       "                      [--strategies stock,getafix] [--budget-ms MS] [--keep-running]",
-      "  --quick         small dataset and short phases (about 5 minutes on 2 cores)",
+      "  --quick         small dataset and short phases (5-8 minutes on 2 cores)",
       "  --duration S    measured seconds per strategy (default 120, quick 30); a straggler appears halfway",
       "  --historicals N number of Historicals, 2 to 6 (default 3)",
       "  --quotas LIST   CPU cores of each Historical (default: 1.0 for the first, 0.25 for the last, 0.5 between)",

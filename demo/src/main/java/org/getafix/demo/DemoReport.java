@@ -448,8 +448,8 @@ public final class DemoReport
         "Every phase was warmed the same way before it was measured: the workload for %.0f s and on until "
         + "placement settled, then in %d s windows until no Historical's JIT compilers took more than %.0f%% of "
         + "its CPU over a window (at most %d s). A fresh cluster's Historicals spend a large share of their capped "
-        + "CPU compiling during whichever phase comes first; the JIT warm-up keeps that out of the measurement, and "
-        + "the share while measured shows how far it did (the largest share of any Historical).</p>",
+        + "CPU compiling during whichever phase comes first; the JIT warm-up is there to keep that out of the "
+        + "measurement, and the share while measured (the largest of any Historical) shows how far it did.</p>",
         results.warmUpSeconds(), jit.window().toSeconds(), 100 * jit.settledShare(), jit.deadline().toSeconds()
     ));
     h.append("<table><tr><th>ran</th><th>run</th><th>warm-up s</th><th>of which placement s</th>"
