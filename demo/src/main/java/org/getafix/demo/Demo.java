@@ -6,6 +6,7 @@ import org.getafix.core.wire.MatureRunReport;
 import org.getafix.core.wire.QueryContextKeys;
 import org.getafix.localcluster.cluster.ClusterConfig;
 import org.getafix.localcluster.cluster.DruidRole;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.Waits;
 import org.getafix.localcluster.client.GetafixClient;
@@ -36,13 +37,15 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
  * {@code ./getafix demo}: starts the local multi-process Druid cluster (Historicals with unequal CPU caps), ingests
- * synthetic hourly data and runs the same skewed workload under each {@link Strategy} in turn on that cluster and
- * data, with the strongest Historical turning into a straggler halfway through each measurement; then writes
+ * synthetic hourly data and runs the same skewed workload under each {@link Strategy} in turn (in the order asked) on
+ * that cluster and data, each warmed the same way until its Historicals' JIT compilers settle and with the strongest
+ * Historical turning into a straggler halfway through each measurement; then writes
  * {@code target/getafix-demo/report.html} and {@code results.json} and stops every process (a JVM shutdown hook of
  * the launcher does that on Ctrl-C too). See docs/demo.md.
  */
@@ -159,6 +162,7 @@ public final class Demo
           SEED,
           options.warmUp().toSeconds(),
           options.measure().toSeconds(),
+          options.jitWarmUp(),
           phases
       );
       final Path report = DemoReport.write(outDir, results);
@@ -166,6 +170,8 @@ public final class Demo
       out.print(DemoReport.summaryText(results));
       out.println();
       out.print(DemoReport.qualityText(results));
+      out.println();
+      out.print(DemoReport.comparisonText(results));
       out.println("report:  " + report);
       out.println("results: " + outDir.resolve("results.json"));
       progress("done");
@@ -275,6 +281,7 @@ public final class Demo
 
       progress(label + ": warming up for " + options.warmUp().toSeconds() + " s, then until placement settles "
                + "(at most " + options.settleTimeout().toSeconds() + " s more)");
+      final long warmUpStart = System.nanoTime();
       WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(CLIENTS, options.warmUp(), 0, SEED + 1000, context));
       final long deadline = System.nanoTime() + options.settleTimeout().toNanos();
       boolean isSettled = check(settled);
@@ -283,6 +290,26 @@ public final class Demo
         isSettled = check(settled);
       }
       progress(label + (isSettled ? ": placement settled" : ": placement did not settle in time; measuring anyway"));
+      final double placementSeconds = (System.nanoTime() - warmUpStart) / 1e9;
+
+      final JitCompilerCpu.WarmUp jitWarmUp = options.jitWarmUp();
+      progress(String.format(
+          Locale.ROOT,
+          "%s: warming until no Historical's JIT compilers take more than %.0f%% of its CPU over a %d s window "
+          + "(at most %d s)",
+          label, 100 * jitWarmUp.settledShare(), jitWarmUp.window().toSeconds(), jitWarmUp.deadline().toSeconds()
+      ));
+      final AtomicInteger jitWindow = new AtomicInteger();
+      final JitCompilerCpu.Settling jit = cluster.warmUntilSettled(jitWarmUp, length -> WorkloadRunner.run(
+          cluster.brokerClient(),
+          mix,
+          new WorkloadRunner.Options(CLIENTS, length, 0, SEED + 2000 + jitWindow.getAndIncrement(), context)
+      ));
+      progress(String.format(
+          Locale.ROOT,
+          "%s: JIT warm-up took %d s (%d windows); the compilers' largest share in the last window: %s",
+          label, jit.took().toSeconds(), jit.windows(), DemoReport.share(jit.lastShare())
+      ));
 
       final int stragglerIndex = strongest();
       final String straggler = cluster.cgroupsEnabled() ? cluster.historical(stragglerIndex).hostAndPort() : null;
@@ -291,6 +318,7 @@ public final class Demo
       final double measureFrom = sampler.seconds();
       final Instant measureStart = Instant.now();
       final WorkloadResult measured;
+      final Map<Long, JitCompilerCpu.CpuTimes> jitBefore = JitCompilerCpu.ofThisMachine().read(cluster.historicalPids());
       try {
         if (straggler != null) {
           timer.schedule(() -> {
@@ -315,6 +343,10 @@ public final class Demo
         }
       }
       final double measureTo = sampler.seconds();
+      final double jitShareMeasured = JitCompilerCpu.largestCompilerShare(
+          jitBefore,
+          JitCompilerCpu.ofThisMachine().read(cluster.historicalPids())
+      );
       if (quality != null) {
         awaitMatureRuns(quality, label);
       }
@@ -362,7 +394,8 @@ public final class Demo
           segmentAccesses(dataset, segmentIds, measured.outcomes()),
           gamma,
           timeline,
-          qualityRecord
+          qualityRecord,
+          new PhaseWarmUp(placementSeconds, jit.took().toNanos() / 1e9, jit.windows(), jit.lastShare(), jitShareMeasured)
       );
     }
     finally {

@@ -2,7 +2,9 @@ package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.simulator.report.HtmlReporter;
 import org.getafix.simulator.report.ResultsJsonReporter;
 import org.getafix.simulator.report.RunOutcome;
@@ -28,6 +30,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * Writes the demo's {@code report.html} (self-contained, with the simulator report's look and charts) and
@@ -53,9 +56,10 @@ public final class DemoReport
     return report;
   }
 
+  /** One per phase, in the comparison's order (stock Druid first). */
   public static List<RunOutcome> outcomes(DemoResults results)
   {
-    return results.phases().stream()
+    return results.compared().stream()
                   .map(p -> new RunOutcome(p.strategy().label(), PhaseAnalysis.runResult(p), PhaseAnalysis.runTrace(p)))
                   .toList();
   }
@@ -73,9 +77,24 @@ public final class DemoReport
     final ObjectNode live = root.putObject("live");
     live.put("cluster", results.cluster());
     live.put("workload", results.workload());
+    final ArrayNode order = live.putArray("order");
+    results.phases().forEach(p -> order.add(p.strategy().label()));
+    final ObjectNode jit = live.putObject("jitWarmUp");
+    jit.put("settledShare", results.jitWarmUp().settledShare());
+    jit.put("windowSeconds", results.jitWarmUp().window().toSeconds());
+    jit.put("deadlineSeconds", results.jitWarmUp().deadline().toSeconds());
     final ObjectNode runs = live.putObject("runs");
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       final ObjectNode run = runs.putObject(p.strategy().label());
+      run.put("position", results.phases().indexOf(p) + 1);
+      final PhaseWarmUp w = p.warmUp();
+      final ObjectNode warmUp = run.putObject("warmUp");
+      warmUp.put("seconds", w.seconds());
+      warmUp.put("placementSeconds", w.placementSeconds());
+      warmUp.put("jitSeconds", w.jitSeconds());
+      warmUp.put("jitWindows", w.jitWindows());
+      warmUp.put("jitShareAtEnd", nullIfNaN(w.jitShareAtEnd()));
+      warmUp.put("jitShareWhileMeasured", nullIfNaN(w.jitShareMeasured()));
       final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
       run.put("failedQueries", p.failures());
       run.put("queriesPerSecond", p.queries() / Math.max(1e-9, p.wallSeconds()));
@@ -83,14 +102,36 @@ public final class DemoReport
       run.put("drops", churn[1]);
       run.put("placementSettled", p.settled());
       run.put("straggler", p.straggler());
-      run.put("stragglerAtSecond", Double.isNaN(p.stragglerAt()) ? null : p.stragglerAt());
+      run.put("stragglerAtSecond", nullIfNaN(p.stragglerAt()));
+      run.put("stragglerAfterSeconds", nullIfNaN(p.stragglerAfter()));
+      run.put("measuredSeconds", p.wallSeconds());
       run.putPOJO("failureExamples", p.failureExamples());
       final QualityAnalysis.Figures f = QualityAnalysis.figures(p.timeline(), qualities(p));
       run.put("partialAnswers", p.quality() == null ? null : f.partial());
       run.put("meanQuality", p.quality() == null ? null : nullIfNaN(f.meanQuality()));
     }
     live.set("answerQuality", answerQualityJson(results));
+    final List<Ratios.Ratio> ratios = ratios(results);
+    if (!ratios.isEmpty()) {
+      final ObjectNode node = live.putObject("ratios");
+      node.put("of", Strategy.GETAFIX.label() + " / " + Strategy.STOCK.label());
+      node.put("intervalCoverage", Ratios.COVERAGE);
+      for (Ratios.Ratio r : ratios) {
+        final ObjectNode ratio = node.putObject(r.name());
+        ratio.put("value", nullIfNaN(r.value()));
+        ratio.put("low", nullIfNaN(r.low()));
+        ratio.put("high", nullIfNaN(r.high()));
+      }
+    }
     return root;
+  }
+
+  /** druid-getafix over stock Druid; empty unless both ran. */
+  static List<Ratios.Ratio> ratios(DemoResults results)
+  {
+    final PhaseRecord stock = results.phase(Strategy.STOCK);
+    final PhaseRecord getafix = results.phase(Strategy.GETAFIX);
+    return stock == null || getafix == null ? List.of() : Ratios.of(stock, getafix);
   }
 
   private static List<Double> qualities(PhaseRecord p)
@@ -111,7 +152,7 @@ public final class DemoReport
   static ObjectNode answerQualityJson(DemoResults results)
   {
     final ObjectNode quality = MAPPER.createObjectNode();
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       final ObjectNode run = quality.putObject(p.strategy().label());
       final QualityAnalysis.Figures f = QualityAnalysis.figures(p.timeline(), qualities(p));
       if (p.quality() == null) {
@@ -148,7 +189,7 @@ public final class DemoReport
   public static String qualityText(DemoResults results)
   {
     final StringBuilder sb = new StringBuilder("answer quality and coverage:\n");
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       final QualityAnalysis.Window before = QualityAnalysis.beforeStraggler(p);
       final QualityAnalysis.Window after = QualityAnalysis.afterStraggler(p);
       sb.append("  ").append(p.strategy().label()).append(": ");
@@ -182,6 +223,48 @@ public final class DemoReport
     return Double.isNaN(d) ? "–" : String.format(Locale.ROOT, "%.1f%%", 100 * d);
   }
 
+  /** A JIT compiler share of a Historical's CPU; NaN where /proc could not tell. */
+  static String share(double d)
+  {
+    return Double.isNaN(d) ? "not measured" : String.format(Locale.ROOT, "%.1f%%", 100 * d);
+  }
+
+  /** The order the phases ran in, how each was warmed, where its straggler came and the ratios, for the console. */
+  public static String comparisonText(DemoResults results)
+  {
+    final StringBuilder sb = new StringBuilder("order and warm-up:\n");
+    for (PhaseRecord p : results.phases()) {
+      final PhaseWarmUp w = p.warmUp();
+      sb.append(String.format(
+          Locale.ROOT,
+          "  %d. %s: warmed %.0f s (placement %.0f s, JIT %.0f s in %d windows); JIT share %s at the end of the "
+          + "warm-up, %s while measured; straggler at %s s of %.0f s measured%n",
+          results.phases().indexOf(p) + 1, p.strategy().label(), w.seconds(), w.placementSeconds(), w.jitSeconds(),
+          w.jitWindows(), share(w.jitShareAtEnd()), share(w.jitShareMeasured()), seconds(p.stragglerAfter()),
+          p.wallSeconds()
+      ));
+    }
+    final List<Ratios.Ratio> ratios = ratios(results);
+    if (!ratios.isEmpty()) {
+      sb.append(Strategy.GETAFIX.label()).append(" / ").append(Strategy.STOCK.label()).append(":");
+      for (Ratios.Ratio r : ratios) {
+        sb.append(String.format(Locale.ROOT, " %s %.2f%s", r.name(), r.value(), interval(r)));
+      }
+      sb.append(String.format(Locale.ROOT, "%n"));
+    }
+    return sb.toString();
+  }
+
+  private static String seconds(double d)
+  {
+    return Double.isNaN(d) ? "–" : String.format(Locale.ROOT, "%.1f", d);
+  }
+
+  private static String interval(Ratios.Ratio r)
+  {
+    return Double.isNaN(r.low()) ? "" : String.format(Locale.ROOT, " [%.2f, %.2f]", r.low(), r.high());
+  }
+
   /** The summary table as aligned text, for the console. */
   public static String summaryText(DemoResults results)
   {
@@ -191,7 +274,7 @@ public final class DemoReport
         "run", "queries", "failed", "partial", "quality", "p50 ms", "p99 ms", "replicas", "RF", "mem MB", "max node MB",
         "loads", "drops", "tiering"
     ));
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       final RunResult r = PhaseAnalysis.runResult(p);
       final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
       sb.append(String.format(
@@ -229,12 +312,15 @@ public final class DemoReport
         .append(HtmlReporter.escape(results.workload())).append("</p>");
     html.append(String.format(
         Locale.ROOT,
-        "<p>Each strategy ran on the same cluster and data: placement handed over, placement left to settle, %.0f s "
-        + "of workload to warm up, then %.0f s measured with the same query sequence (seed %d). Halfway through the "
-        + "measurement the Historical with the most cores is throttled (the straggler).</p>",
+        "<p>Each strategy ran on the same cluster and data, one after the other: placement handed over, %.0f s of "
+        + "workload, more until placement settled, more until the Historicals' JIT compilers settled, then %.0f s "
+        + "measured with the same query sequence (seed %d). Halfway through the measurement the Historical with the "
+        + "most cores is throttled (the straggler).</p>",
         results.warmUpSeconds(), results.measureSeconds(), results.seed()
     ));
     html.append(table(results, outcomes));
+    html.append(ratiosSection(results));
+    html.append(orderSection(results));
     html.append("<h2>Query latency CDF</h2>").append(chart(HtmlReporter.latencyCdf(outcomes)));
     html.append("<h2>Replicas vs popularity</h2><p>Each point is one segment: its rank by the measured queries that "
                 + "read it (1 = most read) and the replicas it held at the end of the run.</p>")
@@ -250,7 +336,7 @@ public final class DemoReport
                                   .flatMapToDouble(Arrays::stream)
                                   .max()
                                   .orElse(1);
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       html.append("<h3>").append(HtmlReporter.escape(p.strategy().label())).append("</h3>")
           .append(stragglerNote(p))
           .append(chart(loadHeatMap(p, Math.max(0.1, Math.ceil(maxLoad * 10) / 10))));
@@ -284,7 +370,7 @@ public final class DemoReport
         + "<th>loads</th><th>drops</th><th>tiering acc.</th><th>settled</th></tr>"
     );
     for (int i = 0; i < outcomes.size(); i++) {
-      final PhaseRecord p = results.phases().get(i);
+      final PhaseRecord p = results.compared().get(i);
       final RunResult r = outcomes.get(i).result();
       final long[] churn = PhaseAnalysis.loadsAndDropsTotal(p.samples());
       t.append(String.format(
@@ -303,7 +389,7 @@ public final class DemoReport
              + "whole phase; partial answers are the measured budgeted queries the budget cut off, mean quality the "
              + "mean measured quality of their sampled mature runs (see Answer quality and coverage); tiering accuracy is the share of node-samples whose Getafix tier matches the caps at "
              + "that moment (largest cap HOT, smallest COLD).</p>");
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       if (!p.failureExamples().isEmpty()) {
         t.append("<p>").append(HtmlReporter.escape(p.strategy().label())).append(" failures, e.g.: ")
          .append(HtmlReporter.escape(String.join(" | ", p.failureExamples()))).append("</p>");
@@ -312,10 +398,98 @@ public final class DemoReport
     return t.toString();
   }
 
+  private static String ratiosSection(DemoResults results)
+  {
+    final List<Ratios.Ratio> ratios = ratios(results);
+    if (ratios.isEmpty()) {
+      return "";
+    }
+    final StringBuilder h = new StringBuilder(String.format(
+        Locale.ROOT,
+        "<h2>%s over %s</h2><table><tr><th>ratio</th><th>value</th><th>%.0f%% interval</th></tr>",
+        HtmlReporter.escape(Strategy.GETAFIX.label()), HtmlReporter.escape(Strategy.STOCK.label()),
+        100 * Ratios.COVERAGE
+    ));
+    for (Ratios.Ratio r : ratios) {
+      h.append(String.format(
+          Locale.ROOT,
+          "<tr><td>%s</td><td>%.2f</td><td>%s</td></tr>",
+          HtmlReporter.escape(r.name()), r.value(), Double.isNaN(r.low()) ? "–" : interval(r).trim()
+      ));
+    }
+    h.append(String.format(
+        Locale.ROOT,
+        "</table><p>Replicas are averaged over the measured samples. The latency intervals hold the central %.0f%% "
+        + "of the ratios of bootstrap resamples of each run's answered queries (those before and after the "
+        + "straggler resampled apart): the noise of sampling queries alone, not of the machine's load from run to "
+        + "run, so the ratios of two runs may differ by more.</p>",
+        100 * Ratios.COVERAGE
+    ));
+    return h.toString();
+  }
+
+  /** The order the phases ran in, how each was warmed and where its straggler came. */
+  private static String orderSection(DemoResults results)
+  {
+    final List<PhaseRecord> phases = results.phases();
+    final JitCompilerCpu.WarmUp jit = results.jitWarmUp();
+    final StringBuilder h = new StringBuilder("<h2>Order and warm-up</h2><p>The phases ran in this order: ");
+    h.append(HtmlReporter.escape(phases.stream().map(p -> p.strategy().label()).collect(Collectors.joining(", then "))))
+     .append(". ");
+    if (phases.size() > 1) {
+      h.append(phases.get(0).strategy() == Strategy.STOCK
+               ? "Stock Druid runs first unless <code>--strategies getafix,stock</code> asks otherwise, so that "
+                 + "druid-getafix's budget can be stock Druid's measured p99 of the same run. "
+               : "The order was chosen with <code>--strategies</code>; with stock Druid second its p99 cannot set "
+                 + "druid-getafix's budget, which is then <code>--budget-ms</code> or 1000 ms. ");
+    }
+    h.append(String.format(
+        Locale.ROOT,
+        "Every phase was warmed the same way before it was measured: the workload for %.0f s and on until "
+        + "placement settled, then in %d s windows until no Historical's JIT compilers took more than %.0f%% of "
+        + "its CPU over a window (at most %d s). A fresh cluster's Historicals spend a large share of their capped "
+        + "CPU compiling during whichever phase comes first; the JIT warm-up is there to keep that out of the "
+        + "measurement, and the share while measured (the largest of any Historical) shows how far it did.</p>",
+        results.warmUpSeconds(), jit.window().toSeconds(), 100 * jit.settledShare(), jit.deadline().toSeconds()
+    ));
+    h.append("<table><tr><th>ran</th><th>run</th><th>warm-up s</th><th>of which placement s</th>"
+             + "<th>of which JIT s (windows)</th><th>JIT share, last warm-up window</th>"
+             + "<th>JIT share while measured</th><th>straggler throttled at s</th><th>measured s</th></tr>");
+    for (PhaseRecord p : phases) {
+      final PhaseWarmUp w = p.warmUp();
+      h.append(String.format(
+          Locale.ROOT,
+          "<tr><td>%d</td><td>%s</td><td>%.0f</td><td>%.0f</td><td>%.0f (%d)</td><td>%s</td><td>%s</td>"
+          + "<td>%s</td><td>%.1f</td></tr>",
+          phases.indexOf(p) + 1, HtmlReporter.escape(p.strategy().label()), w.seconds(), w.placementSeconds(),
+          w.jitSeconds(), w.jitWindows(), share(w.jitShareAtEnd()), share(w.jitShareMeasured()),
+          seconds(p.stragglerAfter()), p.wallSeconds()
+      ));
+    }
+    h.append(phases.stream().allMatch(p -> p.straggler() == null)
+             ? "</table><p>No straggler: the CPU caps could not be changed at run time."
+             : "</table><p>The straggler is throttled by a timer started with each measurement, half its length in: "
+               + "at the same point of every phase (the table gives the second into the measurement at which it "
+               + "was).");
+    for (PhaseRecord p : phases) {
+      final PhaseWarmUp w = p.warmUp();
+      if (w.jitShareAtEnd() > jit.settledShare()) {
+        h.append(' ').append(HtmlReporter.escape(p.strategy().label()))
+         .append(": the JIT warm-up reached its deadline before the compilers settled.");
+      }
+      if (w.jitShareMeasured() > jit.settledShare()) {
+        h.append(' ').append(HtmlReporter.escape(p.strategy().label()))
+         .append(": the compilers were still busy while measured, so its figures include some of their work.");
+      }
+    }
+    h.append("</p>");
+    return h.toString();
+  }
+
   private static String qualitySection(DemoResults results)
   {
     final StringBuilder h = new StringBuilder("<h2>Answer quality and coverage</h2>");
-    final List<PhaseRecord> budgeted = results.phases().stream().filter(p -> p.quality() != null).toList();
+    final List<PhaseRecord> budgeted = results.compared().stream().filter(p -> p.quality() != null).toList();
     if (budgeted.isEmpty()) {
       h.append("<p>No run carried budgets, so every answer was whole.</p>");
     }
@@ -363,7 +537,7 @@ public final class DemoReport
              + "with the most cores was throttled.</p><table><tr><th>run</th><th>queries before</th>"
              + "<th>p99 ms before</th><th>partial before</th><th>queries after</th><th>p99 ms after</th>"
              + "<th>partial after</th></tr>");
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       final QualityAnalysis.Window before = QualityAnalysis.beforeStraggler(p);
       final QualityAnalysis.Window after = QualityAnalysis.afterStraggler(p);
       h.append(String.format(
@@ -389,7 +563,7 @@ public final class DemoReport
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
     chart.getStyler().setMarkerSize(4);
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       final List<TimedQuery> whole = p.timeline().stream().filter(q -> !q.partial()).toList();
       final List<TimedQuery> partial = p.timeline().stream().filter(TimedQuery::partial).toList();
       final Color color = p.quality() == null ? new Color(0x2c7bb6) : new Color(0xfdae61);
@@ -498,7 +672,7 @@ public final class DemoReport
                                               .yAxisTitle("replicas per round").build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNE);
     chart.getStyler().setMarkerSize(5);
-    for (PhaseRecord p : results.phases()) {
+    for (PhaseRecord p : results.compared()) {
       final int[][] churn = PhaseAnalysis.loadsAndDrops(p.samples());
       if (churn.length == 0) {
         continue;

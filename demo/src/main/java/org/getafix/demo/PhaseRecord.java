@@ -29,6 +29,7 @@ import java.util.Map;
  * @param gamma             Getafix balancer bound in force (0 for stock)
  * @param timeline          measured queries that answered, in the order they were sent
  * @param quality           budgets and mature runs of the phase; null when its queries carried no budget (stock)
+ * @param warmUp            how the phase was warmed before its measurement
  */
 public record PhaseRecord(
     Strategy strategy,
@@ -50,7 +51,8 @@ public record PhaseRecord(
     long[] segmentAccesses,
     double gamma,
     List<TimedQuery> timeline,
-    QualityRecord quality
+    QualityRecord quality,
+    PhaseWarmUp warmUp
 )
 {
   public PhaseRecord
@@ -62,6 +64,12 @@ public record PhaseRecord(
     segmentSizes = Map.copyOf(segmentSizes);
     latencyByType = Map.copyOf(latencyByType);
     timeline = List.copyOf(timeline);
+  }
+
+  /** Seconds into the measurement at which the straggler was throttled; NaN when there was none. */
+  public double stragglerAfter()
+  {
+    return stragglerAt - measureFrom;
   }
 
   /** Samples taken while the workload was measured. */

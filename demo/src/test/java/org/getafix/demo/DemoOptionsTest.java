@@ -1,5 +1,6 @@
 package org.getafix.demo;
 
+import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -22,6 +23,7 @@ class DemoOptionsTest
     assertEquals(List.of(Strategy.STOCK, Strategy.GETAFIX), options.strategies());
     assertEquals(100, options.hours());
     assertFalse(options.keepRunning());
+    assertEquals(JitCompilerCpu.WarmUp.WORKLOAD, options.jitWarmUp());
   }
 
   @Test
@@ -32,6 +34,7 @@ class DemoOptionsTest
     assertEquals(Duration.ofSeconds(30), quick.measure());
     assertTrue(quick.hours() < DemoOptions.parse().hours());
     assertEquals(Duration.ofSeconds(45), DemoOptions.parse("--quick", "--duration", "45").measure());
+    assertEquals(JitCompilerCpu.WarmUp.QUERIES, quick.jitWarmUp());
   }
 
   @Test
@@ -66,10 +69,11 @@ class DemoOptionsTest
   }
 
   @Test
-  void strategiesRunStockFirstWhateverTheOrderGiven()
+  void strategiesRunInTheOrderGiven()
   {
-    assertEquals(List.of(Strategy.STOCK, Strategy.GETAFIX), DemoOptions.parse("--strategies", "getafix,stock").strategies());
-    assertEquals(List.of(Strategy.GETAFIX), DemoOptions.parse("--strategies", "getafix").strategies());
+    assertEquals(List.of(Strategy.GETAFIX, Strategy.STOCK), DemoOptions.parse("--strategies", "getafix,stock").strategies());
+    assertEquals(List.of(Strategy.STOCK, Strategy.GETAFIX), DemoOptions.parse("--strategies", "stock, getafix").strategies());
+    assertEquals(List.of(Strategy.GETAFIX), DemoOptions.parse("--strategies", "getafix,getafix").strategies());
     final IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--strategies", "random"));
     assertTrue(e.getMessage().contains("stock, getafix"), e.getMessage());

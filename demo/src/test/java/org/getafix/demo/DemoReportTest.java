@@ -3,6 +3,7 @@ package org.getafix.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.HdrHistogram.Histogram;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,7 +36,7 @@ class DemoReportTest
         sample(0, a, 0, Map.of()),
         sample(3, a, 1_500_000, Map.of()),
         sample(6, b, 3_000_000, Map.of())
-    ), 0);
+    ), 0, new PhaseWarmUp(20, 40, 4, 0.08, 0.03));
   }
 
   /** Getafix: one replica each, then a third for the hot segment; tiers all right, then one wrong round (7 of 9 node-samples right). */
@@ -49,7 +50,7 @@ class DemoReportTest
         sample(0, a, 0, right),
         sample(3, b, 1_500_000, wrong),
         sample(6, b, 3_000_000, right)
-    ), 5);
+    ), 5, new PhaseWarmUp(30, 10, 1, 0.04, 0.12));
   }
 
   private static Sample sample(double t, Map<String, Set<String>> holders, long cpu, Map<String, String> tiers)
@@ -64,7 +65,7 @@ class DemoReportTest
     );
   }
 
-  private static PhaseRecord phase(Strategy strategy, List<Sample> samples, long failures)
+  private static PhaseRecord phase(Strategy strategy, List<Sample> samples, long failures, PhaseWarmUp warmUp)
   {
     final Histogram latency = new Histogram(3);
     for (int i = 1; i <= 100; i++) {
@@ -75,13 +76,19 @@ class DemoReportTest
         strategy, NODES, samples, 0, 6, "h1:1", 3, true, latency, Map.of("timeseries", latency), 100, failures,
         failures > 0 ? List.of("HTTP 500 <boom>") : List.of(), 6, List.of("s0", "s1"), SIZES, new long[]{80, 20}, 1.0,
         budgeted ? QualityAnalysisTest.BUDGETED_TIMELINE : QualityAnalysisTest.STOCK_TIMELINE,
-        budgeted ? QualityAnalysisTest.QUALITY : null
+        budgeted ? QualityAnalysisTest.QUALITY : null,
+        warmUp
     );
   }
 
   static DemoResults results()
   {
-    return new DemoResults("3 Historicals", "2 segments", 42, 10, 6, List.of(stock(), getafix()));
+    return results(stock(), getafix());
+  }
+
+  static DemoResults results(PhaseRecord... inOrder)
+  {
+    return new DemoResults("3 Historicals", "2 segments", 42, 10, 6, JitCompilerCpu.WarmUp.QUERIES, List.of(inOrder));
   }
 
   @Test
@@ -123,12 +130,12 @@ class DemoReportTest
     final PhaseRecord longRun = new PhaseRecord(
         getafix.strategy(), getafix.nodes(), many, 0, 300, null, Double.NaN, false, getafix.latencyMicros(),
         getafix.latencyByType(), 1, 0, List.of(), 300, getafix.segmentIds(), getafix.segmentSizes(),
-        getafix.segmentAccesses(), 1.0, List.of(), null
+        getafix.segmentAccesses(), 1.0, List.of(), null, getafix.warmUp()
     );
     final var trace = PhaseAnalysis.runTrace(longRun);
     assertEquals(25, trace.tierByRound().size());
     assertEquals(List.of(0.0, 12.0), trace.roundTimes().subList(0, 2));
-    assertTrue(DemoReport.html(new DemoResults("c", "w", 1, 1, 1, List.of(longRun))).contains("No straggler"));
+    assertTrue(DemoReport.html(results(longRun)).contains("No straggler"));
   }
 
   @Test
@@ -190,5 +197,58 @@ class DemoReportTest
     assertTrue(lines[2].startsWith("druid-getafix") && lines[2].trim().endsWith("0.78"), lines[2]);
     assertTrue(lines[2].contains("50.0%") && lines[2].contains("0.850"), lines[2]);
     assertTrue(lines[1].contains("–"), lines[1]);
+  }
+
+  @Test
+  void theReportSaysHowThePhasesRanAndComparesStockFirstWhateverTheOrder(@TempDir Path dir) throws Exception
+  {
+    final DemoResults getafixFirst = results(getafix(), stock());
+    final String html = Files.readString(DemoReport.write(dir, getafixFirst));
+    assertTrue(html.contains("The phases ran in this order: druid-getafix, then stock Druid."), html);
+    assertTrue(html.contains("in 10 s windows until no Historical's JIT compilers took more than 10% of its CPU"), html);
+    assertTrue(html.contains("<tr><td>1</td><td>druid-getafix</td><td>40</td><td>30</td><td>10 (1)</td>"
+                             + "<td>4.0%</td><td>12.0%</td><td>3.0</td><td>6.0</td></tr>"), html);
+    assertTrue(html.contains("druid-getafix: the compilers were still busy while measured"), html);
+    assertFalse(html.contains("stock Druid: the compilers were still busy"), html);
+    assertTrue(html.indexOf("<td>stock Druid</td><td>cost</td>") < html.indexOf("<td>druid-getafix</td><td>getafix-h</td>"),
+               "the comparison table reads stock Druid first");
+    assertTrue(html.contains("<h2>druid-getafix over stock Druid</h2>"), html);
+
+    final JsonNode live = new ObjectMapper().readTree(dir.resolve("results.json").toFile()).path("live");
+    assertEquals("druid-getafix", live.path("order").get(0).asText());
+    assertEquals("stock Druid", live.path("order").get(1).asText());
+    assertEquals(0.10, live.path("jitWarmUp").path("settledShare").asDouble(), 1e-9);
+    assertEquals(120, live.path("jitWarmUp").path("deadlineSeconds").asLong());
+    final JsonNode stock = live.path("runs").path("stock Druid");
+    assertEquals(2, stock.path("position").asInt());
+    assertEquals(60, stock.path("warmUp").path("seconds").asDouble(), 1e-9);
+    assertEquals(4, stock.path("warmUp").path("jitWindows").asInt());
+    assertEquals(0.08, stock.path("warmUp").path("jitShareAtEnd").asDouble(), 1e-9);
+    assertEquals(0.03, stock.path("warmUp").path("jitShareWhileMeasured").asDouble(), 1e-9);
+    assertEquals(3, stock.path("stragglerAfterSeconds").asDouble(), 1e-9);
+    // The fixture's p99s: 198 ms for stock Druid, 99 ms for druid-getafix.
+    final JsonNode p99 = live.path("ratios").path("p99 latency");
+    assertEquals(0.5, p99.path("value").asDouble(), 0.01);
+    assertTrue(p99.path("low").asDouble() <= p99.path("high").asDouble());
+    assertTrue(live.path("ratios").path("throughput").path("low").isNull());
+
+    final String text = DemoReport.comparisonText(getafixFirst);
+    assertTrue(text.contains("1. druid-getafix: warmed 40 s (placement 30 s, JIT 10 s in 1 windows); JIT share 4.0%"), text);
+    assertTrue(text.contains("druid-getafix / stock Druid: throughput 1.00 p50 latency 0.50 ["), text);
+  }
+
+  @Test
+  void withoutProcTheJitSharesReadNotMeasured()
+  {
+    final PhaseRecord p = stock();
+    final PhaseRecord unmeasured = new PhaseRecord(
+        p.strategy(), p.nodes(), p.samples(), 0, 6, p.straggler(), p.stragglerAt(), true, p.latencyMicros(),
+        p.latencyByType(), p.queries(), 0, List.of(), 6, p.segmentIds(), p.segmentSizes(), p.segmentAccesses(), 0,
+        p.timeline(), null, new PhaseWarmUp(20, 0, 0, Double.NaN, Double.NaN)
+    );
+    final String html = DemoReport.html(results(unmeasured));
+    assertTrue(html.contains("<td>0 (0)</td><td>not measured</td><td>not measured</td>"), html);
+    assertFalse(html.contains("still busy"), html);
+    assertFalse(html.contains("over stock Druid</h2>"), "no ratios without both runs");
   }
 }
