@@ -173,6 +173,9 @@ final class QueryDispatcher implements Historical.TaskListener, RoutingPolicy.Br
       );
     }
     if (--task.query.remainingTasks == 0) {
+      if (redundancy != null) {
+        redundancy.onQueryDone(loop.now() - task.query.arrivalTime);
+      }
       queryListener.onQueryDone(task.query, loop.now());
     }
   }

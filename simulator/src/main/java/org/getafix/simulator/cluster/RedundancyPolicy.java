@@ -46,6 +46,9 @@ public interface RedundancyPolicy
       double dispatchedAt
   );
 
+  /** A query's last share was answered, {@code latencySeconds} after the query arrived. */
+  void onQueryDone(double latencySeconds);
+
   /** A copy was cancelled {@code elapsedSeconds} after it was sent: it lost its race, or its query was cut. */
   void onCancelled(int node, boolean token, double elapsedSeconds);
 

@@ -57,7 +57,11 @@ public abstract class CoreRedundancy implements RedundancyPolicy
   private double periodPredicted;
   /** Sub-queries each node got as primary this period: its arrival rate without the redundancy. */
   protected final long[] periodPrimaries;
-  /** This period's answered shares (first answers), every answered copy's response and its service time, in ms. */
+  /**
+   * This period's answered queries and shares (first answers), and every answered copy's response and its service
+   * time, in ms.
+   */
+  protected final DoubleArrayList periodQueryMillis = new DoubleArrayList();
   protected final DoubleArrayList periodShareMillis = new DoubleArrayList();
   protected final DoubleArrayList periodResponseMillis = new DoubleArrayList();
   protected final DoubleArrayList periodServiceMillis = new DoubleArrayList();
@@ -215,6 +219,12 @@ public abstract class CoreRedundancy implements RedundancyPolicy
   }
 
   @Override
+  public final void onQueryDone(double latencySeconds)
+  {
+    periodQueryMillis.add(latencySeconds * 1000);
+  }
+
+  @Override
   public final void onCancelled(int node, boolean token, double elapsedSeconds)
   {
     cancelled(node, token, elapsedSeconds * 1000);
@@ -240,6 +250,7 @@ public abstract class CoreRedundancy implements RedundancyPolicy
     periodWithin = 0;
     periodPredicted = 0;
     Arrays.fill(periodPrimaries, 0);
+    periodQueryMillis.clear();
     periodShareMillis.clear();
     periodResponseMillis.clear();
     periodServiceMillis.clear();

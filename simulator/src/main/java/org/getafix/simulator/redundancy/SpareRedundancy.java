@@ -18,8 +18,9 @@ import java.util.random.RandomGenerator;
  * goes where routing sends it, without a token: a broker does not wait for one.
  *
  * <p>The search's inputs per period: λ the shares dispatched per second, E[S] the copies' mean time on a core, the
- * capacity the nodes' processing threads, the target the p99 of the shares' latencies (sPARE's tail metric), and
- * the variability w the p99 over the mean of every copy's response time.
+ * capacity the nodes' processing threads, the target the p99 of the queries' latencies (sPARE's target is the
+ * front tier's tail, a page waiting for all its database queries as a query waits for all its segments), and the
+ * variability w the p99 over the mean of every copy's response time (the replicated tier's variability).
  */
 final class SpareRedundancy extends CoreRedundancy
 {
@@ -93,7 +94,7 @@ final class SpareRedundancy extends CoreRedundancy
   @Override
   protected void periodEnded(double seconds)
   {
-    if (periodShareMillis.isEmpty()) {
+    if (periodQueryMillis.isEmpty() || periodResponseMillis.isEmpty()) {
       return;
     }
     long shares = 0;
@@ -105,7 +106,7 @@ final class SpareRedundancy extends CoreRedundancy
         shares / seconds,
         mean(periodServiceMillis),
         capacity,
-        quantile(periodShareMillis, 0.99),
+        quantile(periodQueryMillis, 0.99),
         quantile(periodResponseMillis, 0.99) / meanResponse
     ));
   }
