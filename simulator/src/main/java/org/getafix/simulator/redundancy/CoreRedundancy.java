@@ -57,12 +57,8 @@ public abstract class CoreRedundancy implements RedundancyPolicy
   private double periodPredicted;
   /** Sub-queries each node got as primary this period: its arrival rate without the redundancy. */
   protected final long[] periodPrimaries;
-  /**
-   * This period's answered queries and shares (first answers), and every answered copy's response and its service
-   * time, in ms.
-   */
+  /** This period's answered queries, and every answered copy's response and its service time, in ms. */
   protected final DoubleArrayList periodQueryMillis = new DoubleArrayList();
-  protected final DoubleArrayList periodShareMillis = new DoubleArrayList();
   protected final DoubleArrayList periodResponseMillis = new DoubleArrayList();
   protected final DoubleArrayList periodServiceMillis = new DoubleArrayList();
   private final List<RedundancyResult.Period> periods = new ArrayList<>();
@@ -212,7 +208,6 @@ public abstract class CoreRedundancy implements RedundancyPolicy
         withinSlo++;
       }
     }
-    periodShareMillis.add(shareSeconds * 1000);
     periodResponseMillis.add(responseSeconds * 1000);
     periodServiceMillis.add(serviceSeconds * 1000);
     answered(node, token, responseSeconds * 1000, serviceSeconds * 1000);
@@ -251,7 +246,6 @@ public abstract class CoreRedundancy implements RedundancyPolicy
     periodPredicted = 0;
     Arrays.fill(periodPrimaries, 0);
     periodQueryMillis.clear();
-    periodShareMillis.clear();
     periodResponseMillis.clear();
     periodServiceMillis.clear();
   }

@@ -116,7 +116,8 @@ public final class ScenarioParser
       throw new ScenarioException("a run sets 'execution', so the scenario needs an 'execution' object");
     }
     final ScenarioSettings.Redundancy redundancy = redundancy(f.object("redundancy"));
-    if (redundancy == null && runs.stream().anyMatch(r -> !ScenarioSettings.REDUNDANCIES.get(0).equals(r.redundancy()))) {
+    final String noRedundancy = ScenarioSettings.REDUNDANCIES.get(0);
+    if (redundancy == null && runs.stream().anyMatch(r -> !noRedundancy.equals(r.redundancy()))) {
       throw new ScenarioException("a run sets 'redundancy', so the scenario needs a 'redundancy' object");
     }
 
@@ -269,7 +270,9 @@ public final class ScenarioParser
     if (r == null) {
       return null;
     }
-    r.rejectUnknown(Set.of("sloMillis", "periodSeconds", "hedgeRatio", "maxFactor", "serviceLevelTarget", "duplicates"));
+    r.rejectUnknown(Set.of(
+        "sloMillis", "periodSeconds", "hedgeRatio", "maxFactor", "serviceLevelTarget", "duplicates"
+    ));
     return new ScenarioSettings.Redundancy(
         r.number("sloMillis", null, 0.001, 1e9),
         r.number("periodSeconds", 5.0, 0.01, 1e9),
