@@ -93,7 +93,7 @@ final class Arrivals
   }
 
   /** The clients' rate multiplier at {@code now}: the run's load factor, on the scenario's day if it has one. */
-  double rateFactorAt(double now)
+  private double rateFactorAt(double now)
   {
     final double factor = run.loadFactorAt(now);
     return scenario.diurnal() == null ? factor : factor * scenario.diurnal().factorAt(now);
