@@ -82,7 +82,7 @@ final class Arrivals
   void schedule()
   {
     for (Client client : clients) {
-      loop.schedule(client.nextInterArrival(run.loadFactorAt(0)), () -> arrive(client));
+      loop.schedule(client.nextInterArrival(rateFactorAt(0)), () -> arrive(client));
     }
     final double every = scenario.segments().arrivalEverySeconds();
     if (every > 0) {
@@ -90,6 +90,13 @@ final class Arrivals
         loop.schedule(t, this::segmentArrives);
       }
     }
+  }
+
+  /** The clients' rate multiplier at {@code now}: the run's load factor, on the scenario's day if it has one. */
+  private double rateFactorAt(double now)
+  {
+    final double factor = run.loadFactorAt(now);
+    return scenario.diurnal() == null ? factor : factor * scenario.diurnal().factorAt(now);
   }
 
   /** Per-segment tasks dispatched so far. */
@@ -136,7 +143,7 @@ final class Arrivals
         execution.dispatched(query);
       }
     }
-    final double next = now + client.nextInterArrival(run.loadFactorAt(now));
+    final double next = now + client.nextInterArrival(rateFactorAt(now));
     if (next < scenario.durationSeconds()) {
       loop.schedule(next, () -> arrive(client));
     }

@@ -150,6 +150,14 @@ final class RunMetrics implements Cluster.QueryListener
     return byType;
   }
 
+  /** Share of the measured queries that took longer than {@code millis} (to the histogram's 3 digits). */
+  double shareOver(double millis)
+  {
+    final long total = latency.getTotalCount();
+    final long within = latency.getCountBetweenValues(0, (long) Math.floor(millis * 1000));
+    return total == 0 ? 0 : (double) (total - within) / total;
+  }
+
   long queries()
   {
     return latency.getTotalCount();

@@ -9,6 +9,7 @@ import org.getafix.simulator.cluster.Historical;
 import org.getafix.simulator.cluster.RoutingPolicy;
 import org.getafix.simulator.engine.EventLoop;
 import org.getafix.simulator.execution.ExecutionControl;
+import org.getafix.simulator.redundancy.CoreRedundancy;
 import org.getafix.simulator.report.RunOutcome;
 import org.getafix.simulator.report.RunResult;
 import org.getafix.simulator.routing.CoreRouting;
@@ -46,6 +47,8 @@ public final class SimulationRun
   private final ExecutionControl execution;
   private final Arrivals arrivals;
   private final CoordinatorRound planning;
+  /** Null when the scenario has no redundancy settings. */
+  private final CoreRedundancy redundancy;
 
   public SimulationRun(ScenarioSettings scenario, ScenarioSettings.Run run, Consumer<String> progress)
   {
@@ -96,6 +99,31 @@ public final class SimulationRun
     cluster.setQueryOverhead(scenario.workload().queryOverheadMillis() / 1000);
     for (ScenarioSettings.Straggler s : scenario.stragglers()) {
       cluster.nodes()[cluster.nodeIndex(s.node())].slowDown(s.fromSeconds(), s.speed());
+    }
+    for (ScenarioSettings.Interference g : scenario.interference()) {
+      for (int j = 0; j < g.nodes().size(); j++) {
+        cluster.nodes()[cluster.nodeIndex(g.nodes().get(j))].stallPeriodically(
+            g.everySeconds(),
+            g.stallSeconds(),
+            j * g.everySeconds() / g.nodes().size(),
+            g.speedFactor()
+        );
+      }
+    }
+    if (scenario.redundancy() != null) {
+      this.redundancy = CoreRedundancy.named(
+          run.redundancy(),
+          loop,
+          scenario.redundancy(),
+          nodeIds,
+          specs.stream().mapToInt(Cluster.NodeSpec::processingThreads).toArray(),
+          root.split(),
+          scenario.warmupSeconds(),
+          scenario.durationSeconds()
+      );
+      cluster.setRedundancy(redundancy);
+    } else {
+      this.redundancy = null;
     }
 
     final ScenarioSettings.Planning p = scenario.planning();
@@ -211,7 +239,8 @@ public final class SimulationRun
         footprint.replicaLoads(),
         metrics.meanUtilisation(totalCores, window),
         metrics.meanPlanMillis(),
-        execution == null ? null : execution.result()
+        execution == null ? null : execution.result(),
+        redundancy == null ? null : redundancy.result(metrics.shareOver(scenario.redundancy().sloMillis()))
     );
     return new RunOutcome(run.label(), result, metrics.trace(execution == null ? null : execution.trace()));
   }

@@ -98,6 +98,15 @@ public final class Cluster
     dispatcher.setQueryOverhead(seconds);
   }
 
+  /**
+   * Sends segments' shares of queries more than once as {@code redundancy} decides, the first copy to answer winning;
+   * without it (the default), each share runs once on the holder routing chose.
+   */
+  public void setRedundancy(RedundancyPolicy redundancy)
+  {
+    dispatcher.setRedundancy(redundancy);
+  }
+
   public Historical[] nodes()
   {
     return nodes;

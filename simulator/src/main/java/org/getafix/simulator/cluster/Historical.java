@@ -31,6 +31,11 @@ public final class Historical
 
   private double slowFrom = Double.POSITIVE_INFINITY;
   private double slowSpeed = 1.0;
+  /** Periodic stalls (interference from a neighbour): none while {@code stallEvery} is 0. */
+  private double stallEvery;
+  private double stallFor;
+  private double stallOffset;
+  private double stallFactor = 1.0;
   private int busyCores;
   private double lastBusyChange;
 
@@ -110,9 +115,32 @@ public final class Historical
     this.slowSpeed = speed;
   }
 
+  /**
+   * Makes this node stall periodically, as a co-located tenant's bursts do: tasks that start in
+   * [offset + k·every, offset + k·every + duration) run at {@code factor} times the speed they would have. A task
+   * keeps the speed it started at, so one that starts just before a stall is not slowed by it.
+   */
+  public void stallPeriodically(double everySeconds, double durationSeconds, double offsetSeconds, double factor)
+  {
+    if (!(everySeconds > 0 && durationSeconds >= 0 && durationSeconds <= everySeconds && factor > 0)) {
+      throw new IllegalArgumentException(
+          "stalls of node " + id + " need every > 0, 0 <= duration <= every and factor > 0, got ["
+          + everySeconds + ", " + durationSeconds + ", " + factor + "]"
+      );
+    }
+    this.stallEvery = everySeconds;
+    this.stallFor = durationSeconds;
+    this.stallOffset = offsetSeconds;
+    this.stallFactor = factor;
+  }
+
   public double speedAt(double time)
   {
-    return time >= slowFrom ? slowSpeed : baseSpeed;
+    final double speed = time >= slowFrom ? slowSpeed : baseSpeed;
+    if (stallEvery > 0 && time >= stallOffset && (time - stallOffset) % stallEvery < stallFor) {
+      return speed * stallFactor;
+    }
+    return speed;
   }
 
   public void submit(Task task)

@@ -4,7 +4,8 @@ package org.getafix.simulator.cluster;
  * One segment's share of a query, run on one core of one Historical. {@code work} is the scan's CPU seconds at
  * speed 1, {@code overhead} the per query work a Historical does for a query besides its scans (HTTP, merging,
  * serialising; see {@link QueryDispatcher}), carried by the query's first task on the node. A node at speed
- * {@code f} takes {@code (work + overhead) / f} wall seconds on a core.
+ * {@code f} takes {@code (work + overhead) / f} wall seconds on a core. With a {@link RedundancyPolicy}, a segment's
+ * share may run as several tasks on different holders, a {@link Race} the first to finish wins.
  */
 public final class Task
 {
@@ -18,6 +19,10 @@ public final class Task
   boolean running;
   /** Finished or cancelled: its completion event, if one is scheduled, does nothing. */
   boolean over;
+  /** The copies of this segment's share racing this one; null when the cluster runs without redundancy. */
+  Race race;
+  /** Holds a token of its node in the redundancy policy's arbiter, to hand back when it finishes or is cancelled. */
+  boolean token;
 
   Task(Query query, Segment segment, int node, double work, double overhead, double enqueuedAt)
   {

@@ -62,6 +62,9 @@ public final class HtmlReporter implements Reporter
     if (scenario.execution() != null) {
       html.append(execution(scenario, outcomes));
     }
+    if (scenario.redundancy() != null) {
+      html.append(redundancy(scenario, outcomes));
+    }
     html.append("<h2>Query latency CDF</h2>").append(image(latencyCdf(outcomes)));
     final Optional<RunOutcome> baseline =
         outcomes.stream().filter(o -> o.result().strategy().equals("getafix-b")).findFirst();
@@ -177,6 +180,60 @@ public final class HtmlReporter implements Reporter
       h.append("<h3>Response time under a load step (budget paper Fig 11)</h3>").append(image(stepChart(steps)));
     }
     return h.toString();
+  }
+
+  /** Redundant sub-queries: the figures per run, and what each policy chose and reached over time. */
+  private static String redundancy(ScenarioSettings scenario, List<RunOutcome> outcomes) throws IOException
+  {
+    final StringBuilder h = new StringBuilder(String.format(
+        Locale.ROOT,
+        "<h2>Redundant sub-queries</h2><p>SLO: a sub-query (a segment's share of a query) within %.0f ms.</p>"
+        + "<table><tr><th>run</th><th>mode</th><th>extra sub-queries</th><th>sub-queries within SLO</th>"
+        + "<th>predicted within SLO</th><th>queries over SLO</th><th>mean r</th><th>p99 ms</th></tr>",
+        scenario.redundancy().sloMillis()
+    ));
+    for (RunOutcome o : outcomes) {
+      final RedundancyResult r = o.result().redundancy();
+      h.append(String.format(
+          Locale.ROOT,
+          "<tr><td>%s</td><td>%s</td><td>%.1f%%</td><td>%.2f%%</td><td>%s</td><td>%.2f%%</td><td>%s</td>"
+          + "<td>%.1f</td></tr>",
+          escape(o.label()), r.mode(), 100 * r.extraShare(), 100 * r.subQueriesWithinSlo(),
+          r.predictedWithinSlo() == null ? "–" : String.format(Locale.ROOT, "%.2f%%", 100 * r.predictedWithinSlo()),
+          100 * r.queriesOverSlo(),
+          r.meanReplicationFactor() == null ? "–" : String.format(Locale.ROOT, "%.2f", r.meanReplicationFactor()),
+          o.result().latencyMs().p99()
+      ));
+    }
+    h.append("</table>")
+     .append("<h3>Copies beyond one per sub-query, per period</h3>")
+     .append(image(periodChart(outcomes, "extra copies per sub-query", RedundancyResult.Period::extraShare)))
+     .append("<h3>Sub-queries within the SLO, per period</h3>")
+     .append(image(periodChart(outcomes, "share within SLO", RedundancyResult.Period::withinSlo)));
+    return h.toString();
+  }
+
+  private static XYChart periodChart(
+      List<RunOutcome> outcomes,
+      String yTitle,
+      ToDoubleFunction<RedundancyResult.Period> y
+  )
+  {
+    final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
+                                              .xAxisTitle("simulated seconds").yAxisTitle(yTitle).build();
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+    chart.getStyler().setMarkerSize(0);
+    for (RunOutcome o : outcomes) {
+      final List<RedundancyResult.Period> periods = o.result().redundancy().periods();
+      if (!periods.isEmpty()) {
+        chart.addSeries(
+            o.label(),
+            periods.stream().mapToDouble(RedundancyResult.Period::startSeconds).toArray(),
+            periods.stream().mapToDouble(y).toArray()
+        );
+      }
+    }
+    return chart;
   }
 
   private static XYChart sweepChart(

@@ -30,6 +30,7 @@ import java.util.Map;
  * @param meanUtilisation            mean core utilisation over nodes in the measured window
  * @param meanPlanMillis             mean wall milliseconds one plan took
  * @param execution                  budgeted execution or admission figures; absent for runs without them
+ * @param redundancy                 redundant sub-query figures; absent for scenarios without redundancy settings
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record RunResult(
@@ -52,7 +53,8 @@ public record RunResult(
     long replicaLoads,
     double meanUtilisation,
     double meanPlanMillis,
-    @JsonInclude(JsonInclude.Include.NON_NULL) ExecutionResult execution
+    @JsonInclude(JsonInclude.Include.NON_NULL) ExecutionResult execution,
+    @JsonInclude(JsonInclude.Include.NON_NULL) RedundancyResult redundancy
 )
 {
   public record Latency(double mean, double p50, double p99)

@@ -8,6 +8,8 @@ import org.getafix.core.placement.capacity.CapacityEstimators;
 import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.getafix.core.quality.split.QualityProfile;
 import org.getafix.core.realise.LoadBeforeDrop;
+import org.getafix.core.redundancy.HedgeSettings;
+import org.getafix.core.redundancy.ReplicatorSettings;
 import org.getafix.core.routing.RoutingPolicies;
 
 import java.io.IOException;
@@ -78,7 +80,8 @@ public final class ScenarioParser
     final JsonFields f = new JsonFields(root, "");
     f.rejectUnknown(Set.of(
         "name", "description", "seed", "durationSeconds", "warmupSeconds", "roundSeconds", "nodes",
-        "stragglers", "clients", "segments", "workload", "planning", "runs", "execution"
+        "stragglers", "clients", "segments", "workload", "planning", "runs", "execution", "interference", "diurnal",
+        "redundancy"
     ));
     final String name = f.string("name", null);
     final double duration = f.number("durationSeconds", 300.0, 1, 1e6);
@@ -112,6 +115,11 @@ public final class ScenarioParser
     if (execution == null && runs.stream().anyMatch(r -> r.execution() != null)) {
       throw new ScenarioException("a run sets 'execution', so the scenario needs an 'execution' object");
     }
+    final ScenarioSettings.Redundancy redundancy = redundancy(f.object("redundancy"));
+    final String noRedundancy = ScenarioSettings.REDUNDANCIES.get(0);
+    if (redundancy == null && runs.stream().anyMatch(r -> !noRedundancy.equals(r.redundancy()))) {
+      throw new ScenarioException("a run sets 'redundancy', so the scenario needs a 'redundancy' object");
+    }
 
     return new ScenarioSettings(
         name,
@@ -127,7 +135,10 @@ public final class ScenarioParser
         workload,
         planning,
         runs,
-        execution
+        execution,
+        interference(f, nodeIds),
+        diurnal(f.object("diurnal")),
+        redundancy
     );
   }
 
@@ -210,6 +221,66 @@ public final class ScenarioParser
       ));
     }
     return List.copyOf(stragglers);
+  }
+
+  private static List<ScenarioSettings.Interference> interference(JsonFields f, Set<String> nodeIds)
+  {
+    final JsonNode array = f.array("interference", false);
+    if (array == null) {
+      return List.of();
+    }
+    final List<ScenarioSettings.Interference> groups = new ArrayList<>();
+    for (int i = 0; i < array.size(); i++) {
+      final JsonFields g = new JsonFields(array.get(i), "interference[" + i + "]");
+      g.rejectUnknown(Set.of("nodes", "everySeconds", "stallSeconds", "speedFactor"));
+      final JsonNode names = g.array("nodes", true);
+      final List<String> nodes = new ArrayList<>();
+      for (int j = 0; j < names.size(); j++) {
+        final String node = names.get(j).asText();
+        if (!nodeIds.contains(node)) {
+          throw new ScenarioException(
+              "field '" + g.path("nodes") + "[" + j + "]' names unknown node [" + node
+              + "]; nodes are named <group name>-<i>"
+          );
+        }
+        nodes.add(node);
+      }
+      final double every = g.number("everySeconds", 10.0, 0.001, 1e9);
+      groups.add(new ScenarioSettings.Interference(
+          List.copyOf(nodes),
+          every,
+          g.number("stallSeconds", 1.5, 0, every),
+          g.number("speedFactor", 0.2, 1e-6, 1)
+      ));
+    }
+    return List.copyOf(groups);
+  }
+
+  private static ScenarioSettings.Diurnal diurnal(JsonFields d)
+  {
+    if (d == null) {
+      return null;
+    }
+    d.rejectUnknown(Set.of("periodSeconds", "minFactor"));
+    return new ScenarioSettings.Diurnal(d.number("periodSeconds", null, 1, 1e9), d.number("minFactor", 0.5, 0, 1));
+  }
+
+  private static ScenarioSettings.Redundancy redundancy(JsonFields r)
+  {
+    if (r == null) {
+      return null;
+    }
+    r.rejectUnknown(Set.of(
+        "sloMillis", "periodSeconds", "hedgeRatio", "maxFactor", "serviceLevelTarget", "duplicates"
+    ));
+    return new ScenarioSettings.Redundancy(
+        r.number("sloMillis", null, 0.001, 1e9),
+        r.number("periodSeconds", 5.0, 0.01, 1e9),
+        r.number("hedgeRatio", HedgeSettings.DEFAULTS.hedgeRatio(), 1e-6, 1),
+        r.number("maxFactor", ReplicatorSettings.DEFAULTS.maxFactor(), 1, 10),
+        r.has("serviceLevelTarget") ? r.number("serviceLevelTarget", null, 1e-6, 1) : Double.NaN,
+        (int) r.integer("duplicates", 2L, 1, 10)
+    );
   }
 
   private static ScenarioSettings.Segments segments(JsonFields s)
@@ -318,7 +389,7 @@ public final class ScenarioParser
       final JsonFields r = new JsonFields(array.get(i), "runs[" + i + "]");
       r.rejectUnknown(Set.of(
           "label", "strategy", "routing", "gamma", "capacityEstimator", "execution", "loadFactors", "loadStep",
-          "budgetAs"
+          "budgetAs", "redundancy"
       ));
       final String strategy = oneOf(r, "strategy", null, PlacementStrategies.REGISTRY.names());
       final String label = r.string("label", strategy);
@@ -346,7 +417,8 @@ public final class ScenarioParser
             label,
             factor,
             step,
-            oneOf(r, "budgetAs", ScenarioSettings.BUDGET_AS.get(0), ScenarioSettings.BUDGET_AS)
+            oneOf(r, "budgetAs", ScenarioSettings.BUDGET_AS.get(0), ScenarioSettings.BUDGET_AS),
+            oneOf(r, "redundancy", ScenarioSettings.REDUNDANCIES.get(0), ScenarioSettings.REDUNDANCIES)
         ));
       }
     }

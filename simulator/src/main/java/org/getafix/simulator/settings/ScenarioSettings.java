@@ -26,6 +26,10 @@ import java.util.Map;
  * @param runs            the strategies to compare (names in getafix-core's {@code PlacementStrategies.REGISTRY});
  *                        each run overrides some planning settings
  * @param execution       budgeted execution and admission control; null when no run uses them
+ * @param interference    nodes that stall periodically
+ * @param diurnal         a day's swing of the clients' rates; null for steady rates
+ * @param redundancy      settings of redundant sub-queries, and their figures in the results; null when no run
+ *                        uses them
  */
 public record ScenarioSettings(
     String name,
@@ -41,7 +45,10 @@ public record ScenarioSettings(
     Workload workload,
     Planning planning,
     List<Run> runs,
-    Execution execution
+    Execution execution,
+    List<Interference> interference,
+    Diurnal diurnal,
+    Redundancy redundancy
 )
 {
   /** The routing policies by their one name, as the Broker's {@code druid.broker.balancer.type} spells them. */
@@ -74,6 +81,52 @@ public record ScenarioSettings(
 
   /** Node {@code node} runs at {@code speed} from {@code fromSeconds} on. */
   public record Straggler(String node, double fromSeconds, double speed)
+  {
+  }
+
+  /**
+   * The nodes {@code nodes} stall every {@code everySeconds} for {@code stallSeconds}, running at {@code speedFactor}
+   * times their speed meanwhile; node j of the k listed starts its first stall at j·everySeconds/k, so that the
+   * stalls take turns rather than coincide.
+   */
+  public record Interference(List<String> nodes, double everySeconds, double stallSeconds, double speedFactor)
+  {
+  }
+
+  /**
+   * Every client's rate follows a day of {@code periodSeconds}: a factor from {@code minFactor} (night, at time 0)
+   * up to 1 (the peak, half a period later) and back, along a cosine.
+   */
+  public record Diurnal(double periodSeconds, double minFactor)
+  {
+    public double factorAt(double now)
+    {
+      return minFactor + (1 - minFactor) * (1 - Math.cos(2 * Math.PI * now / periodSeconds)) / 2;
+    }
+  }
+
+  /** Redundancy modes of a run (docs/scenarios.md, "Redundant sub-queries"); the first is the default. */
+  public static final List<String> REDUNDANCIES = List.of("none", "hedge", "spare", "zoolander", "duplicate");
+
+  /**
+   * Settings of redundant sub-queries, shared by every run of the scenario.
+   *
+   * @param sloMillis          τ, the latency bound of a sub-query (a segment's share, dispatch to first answer):
+   *                           Zoolander's bound, and the bound the results count violations of
+   * @param periodSeconds      how often sPARE's replicator takes a search step and Zoolander's model decides again
+   * @param hedgeRatio         hedges allowed per sub-query ({@code HedgeSettings#hedgeRatio})
+   * @param maxFactor          r_max of sPARE's replicator ({@code ReplicatorSettings#maxFactor})
+   * @param serviceLevelTarget the share within τ Zoolander stops adding duplicates at; NaN to maximise it
+   * @param duplicates         copies of every sub-query in {@code duplicate} mode, and the most Zoolander considers
+   */
+  public record Redundancy(
+      double sloMillis,
+      double periodSeconds,
+      double hedgeRatio,
+      double maxFactor,
+      double serviceLevelTarget,
+      int duplicates
+  )
   {
   }
 
@@ -173,6 +226,7 @@ public record ScenarioSettings(
    * @param budgetAs   how a budgeted query spends its share of the budget: {@code deadline} (answered at
    *                   arrival + share with the segments done, the rest cancelled) or {@code segments} (only as many
    *                   segments as the share pays for are queried, evenly spaced; the answer waits for them)
+   * @param redundancy one of {@link #REDUNDANCIES}: whether and how sub-queries are sent to more than one holder
    */
   public record Run(
       String label,
@@ -184,12 +238,25 @@ public record ScenarioSettings(
       String scheme,
       double loadFactor,
       LoadStep loadStep,
-      String budgetAs
+      String budgetAs,
+      String redundancy
   )
   {
     public Run(String label, String strategy, String routing, Double gamma, String capacityEstimator)
     {
-      this(label, strategy, routing, gamma, capacityEstimator, null, label, 1, null, BUDGET_AS.get(0));
+      this(
+          label,
+          strategy,
+          routing,
+          gamma,
+          capacityEstimator,
+          null,
+          label,
+          1,
+          null,
+          BUDGET_AS.get(0),
+          REDUNDANCIES.get(0)
+      );
     }
 
     /** The client rate multiplier at simulated time {@code now}. */

@@ -29,7 +29,11 @@ class BuiltInScenariosTest
                                          .map(f -> f.substring(0, f.length() - ".json".length()))
                                          .sorted()
                                          .toList();
-      assertEquals(8, inFolder.size(), "the six thesis scenarios, live-3 and budget-control: " + inFolder);
+      assertEquals(
+          11,
+          inFolder.size(),
+          "the six thesis scenarios, live-3, budget-control and the three redundancy scenarios: " + inFolder
+      );
       assertEquals(inFolder, BuiltInScenarios.names());
     }
   }

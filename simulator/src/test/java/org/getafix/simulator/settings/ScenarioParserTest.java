@@ -104,6 +104,11 @@ class ScenarioParserTest
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"planning\": {\"loadBeforeDrop\": \"never\"}}|planning.loadBeforeDrop",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"runs\": [{\"strategy\": \"getafix-b\", \"routing\": \"psychic\"}]}|runs[0].routing",
       "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"workload\": {\"queryTypes\": [{\"name\": \"t\", \"weight\": 1}]}}|workload.queryTypes[0].meanTaskMillis",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"redundancy\": {\"sloMillis\": 50}, \"runs\": [{\"strategy\": \"getafix-b\", \"redundancy\": \"triple\"}]}|runs[0].redundancy",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"redundancy\": {\"periodSeconds\": 5}}|redundancy.sloMillis",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"interference\": [{\"nodes\": [\"hn-9\"]}]}|interference[0].nodes[0]",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"interference\": [{\"nodes\": [\"hn-0\"], \"everySeconds\": 1, \"stallSeconds\": 2}]}|interference[0].stallSeconds",
+      "{\"name\": \"x\", \"nodes\": [{\"cores\": 4}], \"clients\": {\"count\": 1}, \"diurnal\": {\"minFactor\": 0.5}}|diurnal.periodSeconds",
   })
   void badFieldsAreNamedInTheError(String json, String field)
   {

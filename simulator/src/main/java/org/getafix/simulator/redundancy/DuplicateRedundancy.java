@@ -1,0 +1,83 @@
+package org.getafix.simulator.redundancy;
+
+import it.unimi.dsi.fastutil.ints.IntArrayList;
+import org.getafix.core.redundancy.HedgePolicy;
+import org.getafix.core.redundancy.HedgeSettings;
+import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.simulator.cluster.Segment;
+import org.getafix.simulator.engine.EventLoop;
+import org.getafix.simulator.settings.ScenarioSettings;
+
+import java.util.List;
+import java.util.function.IntSupplier;
+
+/**
+ * Replication for predictability always on, whatever the load: every share goes to {@code duplicates} holders (as
+ * many as it has, if fewer) up front, the one routing chose and the others of least expected latency
+ * ({@link HedgePolicy#expectedMillis}, the broker's recent mean response time). The naive policy Zoolander's model
+ * improves on: at high utilisation the copies' load costs more than they mask.
+ */
+final class DuplicateRedundancy extends CoreRedundancy
+{
+  private final NodeLatencies latencies;
+  private final HedgePolicy expected;
+
+  DuplicateRedundancy(
+      EventLoop loop,
+      ScenarioSettings.Redundancy settings,
+      List<String> nodeIds,
+      int[] cores,
+      double measureFrom,
+      double measureTo
+  )
+  {
+    super("duplicate", loop, settings, nodeIds, cores, measureFrom, measureTo);
+    this.latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, nanoClock());
+    this.expected = new HedgePolicy(HedgeSettings.DEFAULTS, latencies);
+  }
+
+  @Override
+  protected Placement choose(Segment segment, IntSupplier routed)
+  {
+    final int primary = routed.getAsInt();
+    final IntArrayList holders = segment.loadedHolders();
+    final int[] nodes = new int[Math.min(settings.duplicates(), holders.size())];
+    nodes[0] = primary;
+    for (int chosen = 1; chosen < nodes.length; chosen++) {
+      int best = -1;
+      double bestMillis = Double.POSITIVE_INFINITY;
+      for (int i = 0; i < holders.size(); i++) {
+        final int holder = holders.getInt(i);
+        final double millis = expected.expectedMillis(id(holder));
+        if (!contains(nodes, chosen, holder) && (best < 0 || millis < bestMillis)) {
+          best = holder;
+          bestMillis = millis;
+        }
+      }
+      nodes[chosen] = best;
+    }
+    return new Placement(nodes, false);
+  }
+
+  private static boolean contains(int[] nodes, int size, int node)
+  {
+    for (int i = 0; i < size; i++) {
+      if (nodes[i] == node) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  protected void answered(int node, boolean token, double responseMillis, double serviceMillis)
+  {
+    latencies.record(id(node), responseMillis);
+  }
+
+  @Override
+  protected void cancelled(int node, boolean token, double elapsedMillis)
+  {
+    latencies.record(id(node), elapsedMillis);
+  }
+}

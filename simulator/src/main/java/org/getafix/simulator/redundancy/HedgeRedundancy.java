@@ -1,0 +1,85 @@
+package org.getafix.simulator.redundancy;
+
+import org.getafix.core.redundancy.HedgePolicy;
+import org.getafix.core.redundancy.HedgeSettings;
+import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.simulator.cluster.Segment;
+import org.getafix.simulator.engine.EventLoop;
+import org.getafix.simulator.settings.ScenarioSettings;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntSupplier;
+
+/**
+ * Hedged sub-queries as the Broker's quality monitor sends them: each share goes to the holder routing chose, and
+ * if it has not answered by the core {@link HedgePolicy}'s hedge point (the node's recent p95), it is re-sent to
+ * its fastest other holder while the hedge budget allows; the first answer wins. The latencies the policy learns
+ * from are the broker's: a copy's response time, and a cancelled loser's time until it lost.
+ */
+final class HedgeRedundancy extends CoreRedundancy
+{
+  private final NodeLatencies latencies;
+  private final HedgePolicy policy;
+
+  HedgeRedundancy(
+      EventLoop loop,
+      ScenarioSettings.Redundancy settings,
+      List<String> nodeIds,
+      int[] cores,
+      double measureFrom,
+      double measureTo
+  )
+  {
+    super("hedge", loop, settings, nodeIds, cores, measureFrom, measureTo);
+    final HedgeSettings d = HedgeSettings.DEFAULTS;
+    this.latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, nanoClock());
+    this.policy = new HedgePolicy(
+        new HedgeSettings(
+            d.quantile(),
+            d.minDelayMillis(),
+            d.unknownLatencyMillis(),
+            d.minSamples(),
+            settings.hedgeRatio(),
+            d.maxTokens()
+        ),
+        latencies
+    );
+  }
+
+  @Override
+  protected Placement choose(Segment segment, IntSupplier routed)
+  {
+    policy.onPrimary();
+    return new Placement(new int[]{routed.getAsInt()}, false);
+  }
+
+  @Override
+  public double hedgeAfterSeconds(Segment segment, int node)
+  {
+    return policy.hedgeAfterMillis(id(node), holderIds(segment), Double.NaN) / 1000;
+  }
+
+  @Override
+  public int hedgeTo(Segment segment, int lateNode)
+  {
+    final Map<String, List<Segment>> target = policy.reassign(id(lateNode), List.of(segment), this::holderIds);
+    if (target.isEmpty() || !policy.tryHedge()) {
+      return -1;
+    }
+    sentLateCopy();
+    return index(target.keySet().iterator().next());
+  }
+
+  @Override
+  protected void answered(int node, boolean token, double responseMillis, double serviceMillis)
+  {
+    latencies.record(id(node), responseMillis);
+  }
+
+  @Override
+  protected void cancelled(int node, boolean token, double elapsedMillis)
+  {
+    latencies.record(id(node), elapsedMillis);
+  }
+}
