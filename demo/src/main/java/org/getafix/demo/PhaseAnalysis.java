@@ -166,6 +166,7 @@ public final class PhaseAnalysis
         loadsAndDropsTotal(phase.samples())[0],
         meanUtilisation(phase, window),
         0,
+        null,
         null
     );
   }
