@@ -45,7 +45,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   (a segment answered by both the straggler and a hedge would count twice), with hedges sent and won, and far
  *   sooner than the same query unhedged;</li>
  *   <li>the straggler's sub-query that lost to its hedges is cancelled on the straggler (its request log says it
- *   failed, where an uncancelled one would run to success);</li>
+ *   failed, where an uncancelled one would run to success), for every type but scan, which Druid cannot cancel once
+ *   it runs;</li>
  *   <li>with a budget the straggler cannot meet, hedging recovers segments: the coverage rises, and a complete
  *   answer equals the unthrottled one.</li>
  * </ul>
@@ -254,7 +255,9 @@ class HedgedQueryIT
                                  "hedgesWon", after.path("won").asLong() - before.path("won").asLong()));
         assertSameAnswer(query, references.get(i), hedged, type + ": the hedged answer differs from the unthrottled one");
         assertTrue(after.path("won").asLong() > before.path("won").asLong(), type + ": no hedge won: " + figures);
-        hedgedIds.add(id);
+        if (!"scan".equals(type)) {
+          hedgedIds.add(id);
+        }
       }
       final JsonNode before = hedgeCounters();
       final BrokerAnswer sqlHedged = post("/druid/v2/sql/", sql(Map.of()));
@@ -264,7 +267,9 @@ class HedgedQueryIT
       assertEquals(sqlReference.body(), sqlHedged.body(), "SQL: the hedged answer differs from the unthrottled one");
       assertTrue(after.path("won").asLong() > before.path("won").asLong(), "SQL: no hedge won: " + figures);
 
-      // The straggler's own sub-queries of the hedged queries were cancelled there when their hedges won.
+      // The straggler's own sub-queries of the hedged queries were cancelled there when their hedges won. Not the
+      // scan's: a Historical runs a scan on its HTTP thread as it writes the answer, with no future that Druid's
+      // cancellation could reach, so a losing scan runs to its end there.
       final Map<String, RequestLogEntry> onStraggler = new HashMap<>();
       Waits.await("the straggler to log the hedged queries' sub-queries", Duration.ofMinutes(2), Duration.ofMillis(500), () -> {
         for (RequestLogEntry entry : cluster.historical(STRAGGLER).requestLog()) {
