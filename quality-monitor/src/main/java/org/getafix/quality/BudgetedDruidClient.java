@@ -71,6 +71,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 {
   private static final Logger log = new Logger(BudgetedDruidClient.class);
   private static final org.joda.time.Duration CANCEL_TIMEOUT = org.joda.time.Duration.standardSeconds(1);
+  private static final long CANCEL_RETRY_MILLIS = 1_000;
+  private static final int CANCEL_RETRIES = 4;
 
   private final ExecutorService reader;
   private final BudgetedQueries budgetedQueries;
@@ -81,6 +83,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   private final RequestCapture requests;
   private final HttpClient httpClient;
   private final String cancelUrl;
+  private final ScheduledExecutorService cancellation;
 
   /**
    * @param requests the query watcher, through which a hedged sub-query's requests are captured for cancelling: one
@@ -112,6 +115,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     this.requests = requests;
     this.httpClient = httpClient;
     this.cancelUrl = StringUtils.format("%s://%s/druid/v2/", scheme, host);
+    this.cancellation = queryCancellationExecutor;
   }
 
   @Override
@@ -302,23 +306,37 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final List<Future<?>> request = new ArrayList<>(1);
     final Sequence<T> results = requests.capturing(request::add, () -> super.run(queryPlus, own));
     final String id = queryPlus.getQuery().getId();
+    final CompletableFuture<List<T>> rows = CompletableFuture.supplyAsync(results::toList, reader);
     return new Attempt<>(
         host,
         own,
         request.isEmpty() ? null : request.get(0),
-        CompletableFuture.supplyAsync(results::toList, reader),
+        rows,
         start,
-        () -> cancelOnServer(id)
+        () -> cancelOnServer(id, rows, 0)
     );
   }
 
   /**
-   * Druid's cancellation of query {@code id} on this client's Historical: Druid's client sends it only while the
-   * server has not started to answer, but a Historical starts its answer early (groupBy does at once) and would then
-   * finish a losing attempt's work. Fire and forget: a failed cancel leaves the attempt to end on its own.
+   * Druid's cancellation of query {@code id} on this client's Historical, sent again after 1, 2, 4 and 8 s while its
+   * {@code rows} are still coming. Druid's client sends it only while the server has not started to answer, but a
+   * Historical starts its answer early (groupBy does at once) and would then finish a losing attempt's work; and a
+   * slow Historical may not yet have registered the query when the first cancel arrives, which then does nothing.
+   * Fire and forget: a failed cancel leaves the attempt to end on its own.
    */
-  private void cancelOnServer(String id)
+  private void cancelOnServer(String id, CompletableFuture<?> rows, int sent)
   {
+    if (sent < CANCEL_RETRIES) {
+      cancellation.schedule(
+          () -> {
+            if (!rows.isDone()) {
+              cancelOnServer(id, rows, sent + 1);
+            }
+          },
+          CANCEL_RETRY_MILLIS << sent,
+          TimeUnit.MILLISECONDS
+      );
+    }
     try {
       final ListenableFuture<StatusResponseHolder> response = httpClient.go(
           new Request(HttpMethod.DELETE, new URL(cancelUrl + StringUtils.urlEncode(id))),
@@ -373,13 +391,15 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     }
 
     /**
-     * Cancels the request. While the server has not started answering, Druid's client then sends it the query's
-     * cancellation; once the answer streams, the server is told to cancel here, and the reader drains what it sent.
+     * Cancels the request, and the query on the server until it ends: Druid's client cancels it there only while the
+     * server has not started answering, and only once.
      */
     void cancel()
     {
-      final boolean cancelledByDruid = request != null && request.cancel(true);
-      if (!cancelledByDruid && !rows.isDone()) {
+      if (request != null) {
+        request.cancel(true);
+      }
+      if (!rows.isDone()) {
         cancelOnServer.run();
       }
     }
