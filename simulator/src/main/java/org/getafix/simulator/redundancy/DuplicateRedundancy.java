@@ -3,7 +3,6 @@ package org.getafix.simulator.redundancy;
 import it.unimi.dsi.fastutil.ints.IntArrayList;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
-import org.getafix.core.redundancy.NodeLatencies;
 import org.getafix.simulator.cluster.Segment;
 import org.getafix.simulator.engine.EventLoop;
 import org.getafix.simulator.settings.ScenarioSettings;
@@ -17,9 +16,8 @@ import java.util.function.IntSupplier;
  * ({@link HedgePolicy#expectedMillis}, the broker's recent mean response time). The naive policy Zoolander's model
  * improves on: at high utilisation the copies' load costs more than they mask.
  */
-final class DuplicateRedundancy extends CoreRedundancy
+final class DuplicateRedundancy extends LatencyLearningRedundancy
 {
-  private final NodeLatencies latencies;
   private final HedgePolicy expected;
 
   DuplicateRedundancy(
@@ -32,7 +30,6 @@ final class DuplicateRedundancy extends CoreRedundancy
   )
   {
     super("duplicate", loop, settings, nodeIds, cores, measureFrom, measureTo);
-    this.latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, nanoClock());
     this.expected = new HedgePolicy(HedgeSettings.DEFAULTS, latencies);
   }
 
@@ -67,17 +64,5 @@ final class DuplicateRedundancy extends CoreRedundancy
       }
     }
     return false;
-  }
-
-  @Override
-  protected void answered(int node, boolean token, double responseMillis, double serviceMillis)
-  {
-    latencies.record(id(node), responseMillis);
-  }
-
-  @Override
-  protected void cancelled(int node, boolean token, double elapsedMillis)
-  {
-    latencies.record(id(node), elapsedMillis);
   }
 }

@@ -2,7 +2,6 @@ package org.getafix.simulator.redundancy;
 
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
-import org.getafix.core.redundancy.NodeLatencies;
 import org.getafix.simulator.cluster.Segment;
 import org.getafix.simulator.engine.EventLoop;
 import org.getafix.simulator.settings.ScenarioSettings;
@@ -17,9 +16,8 @@ import java.util.function.IntSupplier;
  * its fastest other holder while the hedge budget allows; the first answer wins. The latencies the policy learns
  * from are the broker's: a copy's response time, and a cancelled loser's time until it lost.
  */
-final class HedgeRedundancy extends CoreRedundancy
+final class HedgeRedundancy extends LatencyLearningRedundancy
 {
-  private final NodeLatencies latencies;
   private final HedgePolicy policy;
 
   HedgeRedundancy(
@@ -33,7 +31,6 @@ final class HedgeRedundancy extends CoreRedundancy
   {
     super("hedge", loop, settings, nodeIds, cores, measureFrom, measureTo);
     final HedgeSettings d = HedgeSettings.DEFAULTS;
-    this.latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, nanoClock());
     this.policy = new HedgePolicy(
         new HedgeSettings(
             d.quantile(),
@@ -69,17 +66,5 @@ final class HedgeRedundancy extends CoreRedundancy
     }
     sentLateCopy();
     return index(target.keySet().iterator().next());
-  }
-
-  @Override
-  protected void answered(int node, boolean token, double responseMillis, double serviceMillis)
-  {
-    latencies.record(id(node), responseMillis);
-  }
-
-  @Override
-  protected void cancelled(int node, boolean token, double elapsedMillis)
-  {
-    latencies.record(id(node), elapsedMillis);
   }
 }
