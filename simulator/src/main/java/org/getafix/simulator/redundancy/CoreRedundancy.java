@@ -63,8 +63,12 @@ public abstract class CoreRedundancy implements RedundancyPolicy
   protected final DoubleArrayList periodServiceMillis = new DoubleArrayList();
   private final List<RedundancyResult.Period> periods = new ArrayList<>();
 
-  protected CoreRedundancy(
-      String mode,
+  /**
+   * What every mode is made with.
+   *
+   * @param cores each node's processing threads: the sub-queries it runs at once
+   */
+  record Setup(
       EventLoop loop,
       ScenarioSettings.Redundancy settings,
       List<String> nodeIds,
@@ -73,16 +77,20 @@ public abstract class CoreRedundancy implements RedundancyPolicy
       double measureTo
   )
   {
+  }
+
+  protected CoreRedundancy(String mode, Setup setup)
+  {
     this.mode = mode;
-    this.loop = loop;
-    this.settings = settings;
-    this.nodeIds = List.copyOf(nodeIds);
+    this.loop = setup.loop();
+    this.settings = setup.settings();
+    this.nodeIds = List.copyOf(setup.nodeIds());
     for (int i = 0; i < nodeIds.size(); i++) {
       nodeIndex.put(nodeIds.get(i), i);
     }
-    this.cores = cores.clone();
-    this.measureFrom = measureFrom;
-    this.measureTo = measureTo;
+    this.cores = setup.cores().clone();
+    this.measureFrom = setup.measureFrom();
+    this.measureTo = setup.measureTo();
     this.sloSeconds = settings.sloMillis() / 1000;
     this.periodPrimaries = new long[nodeIds.size()];
   }
@@ -105,12 +113,13 @@ public abstract class CoreRedundancy implements RedundancyPolicy
       double measureTo
   )
   {
+    final Setup setup = new Setup(loop, settings, nodeIds, cores, measureFrom, measureTo);
     final CoreRedundancy redundancy = switch (mode) {
-      case "none" -> new NoRedundancy(loop, settings, nodeIds, cores, measureFrom, measureTo);
-      case "hedge" -> new HedgeRedundancy(loop, settings, nodeIds, cores, measureFrom, measureTo);
-      case "spare" -> new SpareRedundancy(loop, settings, nodeIds, cores, random, measureFrom, measureTo);
-      case "zoolander" -> new ZoolanderRedundancy(loop, settings, nodeIds, cores, measureFrom, measureTo);
-      case "duplicate" -> new DuplicateRedundancy(loop, settings, nodeIds, cores, measureFrom, measureTo);
+      case "none" -> new NoRedundancy(setup);
+      case "hedge" -> new HedgeRedundancy(setup);
+      case "spare" -> new SpareRedundancy(setup, random);
+      case "zoolander" -> new ZoolanderRedundancy(setup);
+      case "duplicate" -> new DuplicateRedundancy(setup);
       default -> throw new IllegalArgumentException("unknown redundancy mode [" + mode + "]");
     };
     for (double t = settings.periodSeconds(); t <= measureTo + 1e-9; t += settings.periodSeconds()) {

@@ -4,10 +4,7 @@ import it.unimi.dsi.fastutil.ints.IntArrayList;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.simulator.cluster.Segment;
-import org.getafix.simulator.engine.EventLoop;
-import org.getafix.simulator.settings.ScenarioSettings;
 
-import java.util.List;
 import java.util.function.IntSupplier;
 
 /**
@@ -20,16 +17,9 @@ final class DuplicateRedundancy extends LatencyLearningRedundancy
 {
   private final HedgePolicy expected;
 
-  DuplicateRedundancy(
-      EventLoop loop,
-      ScenarioSettings.Redundancy settings,
-      List<String> nodeIds,
-      int[] cores,
-      double measureFrom,
-      double measureTo
-  )
+  DuplicateRedundancy(Setup setup)
   {
-    super("duplicate", loop, settings, nodeIds, cores, measureFrom, measureTo);
+    super("duplicate", setup);
     this.expected = new HedgePolicy(HedgeSettings.DEFAULTS, latencies);
   }
 

@@ -3,8 +3,6 @@ package org.getafix.simulator.redundancy;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.simulator.cluster.Segment;
-import org.getafix.simulator.engine.EventLoop;
-import org.getafix.simulator.settings.ScenarioSettings;
 
 import java.util.List;
 import java.util.Map;
@@ -20,16 +18,9 @@ final class HedgeRedundancy extends LatencyLearningRedundancy
 {
   private final HedgePolicy policy;
 
-  HedgeRedundancy(
-      EventLoop loop,
-      ScenarioSettings.Redundancy settings,
-      List<String> nodeIds,
-      int[] cores,
-      double measureFrom,
-      double measureTo
-  )
+  HedgeRedundancy(Setup setup)
   {
-    super("hedge", loop, settings, nodeIds, cores, measureFrom, measureTo);
+    super("hedge", setup);
     final HedgeSettings d = HedgeSettings.DEFAULTS;
     this.policy = new HedgePolicy(
         new HedgeSettings(

@@ -1,10 +1,6 @@
 package org.getafix.simulator.redundancy;
 
 import org.getafix.core.redundancy.NodeLatencies;
-import org.getafix.simulator.engine.EventLoop;
-import org.getafix.simulator.settings.ScenarioSettings;
-
-import java.util.List;
 
 /**
  * A mode whose policy learns each node's response times as the broker observes them: an answer's, and a cancelled
@@ -14,17 +10,9 @@ abstract class LatencyLearningRedundancy extends CoreRedundancy
 {
   protected final NodeLatencies latencies;
 
-  LatencyLearningRedundancy(
-      String mode,
-      EventLoop loop,
-      ScenarioSettings.Redundancy settings,
-      List<String> nodeIds,
-      int[] cores,
-      double measureFrom,
-      double measureTo
-  )
+  LatencyLearningRedundancy(String mode, Setup setup)
   {
-    super(mode, loop, settings, nodeIds, cores, measureFrom, measureTo);
+    super(mode, setup);
     this.latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, nanoClock());
   }
 

@@ -4,8 +4,6 @@ import org.getafix.core.redundancy.PartialReplicator;
 import org.getafix.core.redundancy.ReplicatorSettings;
 import org.getafix.core.redundancy.TokenArbiter;
 import org.getafix.simulator.cluster.Segment;
-import org.getafix.simulator.engine.EventLoop;
-import org.getafix.simulator.settings.ScenarioSettings;
 
 import java.util.List;
 import java.util.function.IntSupplier;
@@ -28,17 +26,9 @@ final class SpareRedundancy extends CoreRedundancy
   private final TokenArbiter arbiter;
   private final double capacity;
 
-  SpareRedundancy(
-      EventLoop loop,
-      ScenarioSettings.Redundancy settings,
-      List<String> nodeIds,
-      int[] cores,
-      RandomGenerator random,
-      double measureFrom,
-      double measureTo
-  )
+  SpareRedundancy(Setup setup, RandomGenerator random)
   {
-    super("spare", loop, settings, nodeIds, cores, measureFrom, measureTo);
+    super("spare", setup);
     final ReplicatorSettings d = ReplicatorSettings.DEFAULTS;
     this.replicator = new PartialReplicator(new ReplicatorSettings(
         settings.maxFactor(),

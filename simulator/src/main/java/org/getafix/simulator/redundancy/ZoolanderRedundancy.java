@@ -5,8 +5,6 @@ import org.getafix.core.redundancy.NodeLatencies;
 import org.getafix.core.redundancy.ZoolanderModel;
 import org.getafix.core.redundancy.ZoolanderSettings;
 import org.getafix.simulator.cluster.Segment;
-import org.getafix.simulator.engine.EventLoop;
-import org.getafix.simulator.settings.ScenarioSettings;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,16 +33,9 @@ final class ZoolanderRedundancy extends CoreRedundancy
   private final Map<List<String>, ZoolanderModel.Decision> decisions = new HashMap<>();
   private final double[] single;
 
-  ZoolanderRedundancy(
-      EventLoop loop,
-      ScenarioSettings.Redundancy settings,
-      List<String> nodeIds,
-      int[] cores,
-      double measureFrom,
-      double measureTo
-  )
+  ZoolanderRedundancy(Setup setup)
   {
-    super("zoolander", loop, settings, nodeIds, cores, measureFrom, measureTo);
+    super("zoolander", setup);
     final ZoolanderSettings d = ZoolanderSettings.DEFAULTS;
     this.model = new ZoolanderModel(new ZoolanderSettings(
         d.networkMillis(),
@@ -53,8 +44,8 @@ final class ZoolanderRedundancy extends CoreRedundancy
         d.minGainPerDuplicate()
     ));
     this.services = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, nanoClock());
-    this.ratePerSecond = new double[nodeIds.size()];
-    this.single = new double[nodeIds.size()];
+    this.ratePerSecond = new double[setup.nodeIds().size()];
+    this.single = new double[setup.nodeIds().size()];
     Arrays.fill(single, Double.NaN);
   }
 
