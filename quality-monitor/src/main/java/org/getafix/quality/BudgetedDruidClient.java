@@ -20,6 +20,7 @@ import org.apache.druid.java.util.http.client.response.StatusResponseHandler;
 import org.apache.druid.java.util.http.client.response.StatusResponseHolder;
 import org.apache.druid.query.BaseQuery;
 import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryContexts;
 import org.apache.druid.query.QueryInterruptedException;
 import org.apache.druid.query.QueryPlus;
 import org.apache.druid.query.QueryRunnerFactoryConglomerate;
@@ -72,7 +73,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   private static final Logger log = new Logger(BudgetedDruidClient.class);
   private static final org.joda.time.Duration CANCEL_TIMEOUT = org.joda.time.Duration.standardSeconds(1);
   private static final long CANCEL_RETRY_MILLIS = 1_000;
-  private static final int CANCEL_RETRIES = 4;
+  private static final long CANCEL_RETRY_MAX_MILLIS = 8_000;
 
   private final ExecutorService reader;
   private final BudgetedQueries budgetedQueries;
@@ -105,7 +106,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       LongSupplier clock
   )
   {
-    super(conglomerate, requests, objectMapper, httpClient, scheme, host, emitter, queryCancellationExecutor);
+    super(conglomerate, requests, objectMapper, requests.watching(httpClient), scheme, host, emitter, queryCancellationExecutor);
     this.reader = reader;
     this.budgetedQueries = budgetedQueries;
     this.matureRuns = matureRuns;
@@ -303,41 +304,40 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   {
     final ResponseContext own = makeResponseContextForQuery();
     final long start = clock.getAsLong();
-    final List<Future<?>> request = new ArrayList<>(1);
-    final Sequence<T> results = requests.capturing(request::add, () -> super.run(queryPlus, own));
+    final RequestCapture.Sent<Sequence<T>> sent = requests.capturing(() -> super.run(queryPlus, own));
     final String id = queryPlus.getQuery().getId();
-    final CompletableFuture<List<T>> rows = CompletableFuture.supplyAsync(results::toList, reader);
+    // The server gives up the query by itself at its fail time.
+    final long failTime = queryPlus.getQuery().context().getLong(QUERY_FAIL_TIME, start + QueryContexts.DEFAULT_TIMEOUT_MILLIS);
+    final CompletableFuture<List<T>> rows = CompletableFuture.supplyAsync(sent.result()::toList, reader);
     return new Attempt<>(
         host,
         own,
-        request.isEmpty() ? null : request.get(0),
+        sent.future(),
         rows,
         start,
-        () -> cancelOnServer(id, rows, 0)
+        () -> cancelOnServer(id, sent.answerEnd(), failTime, 0)
     );
   }
 
   /**
-   * Druid's cancellation of query {@code id} on this client's Historical, sent again after 1, 2, 4 and 8 s while its
-   * {@code rows} are still coming. Druid's client sends it only while the server has not started to answer, but a
-   * Historical starts its answer early (groupBy does at once) and would then finish a losing attempt's work; and a
-   * slow Historical may not yet have registered the query when the first cancel arrives, which then does nothing.
-   * Fire and forget: a failed cancel leaves the attempt to end on its own.
+   * Druid's cancellation of query {@code id} on this client's Historical, sent until the server's answer ends (it has
+   * finished or been cancelled): again after 1, 2, 4 and then every 8 s, up to the query's {@code failTime}, when the
+   * server gives it up anyway. Once is not enough: a Historical cancels only a query it has registered, which a slow one
+   * does late (a groupBy when its merge starts), and a cancel that comes before does nothing. Druid's client cancels only
+   * once, and only while the server has not started to answer; a Historical starts its answer early (groupBy does at
+   * once) and would then finish a losing attempt's work. Fire and forget: a failed cancel leaves the attempt to end on
+   * its own.
    */
-  private void cancelOnServer(String id, CompletableFuture<?> rows, int sent)
+  private void cancelOnServer(String id, CompletableFuture<Void> answerEnd, long failTime, int sent)
   {
-    if (sent < CANCEL_RETRIES) {
-      cancellation.schedule(
-          () -> {
-            if (!rows.isDone()) {
-              cancelOnServer(id, rows, sent + 1);
-            }
-          },
-          CANCEL_RETRY_MILLIS << sent,
-          TimeUnit.MILLISECONDS
-      );
+    if (answerEnd.isDone()) {
+      return;
     }
     try {
+      final long delay = Math.min(CANCEL_RETRY_MILLIS << Math.min(sent, 3), CANCEL_RETRY_MAX_MILLIS);
+      if (clock.getAsLong() + delay < failTime) {
+        cancellation.schedule(() -> cancelOnServer(id, answerEnd, failTime, sent + 1), delay, TimeUnit.MILLISECONDS);
+      }
       final ListenableFuture<StatusResponseHolder> response = httpClient.go(
           new Request(HttpMethod.DELETE, new URL(cancelUrl + StringUtils.urlEncode(id))),
           StatusResponseHandler.getInstance(),
@@ -391,17 +391,15 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     }
 
     /**
-     * Cancels the request, and the query on the server until it ends: Druid's client cancels it there only while the
-     * server has not started answering, and only once.
+     * Cancels the request, and the query on the server until its answer ends: Druid's client cancels it there only
+     * while the server has not started answering, and only once.
      */
     void cancel()
     {
       if (request != null) {
         request.cancel(true);
       }
-      if (!rows.isDone()) {
-        cancelOnServer.run();
-      }
+      cancelOnServer.run();
     }
   }
 

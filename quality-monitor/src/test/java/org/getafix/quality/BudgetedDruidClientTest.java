@@ -43,6 +43,7 @@ import org.getafix.core.quality.control.DeadlineReserve;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
@@ -53,6 +54,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
@@ -97,6 +99,7 @@ class BudgetedDruidClientTest
   static final class StubHistorical implements HttpClient
   {
     final List<SettableFuture<InputStream>> answers = new ArrayList<>();
+    final List<HttpResponseHandler<?, ?>> handlers = new ArrayList<>();
     final List<String> requests = new CopyOnWriteArrayList<>();
     final List<String> cancelled = new CopyOnWriteArrayList<>();
     private final boolean answersAtOnce;
@@ -128,15 +131,23 @@ class BudgetedDruidClientTest
       requests.add(StringUtils.fromUtf8(request.getContent().array()));
       final SettableFuture<InputStream> answer = SettableFuture.create();
       answers.add(answer);
+      handlers.add(handler);
       if (answersAtOnce) {
         answer(answer);
       }
       return (ListenableFuture<F>) answer;
     }
+
+    /** Ends the answer to request {@code i} on the connection, as a Historical that cancelled the query does. */
+    synchronized void endAnswer(int i)
+    {
+      handlers.get(i).exceptionCaught(null, new IOException("Query cancelled"));
+    }
   }
 
   private final ExecutorService reader = Execs.multiThreaded(8, "test-reader-%d");
-  private final ScheduledExecutorService cancellation = Execs.scheduledSingleThreaded("test-cancel-%d");
+  private final ScheduledThreadPoolExecutor cancellation =
+      new ScheduledThreadPoolExecutor(1, Execs.makeThreadFactory("test-cancel-%d"));
   private final StubHistorical historical = new StubHistorical();
   private final StubHistorical other = new StubHistorical(true);
   private final NodeLatencies latencies = new NodeLatencies(java.time.Duration.ofSeconds(30), System::nanoTime);
@@ -276,7 +287,12 @@ class BudgetedDruidClientTest
 
   private static void eventually(BooleanSupplier condition, String what) throws InterruptedException
   {
-    final long giveUp = System.currentTimeMillis() + 5_000;
+    eventually(condition, what, 5_000);
+  }
+
+  private static void eventually(BooleanSupplier condition, String what, long withinMillis) throws InterruptedException
+  {
+    final long giveUp = System.currentTimeMillis() + withinMillis;
     while (!condition.getAsBoolean()) {
       assertTrue(System.currentTimeMillis() < giveUp, what);
       Thread.sleep(5);
@@ -465,6 +481,27 @@ class BudgetedDruidClientTest
         "the primary's Historical is told again while its answer is still coming"
     );
     assertEquals(1L, metrics.state().get("hedgesWon"));
+  }
+
+  /**
+   * A slow Historical registers a query late, and a cancel that comes before does nothing: a primary cut before its
+   * answer started is told again, though Druid's client has stopped reading it, and no more once its answer has ended.
+   */
+  @Test
+  void aPrimaryCutBeforeItsAnswerStartedIsToldToCancelUntilItsAnswerEnds() throws Exception
+  {
+    final var results = runWithinAMinute(true, QUICK, true);
+    assertEquals(1, results.toList().size(), "the hedge's answer goes on");
+    assertTrue(historical.answers.get(0).isCancelled(), "the primary is cancelled");
+    eventually(
+        () -> historical.cancelled.stream().filter("/druid/v2/q1"::equals).count() >= 3,
+        "the primary's Historical is told again while its answer may still come"
+    );
+    historical.endAnswer(0);
+    // The cancel already due then finds the answer ended: it neither goes out nor comes again.
+    eventually(() -> cancellation.getQueue().isEmpty(), "no cancel is due once the primary's answer has ended", 20_000);
+    final long told = historical.cancelled.stream().filter("/druid/v2/q1"::equals).count();
+    assertTrue(told <= 4, "told " + told + " times, though the answer had ended after the third");
   }
 
   @Test
