@@ -38,6 +38,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -73,33 +74,42 @@ public final class Demo
   private final PrintStream out;
   private final long startNanos = System.nanoTime();
 
-  Demo(DemoOptions options, Path root, PrintStream out)
+  Demo(DemoOptions options, Path root, Path outDir, PrintStream out)
   {
     this.options = options;
     this.root = root;
-    this.outDir = root.resolve("target/getafix-demo");
+    this.outDir = outDir;
     this.out = out;
   }
 
   public static void main(String[] args)
   {
+    launch(args, DemoOptions::parse, DemoOptions.USAGE, "target/getafix-demo");
+  }
+
+  /**
+   * Parses {@code args} with {@code parser} (printing {@code usage} on {@code --help} or bad arguments), runs the
+   * demo into {@code outDir} under the project root, and exits.
+   */
+  static void launch(String[] args, Function<String[], DemoOptions> parser, String usage, String outDir)
+  {
     if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-      System.out.println(DemoOptions.USAGE);
+      System.out.println(usage);
       return;
     }
     final DemoOptions options;
     try {
-      options = DemoOptions.parse(args);
+      options = parser.apply(args);
     }
     catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
-      System.err.println(DemoOptions.USAGE);
+      System.err.println(usage);
       System.exit(2);
       return;
     }
     final Path root = Paths.get(System.getProperty("getafix.projectRoot", ".")).toAbsolutePath().normalize();
     try {
-      new Demo(options, root, System.out).run();
+      new Demo(options, root, root.resolve(outDir), System.out).run();
       System.exit(0);
     }
     catch (Exception e) {
@@ -139,40 +149,66 @@ public final class Demo
       final List<String> segmentIds = List.copyOf(cluster.coordinatorClient().usedSegments(DATA_SOURCE));
       final Map<String, Long> sizes = cluster.coordinatorClient().segmentSizes(DATA_SOURCE);
 
-      final List<PhaseRecord> phases = new ArrayList<>();
+      final List<DemoResults> repetitions = new ArrayList<>();
+      final List<PhaseRecord> ran = new ArrayList<>();
+      Budget budget = null;
       String router = options.strategies().get(0).router();
-      for (Strategy strategy : options.strategies()) {
-        if (!strategy.router().equals(router)) {
-          progress("restarting the Broker with druid.broker.balancer.type=" + strategy.router());
-          cluster.restartBroker(Map.of("druid.broker.balancer.type", strategy.router()), Duration.ofMinutes(3));
-          router = strategy.router();
+      for (List<Strategy> order : options.schedule()) {
+        if (options.repetitions() > 1) {
+          progress("repetition " + (repetitions.size() + 1) + " of " + options.repetitions() + ": "
+                   + order.stream().map(Strategy::label).collect(Collectors.joining(", then ")));
         }
-        phases.add(runPhase(cluster, dataset, strategy, segmentIds, sizes, budget(options.budgetMs(), phases)));
+        final List<PhaseRecord> phases = new ArrayList<>();
+        for (Strategy strategy : order) {
+          if (!strategy.router().equals(router)) {
+            progress("restarting the Broker with druid.broker.balancer.type=" + strategy.router());
+            cluster.restartBroker(Map.of("druid.broker.balancer.type", strategy.router()), Duration.ofMinutes(3));
+            router = strategy.router();
+          }
+          if (strategy == Strategy.GETAFIX && budget == null) {
+            // One budget for every repetition, so that they compare.
+            budget = budget(options.budgetMs(), ran);
+          }
+          final PhaseRecord phase = runPhase(cluster, dataset, strategy, segmentIds, sizes, budget);
+          phases.add(phase);
+          ran.add(phase);
+        }
+        repetitions.add(new DemoResults(
+            describeCluster(cluster),
+            String.format(
+                Locale.ROOT,
+                "%d hourly segments x %d rows of synthetic data; QueryMix.defaultMix (50%% timeseries, 30%% topN, "
+                + "20%% groupBy, recency-biased: queries end on average 12 hours before the newest hour), "
+                + "%d closed-loop clients.",
+                dataset.hours(), dataset.rowsPerHour(), CLIENTS
+            ),
+            SEED,
+            options.warmUp().toSeconds(),
+            options.measure().toSeconds(),
+            options.jitWarmUp(),
+            phases
+        ));
       }
 
-      final DemoResults results = new DemoResults(
-          describeCluster(cluster),
-          String.format(
-              Locale.ROOT,
-              "%d hourly segments x %d rows of synthetic data; QueryMix.defaultMix (50%% timeseries, 30%% topN, "
-              + "20%% groupBy, recency-biased: queries end on average 12 hours before the newest hour), "
-              + "%d closed-loop clients.",
-              dataset.hours(), dataset.rowsPerHour(), CLIENTS
-          ),
-          SEED,
-          options.warmUp().toSeconds(),
-          options.measure().toSeconds(),
-          options.jitWarmUp(),
-          phases
-      );
-      final Path report = DemoReport.write(outDir, results);
-      out.println();
-      out.print(DemoReport.summaryText(results));
-      out.println();
-      out.print(DemoReport.qualityText(results));
-      out.println();
-      out.print(DemoReport.comparisonText(results));
-      out.println("report:  " + report);
+      if (repetitions.size() == 1) {
+        final DemoResults results = repetitions.get(0);
+        final Path report = DemoReport.write(outDir, results);
+        out.println();
+        out.print(DemoReport.summaryText(results));
+        out.println();
+        out.print(DemoReport.qualityText(results));
+        out.println();
+        out.print(DemoReport.comparisonText(results));
+        out.println("report:  " + report);
+      } else {
+        for (int i = 0; i < repetitions.size(); i++) {
+          DemoReport.write(outDir.resolve(RepetitionsReport.directory(i)), repetitions.get(i));
+        }
+        final Path report = RepetitionsReport.write(outDir, repetitions);
+        out.println();
+        out.print(RepetitionsReport.text(repetitions));
+        out.println("report:  " + report + " (each repetition's own under " + outDir + "/repetition-N)");
+      }
       out.println("results: " + outDir.resolve("results.json"));
       progress("done");
       if (options.keepRunning()) {
@@ -213,8 +249,8 @@ public final class Demo
                  .findFirst()
                  .map(p -> {
                    final long p99Ms = (long) Math.ceil(p.latencyMicros().getValueAtPercentile(99) / 1e3);
-                   return new Budget(Math.max(10, (p99Ms + 9) / 10 * 10), "stock Druid's measured p99 ("
-                                                                        + p99Ms + " ms), rounded up to 10 ms");
+                   return new Budget(Math.max(10, (p99Ms + 9) / 10 * 10), "stock Druid's measured p99 in its "
+                                                                        + "first phase (" + p99Ms + " ms), rounded up to 10 ms");
                  })
                  .orElse(new Budget(DEFAULT_BUDGET_MS, "the default (no stock run to take a p99 from)"));
   }
@@ -225,7 +261,7 @@ public final class Demo
   }
 
   /**
-   * @param budget  the budget druid-getafix's queries carry (ignored for stock Druid, whose queries carry none)
+   * @param budget  the budget druid-getafix's queries carry; null for stock Druid, whose queries carry none
    */
   private PhaseRecord runPhase(
       LocalDruidCluster cluster,

@@ -8,9 +8,11 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 /**
- * What {@code ./getafix demo} runs: the size of the cluster, the data and each phase.
+ * What {@code ./getafix demo} and {@code ./getafix bench live} run: the size of the cluster, the data, each phase
+ * and how often the comparison repeats.
  *
  * @param quick          the short variant (smaller dataset, shorter phases)
  * @param measure        measured workload per strategy; the straggler appears halfway through it
@@ -23,6 +25,7 @@ import java.util.Locale;
  * @param rowsPerHour    rows per segment
  * @param keepRunning    leave the cluster up after the report, until Ctrl-C
  * @param budgetMs       budget of druid-getafix's queries in milliseconds; null for stock Druid's measured p99
+ * @param repetitions    how many times the strategies run, the order reversed every other time (ABBA)
  */
 public record DemoOptions(
     boolean quick,
@@ -35,22 +38,39 @@ public record DemoOptions(
     int hours,
     int rowsPerHour,
     boolean keepRunning,
-    Long budgetMs
+    Long budgetMs,
+    int repetitions
 )
 {
-  public static final String USAGE = String.join(
+  private static final String OPTIONS = String.join(
       System.lineSeparator(),
-      "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
-      "                      [--strategies stock,getafix] [--budget-ms MS] [--keep-running]",
-      "  --quick         small dataset and short phases (5-8 minutes on 2 cores)",
+      "  --quick         small dataset and short phases",
       "  --duration S    measured seconds per strategy (default 120, quick 30); a straggler appears halfway",
       "  --historicals N number of Historicals, 2 to 6 (default 3)",
       "  --quotas LIST   CPU cores of each Historical (default: 1.0 for the first, 0.25 for the last, 0.5 between)",
       "  --strategies    which of stock, getafix to run, in the order given (default stock,getafix, so that",
       "                  druid-getafix's budget can be stock's measured p99; getafix,stock swaps the order)",
       "  --budget-ms MS  getafixBudgetMs of druid-getafix's queries (default: stock Druid's measured p99)",
+      "  --repetitions N run the strategies N times, in the order given, then reversed, and so on (ABBA)"
+  );
+  public static final String USAGE = String.join(
+      System.lineSeparator(),
+      "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
+      "                      [--strategies stock,getafix] [--budget-ms MS] [--repetitions N] [--keep-running]",
+      "  (a single run takes 8-15 minutes on 2 cores, --quick 5-8)",
+      OPTIONS + " (default 1)",
       "  --keep-running  leave the cluster up after the report and print the Druid web console URL"
   );
+  public static final String BENCH_USAGE = String.join(
+      System.lineSeparator(),
+      "usage: ./getafix bench live [--quick] [--repetitions N] [--duration S] [--historicals N] [--quotas LIST]",
+      "                            [--strategies stock,getafix] [--budget-ms MS]",
+      "  (3 repetitions take about 45 minutes on 2 cores, --quick about 20)",
+      OPTIONS + " (default 3)"
+  );
+  static final int DEMO_REPETITIONS = 1;
+  static final int BENCH_REPETITIONS = 3;
+  private static final int MAX_REPETITIONS = 20;
   private static final int MIN_HISTORICALS = 2;
   private static final int MAX_HISTORICALS = 6;
 
@@ -60,9 +80,25 @@ public record DemoOptions(
     strategies = List.copyOf(strategies);
   }
 
-  /** @throws IllegalArgumentException with a message for the user on bad arguments */
+  /** The demo's options: one repetition unless asked. */
   public static DemoOptions parse(String... args)
   {
+    return parse(DEMO_REPETITIONS, args);
+  }
+
+  /** The live benchmark's: the demo's, {@link #BENCH_REPETITIONS} repetitions unless asked, and no cluster left up. */
+  public static DemoOptions parseBench(String... args)
+  {
+    if (List.of(args).contains("--keep-running")) {
+      throw new IllegalArgumentException("--keep-running is the demo's: the benchmark stops its cluster");
+    }
+    return parse(BENCH_REPETITIONS, args);
+  }
+
+  /** @throws IllegalArgumentException with a message for the user on bad arguments */
+  private static DemoOptions parse(int defaultRepetitions, String... args)
+  {
+    int repetitions = defaultRepetitions;
     boolean quick = false;
     Integer seconds = null;
     Integer historicals = null;
@@ -85,6 +121,12 @@ public record DemoOptions(
         case "--budget-ms" -> budgetMs = (long) positiveInt(value(args, ++i, arg), arg);
         case "--quotas" -> quotas = quotas(value(args, ++i, arg));
         case "--strategies" -> strategies = strategies(value(args, ++i, arg));
+        case "--repetitions" -> {
+          repetitions = positiveInt(value(args, ++i, arg), arg);
+          if (repetitions > MAX_REPETITIONS) {
+            throw new IllegalArgumentException("--repetitions must be at most " + MAX_REPETITIONS + ", got " + repetitions);
+          }
+        }
         default -> throw new IllegalArgumentException("unknown option " + arg);
       }
     }
@@ -115,8 +157,20 @@ public record DemoOptions(
         quick ? 24 : 100,
         quick ? 2_000 : 5_000,
         keepRunning,
-        budgetMs
+        budgetMs,
+        repetitions
     );
+  }
+
+  /**
+   * The strategies of each repetition, in the order they run: as given, then reversed, and so on, so that over two
+   * repetitions each strategy runs once before and once after the other (ABBA) and neither profits from coming later.
+   */
+  public List<List<Strategy>> schedule()
+  {
+    final List<Strategy> reversed = new ArrayList<>(strategies);
+    Collections.reverse(reversed);
+    return IntStream.range(0, repetitions).mapToObj(r -> r % 2 == 0 ? strategies : List.copyOf(reversed)).toList();
   }
 
   /** Unequal caps: 1.0 core for the first Historical, 0.25 for the last, 0.5 for those between. */

@@ -436,12 +436,13 @@ public final class DemoReport
     final StringBuilder h = new StringBuilder("<h2>Order and warm-up</h2><p>The phases ran in this order: ");
     h.append(HtmlReporter.escape(phases.stream().map(p -> p.strategy().label()).collect(Collectors.joining(", then "))))
      .append(". ");
-    if (phases.size() > 1) {
-      h.append(phases.get(0).strategy() == Strategy.STOCK
-               ? "Stock Druid runs first unless <code>--strategies getafix,stock</code> asks otherwise, so that "
-                 + "druid-getafix's budget can be stock Druid's measured p99 of the same run. "
-               : "The order was chosen with <code>--strategies</code>; with stock Druid second its p99 cannot set "
-                 + "druid-getafix's budget, which is then <code>--budget-ms</code> or 1000 ms. ");
+    final PhaseRecord getafix = results.phase(Strategy.GETAFIX);
+    if (phases.size() > 1 && getafix != null && getafix.quality() != null) {
+      h.append("The order is <code>--strategies</code>' (stock Druid first by default), reversed in every other "
+               + "repetition of a benchmark. druid-getafix's budget, ")
+       .append(getafix.quality().budgetMs()).append(" ms, is ")
+       .append(HtmlReporter.escape(getafix.quality().budgetSource()))
+       .append(". ");
     }
     h.append(String.format(
         Locale.ROOT,

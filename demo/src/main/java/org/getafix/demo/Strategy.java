@@ -15,8 +15,8 @@ public enum Strategy
   /** Druid as shipped: {@code cost} balancer, 2 replicas of every segment, {@code connectionCount} routing. */
   STOCK("stock", "stock Druid", "cost", "connectionCount"),
   /**
-   * druid-getafix: Getafix-H placement (floor of 1 replica, up to 3) and adaptive routing. Budgeted queries with
-   * sampled mature runs (the quality monitor) are not sent yet; see the seam in {@link Demo}.
+   * druid-getafix: Getafix-H placement (floor of 1 replica, up to 3), adaptive routing, and budgeted queries of which
+   * the quality monitor samples some for a mature run.
    */
   GETAFIX("getafix", "druid-getafix", "getafix-h", "getafixAdaptive");
 

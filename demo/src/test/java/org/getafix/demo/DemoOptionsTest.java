@@ -69,6 +69,32 @@ class DemoOptionsTest
   }
 
   @Test
+  void repetitionsAlternateTheOrder()
+  {
+    assertEquals(1, DemoOptions.parse().repetitions());
+    assertEquals(List.of(List.of(Strategy.STOCK, Strategy.GETAFIX)), DemoOptions.parse().schedule());
+    final DemoOptions bench = DemoOptions.parseBench("--quick");
+    assertEquals(DemoOptions.BENCH_REPETITIONS, bench.repetitions());
+    assertEquals(
+        List.of(
+            List.of(Strategy.STOCK, Strategy.GETAFIX),
+            List.of(Strategy.GETAFIX, Strategy.STOCK),
+            List.of(Strategy.STOCK, Strategy.GETAFIX)
+        ),
+        bench.schedule()
+    );
+    assertEquals(
+        List.of(List.of(Strategy.GETAFIX, Strategy.STOCK), List.of(Strategy.STOCK, Strategy.GETAFIX)),
+        DemoOptions.parse("--strategies", "getafix,stock", "--repetitions", "2").schedule()
+    );
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--repetitions", "0"));
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--repetitions", "21"));
+    final IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> DemoOptions.parseBench("--keep-running"));
+    assertTrue(e.getMessage().contains("stops its cluster"), e.getMessage());
+  }
+
+  @Test
   void strategiesRunInTheOrderGiven()
   {
     assertEquals(List.of(Strategy.GETAFIX, Strategy.STOCK), DemoOptions.parse("--strategies", "getafix,stock").strategies());
