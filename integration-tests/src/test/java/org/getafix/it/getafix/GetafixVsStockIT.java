@@ -38,7 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * took up to a quarter of each node's capped CPU through the whole first phase, whichever setup that was.
  * Logs and writes the replica and p99 ratios, the tiering accuracy and Getafix's loads and drops while measured to
  * {@code integration-tests/target/getafix-vs-stock.json}.
- * Asserts only the robust direction: Getafix-H keeps fewer replicas than a uniform 2 for a skewed workload.
+ * Asserts only the robust direction: Getafix-H keeps fewer replicas than a uniform 2 for a skewed workload, with
+ * few failures and no gross latency regression. The figures to quote come from {@code ./getafix bench live}, which
+ * runs this comparison repeatedly, in both orders, with a straggler.
  */
 @ExtendWith(DruidClusterExtension.class)
 class GetafixVsStockIT
@@ -47,14 +49,14 @@ class GetafixVsStockIT
   private static final int THREADS = 4;
   private static final long SEED = 42L;
   /** The Getafix phase's fixed warm-up, before the JIT warm-up; the stock phase's is one JIT window. */
-  private static final Duration WARM_UP = Duration.ofSeconds(60);
+  private static final Duration WARM_UP = Duration.ofSeconds(30);
   /** A phase is measured once its Historicals' JIT compilers have settled; its deadline includes the fixed warm-up. */
-  private static final JitCompilerCpu.WarmUp JIT_WARM_UP = JitCompilerCpu.WarmUp.WORKLOAD;
+  private static final JitCompilerCpu.WarmUp JIT_WARM_UP = JitCompilerCpu.WarmUp.QUERIES;
   /**
-   * Two minutes per phase. With 60 s the p99 of each phase rested on about 80 queries, and the p99
-   * ratio of one build moved between 0.65 and 0.93 from run to run.
+   * Long enough for a few hundred queries per phase, which the gross-regression bound on p99 needs; too short for a
+   * p99 ratio to mean much from one run, so the measured comparison is {@code ./getafix bench live}'s.
    */
-  private static final Duration MEASURE = Duration.ofSeconds(120);
+  private static final Duration MEASURE = Duration.ofSeconds(40);
   private static final Duration CONVERGE = Duration.ofMinutes(4);
   private static final Duration BROKER_RESTART = Duration.ofMinutes(3);
   /** Druid's own ServerSelectorStrategy type, the usual operator choice. */
