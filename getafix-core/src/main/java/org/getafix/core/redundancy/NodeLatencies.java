@@ -8,12 +8,16 @@ import java.util.function.LongSupplier;
 /**
  * The {@link LatencyWindow} of every node a Broker sends sub-queries to, created on a node's first valid
  * observation. Thread-safe; recording allocates only for a new node. Garbage observations (no node id, NaN,
- * infinite or negative latency) are ignored and counted, and never create a window.
+ * infinite or negative latency) are ignored and counted, and never create a window. A new node's arrival also forgets
+ * the nodes silent for {@link #FORGET_AFTER_WINDOWS} windows: nodes come and go with restarts and their ports, and
+ * without a caller that forgets them ({@link #forgetSilentSince}) the windows of those that left would stay.
  */
 public final class NodeLatencies
 {
   /** Long enough for a p95 from a few hundred sub-queries, short enough to notice a node slowing down. */
   public static final Duration DEFAULT_WINDOW = Duration.ofSeconds(30);
+  /** Windows of silence after which a node is taken to have left; its own window has long emptied by then. */
+  public static final int FORGET_AFTER_WINDOWS = 10;
 
   private final Duration window;
   private final LongSupplier nanoClock;
@@ -35,9 +39,12 @@ public final class NodeLatencies
       ignored.incrementAndGet();
       return;
     }
-    final LatencyWindow existing = nodes.get(nodeId);
-    (existing != null ? existing : nodes.computeIfAbsent(nodeId, id -> new LatencyWindow(window, nanoClock)))
-        .record(millis);
+    LatencyWindow node = nodes.get(nodeId);
+    if (node == null) {
+      forgetSilentSince(nanoClock.getAsLong() - FORGET_AFTER_WINDOWS * window.toNanos());
+      node = nodes.computeIfAbsent(nodeId, id -> new LatencyWindow(window, nanoClock));
+    }
+    node.record(millis);
   }
 
   /** The window of {@code nodeId}, or null if nothing valid was recorded for it. */

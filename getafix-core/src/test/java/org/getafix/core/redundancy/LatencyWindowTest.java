@@ -125,4 +125,20 @@ class LatencyWindowTest
     assertNull(latencies.get("a"));
     assertNotNull(latencies.get("b"));
   }
+
+  @Test
+  void aNewNodeMakesTheRegistryForgetTheNodesLongSilent()
+  {
+    final NodeLatencies latencies = new NodeLatencies(WINDOW, clock::get);
+    latencies.record("restarted-on-an-old-port", 10);
+    advance(WINDOW.multipliedBy(NodeLatencies.FORGET_AFTER_WINDOWS - 1));
+    latencies.record("recent", 10);
+    assertNotNull(latencies.get("restarted-on-an-old-port"), "silent for less than the limit: kept");
+    advance(WINDOW.multipliedBy(2));
+    latencies.record("recent", 10);
+    assertNotNull(latencies.get("restarted-on-an-old-port"), "only a new node's arrival forgets");
+    latencies.record("restarted-on-a-new-port", 10);
+    assertNull(latencies.get("restarted-on-an-old-port"));
+    assertEquals(2, latencies.size());
+  }
 }
