@@ -1,6 +1,7 @@
 package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import org.HdrHistogram.Histogram;
 import org.getafix.core.wire.MatureRunReport;
 import org.getafix.core.wire.QueryContextKeys;
@@ -277,7 +278,11 @@ public final class Demo
     final QueryMix mix = QueryMix.defaultMix(dataset);
     final boolean budgeted = strategy == Strategy.GETAFIX;
     final QualityClient quality = budgeted ? new QualityClient(cluster.broker().uri()) : null;
-    final Map<String, Object> context = budgeted ? Map.of(QueryContextKeys.BUDGET_MS, budget.ms()) : Map.of();
+    final Map<String, Object> context = !budgeted
+                                        ? Map.of()
+                                        : options.hedge()
+                                          ? Map.of(QueryContextKeys.BUDGET_MS, budget.ms(), QueryContextKeys.HEDGE, true)
+                                          : Map.of(QueryContextKeys.BUDGET_MS, budget.ms());
     final PhaseSampler sampler = new PhaseSampler(
         cluster,
         DATA_SOURCE,
@@ -285,6 +290,7 @@ public final class Demo
         quality,
         GetafixSetup.ROUND_SECONDS * 1000L
     );
+    final JsonNode qualityAtStart = quality == null ? null : qualityState(quality);
     final Waits.Check settled;
     double gamma = 0;
     try {
@@ -301,8 +307,8 @@ public final class Demo
         getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
         Waits.await("Getafix to act", Duration.ofMinutes(3), () -> "ACTIVE".equals(getafix.mode()));
         gamma = getafix.config().path("gamma").asDouble();
-        progress(label + ": every query carries getafixBudgetMs=" + budget.ms() + " (" + budget.source()
-                 + "); the Broker samples " + MATURE_SAMPLE_RATE + " of them for a mature run");
+        progress(label + ": every query carries getafixBudgetMs=" + budget.ms() + " (" + budget.source() + ")"
+                 + (options.hedge() ? " and getafixHedge=true" : "") + "; the Broker samples " + MATURE_SAMPLE_RATE + " of them for a mature run");
         settled = () -> {
           final Map<String, Set<String>> planned = getafix.plannedHolders();
           final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, DATA_SOURCE);
@@ -398,7 +404,8 @@ public final class Demo
                       o.coverage()
                   ))
                   .toList();
-      final QualityRecord qualityRecord = quality == null ? null : qualityRecord(quality, budget, sampler, measured);
+      final QualityRecord qualityRecord =
+          quality == null ? null : qualityRecord(quality, budget, sampler, measured, qualityAtStart);
 
       final Map<String, Histogram> byType = new LinkedHashMap<>();
       for (QueryKind kind : QueryKind.values()) {
@@ -451,12 +458,16 @@ public final class Demo
     }
   }
 
-  /** The mature runs of the measured queries, as the sampler collected them from the quality endpoint. */
-  private static QualityRecord qualityRecord(
+  /**
+   * The mature runs of the measured queries, as the sampler collected them from the quality endpoint, and the quality
+   * monitor's counters since {@code atStart} (the Broker keeps them across phases unless it restarts).
+   */
+  private QualityRecord qualityRecord(
       QualityClient quality,
       Budget budget,
       PhaseSampler sampler,
-      WorkloadResult measured
+      WorkloadResult measured,
+      JsonNode atStart
   )
   {
     final Map<String, MatureRunReport> runs = sampler.matureRuns();
@@ -465,17 +476,35 @@ public final class Demo
                                            .filter(r -> r != null && !Double.isNaN(r.measuredQuality()))
                                            .map(MatureRunReport::measuredQuality)
                                            .toList();
-    long failed = 0;
-    long skipped = 0;
+    final JsonNode atEnd = qualityState(quality);
+    return new QualityRecord(
+        budget.ms(),
+        budget.source(),
+        MATURE_SAMPLE_RATE,
+        qualities,
+        since(atStart, atEnd, "matureRunsFailed"),
+        since(atStart, atEnd, "matureRunsSkipped"),
+        options.hedge(),
+        since(atStart, atEnd, "hedgesSent"),
+        since(atStart, atEnd, "hedgesWon")
+    );
+  }
+
+  /** The quality endpoint's state; an empty object (every counter 0) where it cannot be read. */
+  private static JsonNode qualityState(QualityClient quality)
+  {
     try {
-      final JsonNode state = quality.qualityState();
-      failed = state.path("matureRunsFailed").asLong();
-      skipped = state.path("matureRunsSkipped").asLong();
+      return quality.qualityState();
     }
     catch (RuntimeException e) {
       System.err.println("[demo] quality endpoint unreadable: " + e.getMessage());
+      return JsonNodeFactory.instance.objectNode();
     }
-    return new QualityRecord(budget.ms(), budget.source(), MATURE_SAMPLE_RATE, qualities, failed, skipped);
+  }
+
+  private static long since(JsonNode atStart, JsonNode atEnd, String counter)
+  {
+    return Math.max(0, atEnd.path(counter).asLong() - atStart.path(counter).asLong());
   }
 
   private static String queryId(QueryOutcome outcome)

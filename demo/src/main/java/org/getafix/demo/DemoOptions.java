@@ -26,6 +26,8 @@ import java.util.stream.IntStream;
  * @param keepRunning    leave the cluster up after the report, until Ctrl-C
  * @param budgetMs       budget of druid-getafix's queries in milliseconds; null for stock Druid's measured p99
  * @param repetitions    how many times the strategies run, the order reversed every other time (ABBA)
+ * @param hedge          whether druid-getafix's queries are also hedged ({@code getafixHedge}): their late sub-queries
+ *                       re-sent to other holders of their segments
  */
 public record DemoOptions(
     boolean quick,
@@ -39,7 +41,8 @@ public record DemoOptions(
     int rowsPerHour,
     boolean keepRunning,
     Long budgetMs,
-    int repetitions
+    int repetitions,
+    boolean hedge
 )
 {
   private static final String OPTIONS = String.join(
@@ -51,6 +54,8 @@ public record DemoOptions(
       "  --strategies    which of stock, getafix to run, in the order given (default stock,getafix, so that",
       "                  druid-getafix's budget can be stock's measured p99; getafix,stock swaps the order)",
       "  --budget-ms MS  getafixBudgetMs of druid-getafix's queries (default: stock Druid's measured p99)",
+      "  --hedge         druid-getafix's queries are also hedged (getafixHedge): a late sub-query's segments are",
+      "                  re-sent to their other holders",
       "  --repetitions N run the strategies N times, in the order given, then reversed, and so on (ABBA)"
   );
   public static final String USAGE = String.join(
@@ -99,6 +104,7 @@ public record DemoOptions(
   private static DemoOptions parse(int defaultRepetitions, String... args)
   {
     int repetitions = defaultRepetitions;
+    boolean hedge = false;
     boolean quick = false;
     Integer seconds = null;
     Integer historicals = null;
@@ -111,6 +117,7 @@ public record DemoOptions(
       switch (arg) {
         case "--quick" -> quick = true;
         case "--keep-running" -> keepRunning = true;
+        case "--hedge" -> hedge = true;
         case "--duration" -> {
           seconds = positiveInt(value(args, ++i, arg), arg);
           if (seconds < 10) {
@@ -158,7 +165,8 @@ public record DemoOptions(
         quick ? 2_000 : 5_000,
         keepRunning,
         budgetMs,
-        repetitions
+        repetitions,
+        hedge
     );
   }
 

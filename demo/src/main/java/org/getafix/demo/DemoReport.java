@@ -109,6 +109,9 @@ public final class DemoReport
       final QualityAnalysis.Figures f = QualityAnalysis.figures(p.timeline(), qualities(p));
       run.put("partialAnswers", p.quality() == null ? null : f.partial());
       run.put("meanQuality", p.quality() == null ? null : nullIfNaN(f.meanQuality()));
+      run.put("hedged", p.quality() != null && p.quality().hedged());
+      run.put("hedgesSent", p.quality() == null ? null : p.quality().hedgesSent());
+      run.put("hedgesWon", p.quality() == null ? null : p.quality().hedgesWon());
     }
     live.set("answerQuality", answerQualityJson(results));
     final List<Ratios.Ratio> ratios = ratios(results);
@@ -503,9 +506,17 @@ public final class DemoReport
           + "Broker gave a share of %.2f of them (<code>druid.getafix.quality.matureSampleRate</code>, raised from the "
           + "default 0.1 for a short run) a mature run: the late sub-queries kept running and the online answer was "
           + "compared with the complete one (quality 1 = identical). Mature runs failed: %d; skipped (too many in "
-          + "flight): %d, over the whole phase.</p>",
+          + "flight): %d, over the whole phase. %s</p>",
           HtmlReporter.escape(p.strategy().label()), q.budgetMs(), HtmlReporter.escape(q.budgetSource()),
-          q.matureSampleRate(), q.matureRunsFailed(), q.matureRunsSkipped()
+          q.matureSampleRate(), q.matureRunsFailed(), q.matureRunsSkipped(),
+          q.hedged()
+          ? String.format(
+              Locale.ROOT,
+              "Every query also carried <code>getafixHedge</code> = true: a sub-query late by its Historical's "
+              + "recent latency had its segments re-sent to their other holders; %d hedges sent, %d of them used.",
+              q.hedgesSent(), q.hedgesWon()
+          )
+          : "Queries were not hedged."
       ));
     }
     h.append("<table><tr><th>run</th><th>budgeted queries</th><th>partial (timed out)</th><th>mean coverage</th>");

@@ -13,6 +13,9 @@ import java.util.List;
  * @param matureQualities    measured quality of each completed mature run of a measured query
  * @param matureRunsFailed   mature runs that failed, whole phase (warm-up included)
  * @param matureRunsSkipped  sampled queries that got no mature run (too many in flight), whole phase
+ * @param hedged             whether the queries also asked for hedged sub-queries ({@code getafixHedge})
+ * @param hedgesSent         hedge sub-queries sent, whole phase
+ * @param hedgesWon          hedge sub-queries whose answer was used, whole phase
  */
 public record QualityRecord(
     long budgetMs,
@@ -20,7 +23,10 @@ public record QualityRecord(
     double matureSampleRate,
     List<Double> matureQualities,
     long matureRunsFailed,
-    long matureRunsSkipped
+    long matureRunsSkipped,
+    boolean hedged,
+    long hedgesSent,
+    long hedgesWon
 )
 {
   public QualityRecord

@@ -123,6 +123,13 @@ public final class RepetitionsReport
                         p -> p.quality() == null ? Double.NaN : quality(p).meanCoverage()));
     figures.add(measure(repetitions, Strategy.GETAFIX.label() + ": mean measured answer quality", Strategy.GETAFIX,
                         p -> p.quality() == null ? Double.NaN : quality(p).meanQuality()));
+    if (repetitions.stream().map(r -> r.phase(Strategy.GETAFIX)).anyMatch(p -> p != null && p.quality() != null
+                                                                                 && p.quality().hedged())) {
+      figures.add(measure(repetitions, Strategy.GETAFIX.label() + ": hedges sent", Strategy.GETAFIX,
+                          p -> p.quality() == null ? Double.NaN : p.quality().hedgesSent()));
+      figures.add(measure(repetitions, Strategy.GETAFIX.label() + ": hedges used", Strategy.GETAFIX,
+                          p -> p.quality() == null ? Double.NaN : p.quality().hedgesWon()));
+    }
     return figures;
   }
 

@@ -87,6 +87,8 @@ class DemoOptionsTest
         List.of(List.of(Strategy.GETAFIX, Strategy.STOCK), List.of(Strategy.STOCK, Strategy.GETAFIX)),
         DemoOptions.parse("--strategies", "getafix,stock", "--repetitions", "2").schedule()
     );
+    assertFalse(bench.hedge());
+    assertTrue(DemoOptions.parseBench("--hedge").hedge());
     assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--repetitions", "0"));
     assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--repetitions", "21"));
     final IllegalArgumentException e =

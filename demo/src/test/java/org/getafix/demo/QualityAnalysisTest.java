@@ -36,7 +36,7 @@ class QualityAnalysisTest
   );
 
   static final QualityRecord QUALITY = new QualityRecord(640, "stock Druid's measured p99 (633 ms), rounded up to 10 ms", 0.25,
-                                                         List.of(1.0, 1.0, 0.5, 0.9), 1, 0);
+                                                         List.of(1.0, 1.0, 0.5, 0.9), 1, 0, true, 12, 5);
 
   private static Coverage header(String json)
   {

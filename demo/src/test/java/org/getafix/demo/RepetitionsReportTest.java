@@ -49,6 +49,7 @@ class RepetitionsReportTest
     assertTrue(p99.path("median").asDouble() < 1, "the fixture's druid-getafix answers in half the time: " + p99);
     assertEquals(5, json.path("figures").path("druid-getafix: failed queries").path("median").asDouble());
     assertEquals(0, json.path("figures").path("stock Druid: failed queries").path("max").asDouble());
+    assertEquals(12, json.path("figures").path("druid-getafix: hedges sent").path("median").asDouble(), "the fixture hedged");
     assertEquals("repetition-3/report.html", json.path("repetitionReports").get(2).asText());
   }
 
