@@ -100,6 +100,7 @@ public final class DemoReport
       run.put("queriesPerSecond", p.queries() / Math.max(1e-9, p.wallSeconds()));
       run.put("loads", churn[0]);
       run.put("drops", churn[1]);
+      run.put("loadedShareOfDataPerHour", nullIfNaN(PhaseAnalysis.loadedShareOfDataPerHour(p)));
       run.put("placementSettled", p.settled());
       run.put("straggler", p.straggler());
       run.put("stragglerAtSecond", nullIfNaN(p.stragglerAt()));

@@ -171,6 +171,34 @@ public final class PhaseAnalysis
     );
   }
 
+  /**
+   * Churn under a steady workload: the bytes of the replicas that appeared while the phase was measured and before its
+   * straggler (the plan then has reason to move data), per hour, as a share of the data set's bytes (one copy of every
+   * segment). NaN when that window holds fewer than two samples.
+   */
+  public static double loadedShareOfDataPerHour(PhaseRecord phase)
+  {
+    final double until = Double.isNaN(phase.stragglerAt()) ? phase.measureTo() : phase.stragglerAt();
+    final List<Sample> steady = phase.samples().stream()
+                                     .filter(s -> s.seconds() >= phase.measureFrom() && s.seconds() <= until)
+                                     .toList();
+    final long dataBytes = phase.segmentSizes().values().stream().mapToLong(Long::longValue).sum();
+    if (steady.size() < 2 || dataBytes == 0) {
+      return Double.NaN;
+    }
+    long loadedBytes = 0;
+    for (int i = 1; i < steady.size(); i++) {
+      final Map<String, Set<String>> before = steady.get(i - 1).holders();
+      for (Map.Entry<String, Set<String>> segment : steady.get(i).holders().entrySet()) {
+        final Set<String> held = before.getOrDefault(segment.getKey(), Set.of());
+        final long added = segment.getValue().stream().filter(n -> !held.contains(n)).count();
+        loadedBytes += added * phase.segmentSizes().getOrDefault(segment.getKey(), 0L);
+      }
+    }
+    final double hours = (steady.get(steady.size() - 1).seconds() - steady.get(0).seconds()) / 3600;
+    return hours <= 0 ? Double.NaN : loadedBytes / hours / dataBytes;
+  }
+
   /** Loads and drops over the whole phase, hand-over included. */
   public static long[] loadsAndDropsTotal(List<Sample> samples)
   {

@@ -112,6 +112,12 @@ public final class RepetitionsReport
       figures.add(measure(repetitions, strategy.label() + ": failed queries", strategy, p -> p.failures()));
       figures.add(measure(
           repetitions,
+          strategy.label() + ": bytes loaded per hour before the straggler, share of the data",
+          strategy,
+          PhaseAnalysis::loadedShareOfDataPerHour
+      ));
+      figures.add(measure(
+          repetitions,
           strategy.label() + ": largest JIT share of a Historical's CPU while measured",
           strategy,
           p -> p.warmUp().jitShareMeasured()

@@ -49,6 +49,11 @@ class RepetitionsReportTest
     assertTrue(p99.path("median").asDouble() < 1, "the fixture's druid-getafix answers in half the time: " + p99);
     assertEquals(5, json.path("figures").path("druid-getafix: failed queries").path("median").asDouble());
     assertEquals(0, json.path("figures").path("stock Druid: failed queries").path("max").asDouble());
+    // The fixture's druid-getafix loads a 1 MB copy in the 3 s before its straggler, of 3 MB of data: 400 times an hour.
+    assertEquals(400, json.path("figures").path("druid-getafix: bytes loaded per hour before the straggler, share of the data")
+                          .path("median").asDouble(), 1e-9);
+    assertEquals(0, json.path("figures").path("stock Druid: bytes loaded per hour before the straggler, share of the data")
+                        .path("max").asDouble(), "stock moves its copy only after the straggler");
     assertEquals(12, json.path("figures").path("druid-getafix: hedges sent").path("median").asDouble(), "the fixture hedged");
     assertEquals("repetition-3/report.html", json.path("repetitionReports").get(2).asText());
   }
