@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Budgeted execution and queue-length admission on a small overloaded cluster (capacity about 1.6× its base load).
  * The plant is pinned to the plan these tests were tuned on: the hot floor without its per-node minimum
  * ({@code hotMinNodeLoadShare} 0). With the default minimum fewer segments have two holders on these 2 nodes, and
- * the hybrid controller's steady-state error after the load step rose from under 0.15 to 0.25 (docs/benchmarks.md).
+ * the hybrid controller's steady-state error after the load step rose from under 0.15 to 0.25.
  */
 class BudgetedExecutionTest
 {
