@@ -7,8 +7,9 @@ import java.util.stream.Collectors;
  * The two configurations the demo compares on one cluster.
  *
  * <p>The router of druid-getafix is {@code getafixAdaptive}: on the live cluster with a straggler it had the lowest
- * p99 of all Broker strategies, 0.65-0.67 of Druid's {@code connectionCount}, while {@code getafixAbr} (the plan's
- * table) was 1.18-2.16 times worse (docs/benchmarks.md, "Live cluster: Broker routing with a straggler").
+ * p99 of all Broker strategies, a median 0.79 (0.65-1.04) of Druid's {@code connectionCount}, while
+ * {@code getafixAbr} (the plan's table) was 1.18-2.16 times worse (docs/benchmarks.md, "Live cluster: Broker routing
+ * with a straggler").
  */
 public enum Strategy
 {
