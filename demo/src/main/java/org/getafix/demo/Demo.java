@@ -291,6 +291,7 @@ public final class Demo
         GetafixSetup.ROUND_SECONDS * 1000L
     );
     final JsonNode qualityAtStart = quality == null ? null : qualityState(quality);
+    final JsonNode statusAtStart = getafixStatus(getafix);
     final Waits.Check settled;
     double gamma = 0;
     try {
@@ -438,7 +439,9 @@ public final class Demo
           gamma,
           timeline,
           qualityRecord,
-          new PhaseWarmUp(placementSeconds, jit.took().toNanos() / 1e9, jit.windows(), jit.lastShare(), jitShareMeasured)
+          new PhaseWarmUp(placementSeconds, jit.took().toNanos() / 1e9, jit.windows(), jit.lastShare(), jitShareMeasured),
+          since(statusAtStart, getafixStatus(getafix), "statsRejected"),
+          since(statusAtStart, getafixStatus(getafix), "statsMissing")
       );
     }
     finally {
@@ -498,6 +501,18 @@ public final class Demo
     }
     catch (RuntimeException e) {
       System.err.println("[demo] quality endpoint unreadable: " + e.getMessage());
+      return JsonNodeFactory.instance.objectNode();
+    }
+  }
+
+  /** Getafix's status on the Coordinator; an empty object (every counter 0) where it cannot be read. */
+  private static JsonNode getafixStatus(GetafixClient getafix)
+  {
+    try {
+      return getafix.status();
+    }
+    catch (Exception e) {
+      System.err.println("[demo] Getafix status unreadable: " + e.getMessage());
       return JsonNodeFactory.instance.objectNode();
     }
   }

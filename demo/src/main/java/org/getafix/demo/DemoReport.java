@@ -101,6 +101,8 @@ public final class DemoReport
       run.put("loads", churn[0]);
       run.put("drops", churn[1]);
       run.put("loadedShareOfDataPerHour", nullIfNaN(PhaseAnalysis.loadedShareOfDataPerHour(p)));
+      run.put("statsRejected", p.statsRejected());
+      run.put("statsMissing", p.statsMissing());
       run.put("placementSettled", p.settled());
       run.put("straggler", p.straggler());
       run.put("stragglerAtSecond", nullIfNaN(p.stragglerAt()));

@@ -30,6 +30,8 @@ import java.util.Map;
  * @param timeline          measured queries that answered, in the order they were sent
  * @param quality           budgets and mature runs of the phase; null when its queries carried no budget (stock)
  * @param warmUp            how the phase was warmed before its measurement
+ * @param statsRejected     Historical-rounds whose statistics the Coordinator rejected as implausible, whole phase
+ * @param statsMissing      Historical-rounds whose statistics did not come in time, whole phase
  */
 public record PhaseRecord(
     Strategy strategy,
@@ -52,7 +54,9 @@ public record PhaseRecord(
     double gamma,
     List<TimedQuery> timeline,
     QualityRecord quality,
-    PhaseWarmUp warmUp
+    PhaseWarmUp warmUp,
+    long statsRejected,
+    long statsMissing
 )
 {
   public PhaseRecord

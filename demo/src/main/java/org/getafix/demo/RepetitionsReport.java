@@ -123,6 +123,10 @@ public final class RepetitionsReport
           p -> p.warmUp().jitShareMeasured()
       ));
     }
+    figures.add(measure(repetitions, "Historical statistics the Coordinator rejected (Historical-rounds)",
+                        Strategy.GETAFIX, PhaseRecord::statsRejected));
+    figures.add(measure(repetitions, "Historical statistics that came late (Historical-rounds)",
+                        Strategy.GETAFIX, PhaseRecord::statsMissing));
     figures.add(measure(repetitions, Strategy.GETAFIX.label() + ": partial answers (share)", Strategy.GETAFIX,
                         p -> p.quality() == null ? Double.NaN : quality(p).partialFraction()));
     figures.add(measure(repetitions, Strategy.GETAFIX.label() + ": mean coverage", Strategy.GETAFIX,

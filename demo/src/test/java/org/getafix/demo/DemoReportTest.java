@@ -77,7 +77,9 @@ class DemoReportTest
         failures > 0 ? List.of("HTTP 500 <boom>") : List.of(), 6, List.of("s0", "s1"), SIZES, new long[]{80, 20}, 1.0,
         budgeted ? QualityAnalysisTest.BUDGETED_TIMELINE : QualityAnalysisTest.STOCK_TIMELINE,
         budgeted ? QualityAnalysisTest.QUALITY : null,
-        warmUp
+        warmUp,
+        0,
+        strategy == Strategy.GETAFIX ? 2 : 0
     );
   }
 
@@ -130,7 +132,7 @@ class DemoReportTest
     final PhaseRecord longRun = new PhaseRecord(
         getafix.strategy(), getafix.nodes(), many, 0, 300, null, Double.NaN, false, getafix.latencyMicros(),
         getafix.latencyByType(), 1, 0, List.of(), 300, getafix.segmentIds(), getafix.segmentSizes(),
-        getafix.segmentAccesses(), 1.0, List.of(), null, getafix.warmUp()
+        getafix.segmentAccesses(), 1.0, List.of(), null, getafix.warmUp(), 0, 0
     );
     final var trace = PhaseAnalysis.runTrace(longRun);
     assertEquals(25, trace.tierByRound().size());
@@ -244,7 +246,7 @@ class DemoReportTest
     final PhaseRecord unmeasured = new PhaseRecord(
         p.strategy(), p.nodes(), p.samples(), 0, 6, p.straggler(), p.stragglerAt(), true, p.latencyMicros(),
         p.latencyByType(), p.queries(), 0, List.of(), 6, p.segmentIds(), p.segmentSizes(), p.segmentAccesses(), 0,
-        p.timeline(), null, new PhaseWarmUp(20, 0, 0, Double.NaN, Double.NaN)
+        p.timeline(), null, new PhaseWarmUp(20, 0, 0, Double.NaN, Double.NaN), 0, 0
     );
     final String html = DemoReport.html(results(unmeasured));
     assertTrue(html.contains("<td>0 (0)</td><td>not measured</td><td>not measured</td>"), html);

@@ -117,7 +117,7 @@ class QualityAnalysisTest
     final PhaseRecord noStraggler = new PhaseRecord(
         p.strategy(), p.nodes(), p.samples(), 0, 6, null, Double.NaN, true, p.latencyMicros(), p.latencyByType(),
         p.queries(), 0, List.of(), 6, p.segmentIds(), p.segmentSizes(), p.segmentAccesses(), 0, STOCK_TIMELINE, null,
-        p.warmUp()
+        p.warmUp(), 0, 0
     );
     assertEquals(4, QualityAnalysis.beforeStraggler(noStraggler).queries());
     assertEquals(0, QualityAnalysis.afterStraggler(noStraggler).queries());

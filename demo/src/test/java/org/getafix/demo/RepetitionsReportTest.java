@@ -54,6 +54,7 @@ class RepetitionsReportTest
                           .path("median").asDouble(), 1e-9);
     assertEquals(0, json.path("figures").path("stock Druid: bytes loaded per hour before the straggler, share of the data")
                         .path("max").asDouble(), "stock moves its copy only after the straggler");
+    assertEquals(2, json.path("figures").path("Historical statistics that came late (Historical-rounds)").path("median").asDouble());
     assertEquals(12, json.path("figures").path("druid-getafix: hedges sent").path("median").asDouble(), "the fixture hedged");
     assertEquals("repetition-3/report.html", json.path("repetitionReports").get(2).asText());
   }

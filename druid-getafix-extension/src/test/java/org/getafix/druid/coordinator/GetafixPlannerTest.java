@@ -263,6 +263,10 @@ class GetafixPlannerTest
     round(400, 300);
     assertEquals(1, metricFor("getafix/stats/missing", H2).size(), "the genuine report after it is used");
     assertEquals(1, metricFor("getafix/stats/rejected", H2).size());
+    assertEquals(emitter.getMetricValues("getafix/stats/rejected", Map.of()).size(), holder.statsRejected(),
+                 "the status endpoint's running total follows the metric, all Historicals together");
+    assertEquals(emitter.getMetricValues("getafix/stats/missing", Map.of()).size(), holder.statsMissing());
+    assertTrue(holder.statsRejected() >= 1);
   }
 
   @Test

@@ -43,7 +43,10 @@ public class GetafixStatusResource
     this.jsonMapper = jsonMapper;
   }
 
-  /** Mode, why it is not ACTIVE, config in force, plan size, and the churn issued so far. */
+  /**
+   * Mode, why it is not ACTIVE, config in force, plan size, the churn issued so far, and the Historical-rounds whose
+   * statistics were missing or rejected so far.
+   */
   @GET
   @Path("/status")
   @Produces(MediaType.APPLICATION_JSON)
@@ -64,6 +67,8 @@ public class GetafixStatusResource
     status.put("unplacedSegments", s.unplaced().size());
     status.put("loadsIssued", handoff.loadsIssued());
     status.put("dropsIssued", handoff.dropsIssued());
+    status.put("statsMissing", holder.statsMissing());
+    status.put("statsRejected", holder.statsRejected());
     return Response.ok(status).build();
   }
 

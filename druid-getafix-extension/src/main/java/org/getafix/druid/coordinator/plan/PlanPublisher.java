@@ -85,6 +85,7 @@ public class PlanPublisher
    */
   public void observed(RoundInput input, PlanningRound.Observed observed, long loadsIssued, long dropsIssued)
   {
+    holder.countStatsProblems(input.statsMissing().size(), input.statsImplausible().size());
     input.statsMissing().keySet().forEach(node -> emit(
         forServer(node), GetafixMetric.STATS_MISSING, 1
     ));

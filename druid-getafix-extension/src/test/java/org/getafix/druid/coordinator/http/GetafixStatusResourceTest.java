@@ -86,6 +86,18 @@ class GetafixStatusResourceTest
     assertEquals(Mode.REFUSED, status.get("mode"));
     assertEquals(List.of("smartSegmentLoading=true"), status.get("problems"));
     assertFalse((Boolean) status.get("balancerStrategyInstalled"));
+    assertEquals(0L, status.get("statsRejected"));
+  }
+
+  @Test
+  void statusCountsTheStatisticsTheRoundsCouldNotUse()
+  {
+    holder.countStatsProblems(1, 2);
+    holder.countStatsProblems(0, 1);
+    @SuppressWarnings("unchecked")
+    final Map<String, Object> status = (Map<String, Object>) resource.getStatus().getEntity();
+    assertEquals(1L, status.get("statsMissing"));
+    assertEquals(3L, status.get("statsRejected"));
   }
 
   @Test
