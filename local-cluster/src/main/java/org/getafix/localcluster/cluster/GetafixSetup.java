@@ -5,9 +5,11 @@ import org.getafix.localcluster.client.GetafixClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -101,19 +103,47 @@ public final class GetafixSetup
   }
 
   /**
+   * How long the Coordinator's view may show a used segment without a replica that a Historical still serves. The view
+   * follows each Historical's announcements apart, so when Druid moves a segment (load on one node, then drop on the
+   * other) it can see the drop before the load, for as long as the two announcement streams are apart.
+   */
+  private static final Duration VIEW_LAG = Duration.ofSeconds(10);
+
+  /**
    * Segment id → Historicals serving it now; aborts a {@link Waits#await} when a used segment has no loaded replica
-   * (a placement must never leave data unavailable).
+   * (a placement must never leave data unavailable) for longer than the Coordinator's view can lag behind the
+   * Historicals.
    */
   public static Map<String, Set<String>> holdersChecked(LocalDruidCluster cluster, String dataSource)
   {
-    final Map<String, Set<String>> holders = GetafixClient.holdersBySegment(
-        cluster.coordinatorClient().segmentsPerServer(dataSource)
-    );
-    for (String id : cluster.coordinatorClient().usedSegments(dataSource)) {
-      if (!holders.containsKey(id)) {
-        throw new Waits.AbortWait("used segment " + id + " has no loaded replica");
-      }
+    final Map<String, Set<String>> holders = holders(cluster, dataSource);
+    final Set<String> unserved = unserved(cluster, dataSource, holders);
+    if (unserved.isEmpty()) {
+      return holders;
     }
-    return holders;
+    try {
+      Waits.await(
+          "segments " + unserved + " to show a loaded replica again",
+          VIEW_LAG,
+          () -> Collections.disjoint(unserved, unserved(cluster, dataSource, holders(cluster, dataSource)))
+      );
+    }
+    catch (TimeoutException e) {
+      throw new Waits.AbortWait("used segments " + unserved + " have had no loaded replica for " + VIEW_LAG.toSeconds()
+                                + " s");
+    }
+    return holders(cluster, dataSource);
+  }
+
+  private static Map<String, Set<String>> holders(LocalDruidCluster cluster, String dataSource)
+  {
+    return GetafixClient.holdersBySegment(cluster.coordinatorClient().segmentsPerServer(dataSource));
+  }
+
+  private static Set<String> unserved(LocalDruidCluster cluster, String dataSource, Map<String, Set<String>> holders)
+  {
+    final Set<String> unserved = new TreeSet<>(cluster.coordinatorClient().usedSegments(dataSource));
+    unserved.removeAll(holders.keySet());
+    return unserved;
   }
 }
