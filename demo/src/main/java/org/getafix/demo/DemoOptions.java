@@ -70,7 +70,7 @@ public record DemoOptions(
       System.lineSeparator(),
       "usage: ./getafix bench live [--quick] [--repetitions N] [--duration S] [--historicals N] [--quotas LIST]",
       "                            [--strategies stock,getafix] [--budget-ms MS]",
-      "  (3 repetitions take about 45 minutes on 2 cores, --quick about 15)",
+      "  (3 repetitions take 25-45 minutes on 2 cores, --quick about 15)",
       OPTIONS + " (default 3)"
   );
   static final int DEMO_REPETITIONS = 1;
