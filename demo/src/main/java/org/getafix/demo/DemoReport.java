@@ -145,7 +145,7 @@ public final class DemoReport
     return p.quality() == null ? List.of() : p.quality().matureQualities();
   }
 
-  private static Double nullIfNaN(double d)
+  static Double nullIfNaN(double d)
   {
     return Double.isNaN(d) ? null : d;
   }
@@ -709,7 +709,7 @@ public final class DemoReport
     return chart;
   }
 
-  private static String chart(Chart<?, ?> chart)
+  static String chart(Chart<?, ?> chart)
   {
     try {
       return HtmlReporter.image(chart);

@@ -12,7 +12,6 @@ import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,8 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.DoubleStream;
 import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
 import java.util.stream.IntStream;
 
 /**
@@ -195,8 +194,8 @@ public final class RepetitionsReport
     ratios.put("of", Strategy.GETAFIX.label() + " / " + Strategy.STOCK.label());
     for (Measure m : ratios(repetitions)) {
       final ObjectNode node = measureJson(ratios.putObject(m.name()), m);
-      node.put("medianStockFirst", nullIfNaN(m.median(stockFirst)));
-      node.put("medianGetafixFirst", nullIfNaN(m.median(stockFirst.stream().map(b -> !b).toList())));
+      node.put("medianStockFirst", DemoReport.nullIfNaN(m.median(stockFirst)));
+      node.put("medianGetafixFirst", DemoReport.nullIfNaN(m.median(stockFirst.stream().map(b -> !b).toList())));
     }
     final ObjectNode figures = root.putObject("figures");
     for (Measure m : figures(repetitions)) {
@@ -209,11 +208,11 @@ public final class RepetitionsReport
 
   private static ObjectNode measureJson(ObjectNode node, Measure m)
   {
-    node.put("median", nullIfNaN(m.median()));
-    node.put("min", nullIfNaN(m.min()));
-    node.put("max", nullIfNaN(m.max()));
+    node.put("median", DemoReport.nullIfNaN(m.median()));
+    node.put("min", DemoReport.nullIfNaN(m.min()));
+    node.put("max", DemoReport.nullIfNaN(m.max()));
     final ArrayNode values = node.putArray("values");
-    m.values().forEach(v -> values.add(nullIfNaN(v)));
+    m.values().forEach(v -> values.add(DemoReport.nullIfNaN(v)));
     return node;
   }
 
@@ -252,7 +251,6 @@ public final class RepetitionsReport
   {
     System.setProperty("java.awt.headless", "true");
     final DemoResults first = repetitions.get(0);
-    final List<Boolean> stockFirst = stockFirst(repetitions);
     final List<Measure> ratios = ratios(repetitions);
     final StringBuilder html = new StringBuilder(HtmlReporter.pageStart("getafix bench live: stock Druid vs druid-getafix"));
     html.append("<h1>Stock Druid vs druid-getafix on a live cluster, ").append(repetitions.size())
@@ -276,7 +274,7 @@ public final class RepetitionsReport
       html.append("<p>Below 1 is better for druid-getafix in latency and replicas, above 1 in throughput. The "
                   + "medians apart by order show how much running second helps (or hurts): where they differ by "
                   + "more than the range of either, the order moved the figure more than the machine's noise.</p>");
-      html.append(chart(ratiosChart(ratios)));
+      html.append(DemoReport.chart(ratiosChart(ratios)));
     }
     html.append("<h2>Failures, budgeted answers and JIT compilers</h2>")
         .append(table(repetitions, figures(repetitions), false))
@@ -341,16 +339,6 @@ public final class RepetitionsReport
     return chart;
   }
 
-  private static String chart(XYChart chart)
-  {
-    try {
-      return HtmlReporter.image(chart);
-    }
-    catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private static String medianAndRange(Measure m)
   {
     return fixed(m.median()) + " [" + fixed(m.min()) + ", " + fixed(m.max()) + "]";
@@ -375,10 +363,5 @@ public final class RepetitionsReport
   private static String fixed(double d)
   {
     return Double.isNaN(d) ? "–" : String.format(Locale.ROOT, "%.2f", d);
-  }
-
-  private static Double nullIfNaN(double d)
-  {
-    return Double.isNaN(d) ? null : d;
   }
 }
