@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -290,8 +291,8 @@ public final class Demo
         quality,
         GetafixSetup.ROUND_SECONDS * 1000L
     );
-    final JsonNode qualityAtStart = quality == null ? null : qualityState(quality);
-    final JsonNode statusAtStart = getafixStatus(getafix);
+    final JsonNode qualityAtStart = quality == null ? null : readOrEmpty("quality endpoint", quality::qualityState);
+    final JsonNode statusAtStart = readOrEmpty("Getafix status", getafix::status);
     final Waits.Check settled;
     double gamma = 0;
     try {
@@ -386,6 +387,7 @@ public final class Demo
         }
       }
       final double measureTo = sampler.seconds();
+      final JsonNode statusAtEnd = readOrEmpty("Getafix status", getafix::status);
       final double jitShareMeasured = JitCompilerCpu.largestCompilerShare(
           jitBefore,
           JitCompilerCpu.ofThisMachine().read(cluster.historicalPids())
@@ -440,8 +442,8 @@ public final class Demo
           timeline,
           qualityRecord,
           new PhaseWarmUp(placementSeconds, jit.took().toNanos() / 1e9, jit.windows(), jit.lastShare(), jitShareMeasured),
-          since(statusAtStart, getafixStatus(getafix), "statsRejected"),
-          since(statusAtStart, getafixStatus(getafix), "statsMissing")
+          since(statusAtStart, statusAtEnd, "statsRejected"),
+          since(statusAtStart, statusAtEnd, "statsMissing")
       );
     }
     finally {
@@ -479,7 +481,7 @@ public final class Demo
                                            .filter(r -> r != null && !Double.isNaN(r.measuredQuality()))
                                            .map(MatureRunReport::measuredQuality)
                                            .toList();
-    final JsonNode atEnd = qualityState(quality);
+    final JsonNode atEnd = readOrEmpty("quality endpoint", quality::qualityState);
     return new QualityRecord(
         budget.ms(),
         budget.source(),
@@ -493,26 +495,14 @@ public final class Demo
     );
   }
 
-  /** The quality endpoint's state; an empty object (every counter 0) where it cannot be read. */
-  private static JsonNode qualityState(QualityClient quality)
+  /** What {@code read} returns; an empty object (every counter 0) where {@code what} cannot be read. */
+  private static JsonNode readOrEmpty(String what, Callable<JsonNode> read)
   {
     try {
-      return quality.qualityState();
-    }
-    catch (RuntimeException e) {
-      System.err.println("[demo] quality endpoint unreadable: " + e.getMessage());
-      return JsonNodeFactory.instance.objectNode();
-    }
-  }
-
-  /** Getafix's status on the Coordinator; an empty object (every counter 0) where it cannot be read. */
-  private static JsonNode getafixStatus(GetafixClient getafix)
-  {
-    try {
-      return getafix.status();
+      return read.call();
     }
     catch (Exception e) {
-      System.err.println("[demo] Getafix status unreadable: " + e.getMessage());
+      System.err.println("[demo] " + what + " unreadable: " + e.getMessage());
       return JsonNodeFactory.instance.objectNode();
     }
   }
