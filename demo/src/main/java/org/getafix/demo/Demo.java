@@ -40,7 +40,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -57,7 +56,7 @@ public final class Demo
   static final String DATA_SOURCE = "getafix_demo";
   static final long SEED = 42L;
   static final int CLIENTS = 4;
-  /** Cores the straggler is throttled to, as in BrokerRoutingIT. */
+  /** Cores the straggler is throttled to, as in the routing experiment. */
   static final double STRAGGLER_CORES = 0.1;
   /**
    * Share of budgeted queries that get a mature run (the Broker's {@code druid.getafix.quality.matureSampleRate}):
@@ -86,32 +85,23 @@ public final class Demo
 
   public static void main(String[] args)
   {
-    launch(args, DemoOptions::parse, DemoOptions.USAGE, "target/getafix-demo");
-  }
-
-  /**
-   * Parses {@code args} with {@code parser} (printing {@code usage} on {@code --help} or bad arguments), runs the
-   * demo into {@code outDir} under the project root, and exits.
-   */
-  static void launch(String[] args, Function<String[], DemoOptions> parser, String usage, String outDir)
-  {
     if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-      System.out.println(usage);
+      System.out.println(DemoOptions.USAGE);
       return;
     }
     final DemoOptions options;
     try {
-      options = parser.apply(args);
+      options = DemoOptions.parse(args);
     }
     catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
-      System.err.println(usage);
+      System.err.println(DemoOptions.USAGE);
       System.exit(2);
       return;
     }
     final Path root = Paths.get(System.getProperty("getafix.projectRoot", ".")).toAbsolutePath().normalize();
     try {
-      new Demo(options, root, root.resolve(outDir), System.out).run();
+      new Demo(options, root, root.resolve("target/getafix-demo"), System.out).run();
       System.exit(0);
     }
     catch (Exception e) {

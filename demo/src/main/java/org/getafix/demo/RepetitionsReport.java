@@ -206,7 +206,7 @@ public final class RepetitionsReport
     return root;
   }
 
-  private static ObjectNode measureJson(ObjectNode node, Measure m)
+  static ObjectNode measureJson(ObjectNode node, Measure m)
   {
     node.put("median", DemoReport.nullIfNaN(m.median()));
     node.put("min", DemoReport.nullIfNaN(m.min()));
@@ -295,15 +295,35 @@ public final class RepetitionsReport
 
   private static String table(List<DemoResults> repetitions, List<Measure> measures, boolean byOrder)
   {
-    final List<Boolean> stockFirst = stockFirst(repetitions);
+    return table(
+        repetitions.stream().map(RepetitionsReport::order).toList(),
+        measures,
+        byOrder ? stockFirst(repetitions) : null,
+        "stock first",
+        "getafix first"
+    );
+  }
+
+  /**
+   * A table of {@code measures}, a column per repetition (headed by its number and {@code labels}), then the median and
+   * range; unless {@code firstOrder} is null, also the medians apart for the repetitions in which it is true and false.
+   */
+  static String table(
+      List<String> labels,
+      List<Measure> measures,
+      List<Boolean> firstOrder,
+      String whenTrue,
+      String whenFalse
+  )
+  {
     final StringBuilder t = new StringBuilder("<table><tr><th>figure</th>");
-    for (int i = 0; i < repetitions.size(); i++) {
-      t.append("<th>").append(i + 1).append(" (").append(HtmlReporter.escape(order(repetitions.get(i))))
-       .append(")</th>");
+    for (int i = 0; i < labels.size(); i++) {
+      t.append("<th>").append(i + 1).append(" (").append(HtmlReporter.escape(labels.get(i))).append(")</th>");
     }
     t.append("<th>median</th><th>range</th>");
-    if (byOrder) {
-      t.append("<th>median, stock first</th><th>median, getafix first</th>");
+    if (firstOrder != null) {
+      t.append("<th>median, ").append(HtmlReporter.escape(whenTrue)).append("</th><th>median, ")
+       .append(HtmlReporter.escape(whenFalse)).append("</th>");
     }
     t.append("</tr>");
     for (Measure m : measures) {
@@ -311,9 +331,9 @@ public final class RepetitionsReport
       m.values().forEach(v -> t.append("<td>").append(fixed(v)).append("</td>"));
       t.append("<td><b>").append(fixed(m.median())).append("</b></td><td>")
        .append(fixed(m.min())).append("–").append(fixed(m.max())).append("</td>");
-      if (byOrder) {
-        t.append("<td>").append(fixed(m.median(stockFirst))).append("</td><td>")
-         .append(fixed(m.median(stockFirst.stream().map(b -> !b).toList()))).append("</td>");
+      if (firstOrder != null) {
+        t.append("<td>").append(fixed(m.median(firstOrder))).append("</td><td>")
+         .append(fixed(m.median(firstOrder.stream().map(b -> !b).toList()))).append("</td>");
       }
       t.append("</tr>");
     }
@@ -322,8 +342,14 @@ public final class RepetitionsReport
 
   private static XYChart ratiosChart(List<Measure> ratios)
   {
+    return ratiosChart("druid-getafix / stock Druid per repetition", ratios);
+  }
+
+  /** Each ratio per repetition, as points, against the line of no difference. */
+  static XYChart ratiosChart(String title, List<Measure> ratios)
+  {
     final XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT)
-                                              .title("druid-getafix / stock Druid per repetition")
+                                              .title(title)
                                               .xAxisTitle("repetition").yAxisTitle("ratio").build();
     chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
     chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
@@ -339,7 +365,7 @@ public final class RepetitionsReport
     return chart;
   }
 
-  private static String medianAndRange(Measure m)
+  static String medianAndRange(Measure m)
   {
     return fixed(m.median()) + " [" + fixed(m.min()) + ", " + fixed(m.max()) + "]";
   }
