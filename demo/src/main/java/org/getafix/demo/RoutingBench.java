@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.getafix.demo.RepetitionsReport.Measure;
 import org.getafix.localcluster.cluster.ClusterConfig;
 import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.MetricsReceiver;
 import org.getafix.localcluster.experiment.RoutingComparison;
@@ -128,7 +129,7 @@ final class RoutingBench
         Demo.STRAGGLER_CORES,
         Demo.CLIENTS,
         7L,
-        Duration.ofSeconds(quick ? 30 : 45),
+        quick ? JitCompilerCpu.WarmUp.QUERIES : JitCompilerCpu.WarmUp.WORKLOAD,
         Duration.ofSeconds(quick ? 10 : 15),
         Duration.ofSeconds(quick ? 20 : 40)
     );
@@ -155,7 +156,11 @@ final class RoutingBench
       cluster.coordinatorClient().awaitFullyLoaded(DATA_SOURCE, Duration.ofMinutes(10));
       final RoutingComparison comparison = new RoutingComparison(cluster, dataset, metrics, settings(quick));
       progress("placing every segment on every Historical, then warming the cluster up");
-      comparison.prepare();
+      final JitCompilerCpu.Settling settling = comparison.prepare();
+      progress(String.format(
+          Locale.ROOT, "warmed up in %d s; the JIT compilers' largest share of a Historical's CPU at the end: %.2f",
+          settling.took().toSeconds(), settling.lastShare()
+      ));
       final List<Repetition> done = new ArrayList<>();
       for (List<String> order : schedule(repetitions)) {
         progress("repetition " + (done.size() + 1) + " of " + repetitions + ": " + String.join(", then ", order));

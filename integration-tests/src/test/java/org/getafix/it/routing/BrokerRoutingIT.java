@@ -3,6 +3,7 @@ package org.getafix.it.routing;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.getafix.GetafixItCluster;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.LocalNode;
 import org.getafix.localcluster.cluster.MetricsReceiver;
@@ -42,7 +43,7 @@ class BrokerRoutingIT
       0.1,
       4,
       7L,
-      Duration.ofSeconds(45),
+      JitCompilerCpu.WarmUp.QUERIES,
       Duration.ofSeconds(15),
       Duration.ofSeconds(30)
   );
@@ -62,7 +63,8 @@ class BrokerRoutingIT
     metrics = MetricsReceiver.start();
     comparison = new RoutingComparison(cluster, GetafixItCluster.DATASET, metrics, SETTINGS);
     try {
-      System.out.println("cluster warm-up: " + comparison.prepare().summary());
+      final JitCompilerCpu.Settling warmUp = comparison.prepare();
+      System.out.println("cluster warm-up: " + warmUp.took().toSeconds() + " s, JIT share " + warmUp.lastShare());
       for (String type : ORDER) {
         final Phase phase = comparison.runPhase(type);
         System.out.println(type + " with a straggler: " + phase.run().summary() + "; sub-queries per Historical "

@@ -2,6 +2,7 @@ package org.getafix.localcluster.experiment;
 
 import org.getafix.localcluster.client.GetafixClient;
 import org.getafix.localcluster.cluster.GetafixSetup;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.MetricsReceiver;
 import org.getafix.localcluster.cluster.Waits;
@@ -49,7 +50,8 @@ public final class RoutingComparison
    * @param stragglerCores the straggler's cores while measured
    * @param clients        closed-loop clients
    * @param seed           the query sequence's seed, the same in every phase
-   * @param clusterWarmUp  workload once, before the first phase, for the JITs and the pages of the replicas
+   * @param clusterWarmUp  workload once, before the first phase, until the Historicals' JIT compilers settle (and the
+   *                       pages of the replicas are read), so that the first phase is not the one that compiles
    * @param warmUp         workload of each phase on equal Historicals, after its Broker restart
    * @param measure        workload of each phase measured with the straggler
    */
@@ -59,7 +61,7 @@ public final class RoutingComparison
       double stragglerCores,
       int clients,
       long seed,
-      Duration clusterWarmUp,
+      JitCompilerCpu.WarmUp clusterWarmUp,
       Duration warmUp,
       Duration measure
   )
@@ -117,9 +119,9 @@ public final class RoutingComparison
 
   /**
    * Hands placement to Getafix with every segment on every Historical, waits until they are there and the routing
-   * table covers them, and runs the cluster warm-up on equal Historicals.
+   * table covers them, and runs the cluster warm-up on equal Historicals until their JIT compilers settle.
    */
-  public WorkloadResult prepare() throws TimeoutException, InterruptedException
+  public JitCompilerCpu.Settling prepare() throws Exception
   {
     final GetafixClient getafix = new GetafixClient(cluster);
     final int all = cluster.historicals().size();
@@ -136,7 +138,7 @@ public final class RoutingComparison
         () -> "mode " + getafix.mode() + ", holders " + holders()
     );
     equalQuotas();
-    return run(settings.clusterWarmUp(), settings.seed() + 2000);
+    return cluster.warmUntilSettled(settings.clusterWarmUp(), window -> run(window, settings.seed() + 2000));
   }
 
   /** One phase: the Broker restarted with {@code type}, warmed on equal Historicals, then measured with the straggler. */
@@ -207,7 +209,8 @@ public final class RoutingComparison
         + "Broker restart, %d s of warm-up on equal Historicals, then %d s measured with Historical %d throttled to "
         + "%s cores",
         cluster.historicals().size(), settings.equalCores(), cluster.cgroupsEnabled(), dataset.hours(),
-        dataset.rowsPerHour(), settings.clients(), settings.seed(), settings.clusterWarmUp().toSeconds(),
+        dataset.rowsPerHour(), settings.clients(), settings.seed(), 100 * settings.clusterWarmUp().settledShare(),
+        settings.clusterWarmUp().window().toSeconds(), settings.clusterWarmUp().deadline().toSeconds(),
         settings.warmUp().toSeconds(), settings.measure().toSeconds(), settings.straggler(), settings.stragglerCores()
     );
   }
