@@ -13,27 +13,29 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code ./getafix bench live}: the live experiments, each on a fresh cluster, each repeated (three times unless asked)
- * with the order of its setups reversed every other time (ABBA): {@code placement}, the demo's comparison of stock
- * Druid and druid-getafix, and {@code routing}, Druid's {@code connectionCount} against {@code getafixAdaptive} with
- * a straggler ({@link RoutingBench}). Each writes {@code report.html} and {@code results.json} under
- * {@code target/getafix-bench/<experiment>/}, and {@code target/getafix-bench/report.html} links them. See
- * docs/benchmarks.md.
+ * {@code ./getafix bench live}: the live experiments, each on a fresh cluster, each repeated (three times unless asked),
+ * the comparisons with the order of their setups reversed every other time (ABBA): {@code placement}, the demo's
+ * comparison of stock Druid and druid-getafix; {@code routing}, Druid's {@code connectionCount} against
+ * {@code getafixAdaptive} with a straggler ({@link RoutingBench}); {@code control}, the quality monitor's hybrid budget
+ * control through a 2× load step ({@link ControlBench}); and {@code admission}, its quality-guided against its
+ * timeout-rate-guided admission controller ({@link AdmissionBench}). Each writes {@code report.html} and
+ * {@code results.json} under {@code target/getafix-bench/<experiment>/}, and {@code target/getafix-bench/report.html}
+ * links them. See docs/benchmarks.md.
  */
 public final class LiveBench
 {
-  static final List<String> EXPERIMENTS = List.of("placement", "routing");
+  static final List<String> EXPERIMENTS = List.of("placement", "routing", "control", "admission");
   static final String USAGE = DemoOptions.BENCH_USAGE + System.lineSeparator() + String.join(
       System.lineSeparator(),
       "  --experiments LIST which of " + String.join(",", EXPERIMENTS) + " to run, in that order (default all);",
-      "                  routing takes --quick and --repetitions only"
+      "                  routing, control and admission take --quick and --repetitions only"
   );
 
   /**
    * What to run.
    *
    * @param experiments which experiments, in the order of {@link #EXPERIMENTS}
-   * @param options     the placement experiment's options; routing takes {@code quick} and {@code repetitions}
+   * @param options     the placement experiment's options; the others take {@code quick} and {@code repetitions}
    */
   record Options(List<String> experiments, DemoOptions options)
   {
@@ -101,11 +103,14 @@ public final class LiveBench
     try {
       for (String experiment : options.experiments()) {
         final Path dir = outDir.resolve(experiment);
+        final BenchRun bench = new BenchRun(
+            experiment, options.options().quick(), options.options().repetitions(), root, dir, System.out
+        );
         switch (experiment) {
           case "placement" -> new Demo(options.options(), root, dir, System.out).run();
-          case "routing" -> new RoutingBench(
-              options.options().quick(), options.options().repetitions(), root, dir, System.out
-          ).run();
+          case "routing" -> new RoutingBench(bench).run();
+          case "control" -> new ControlBench(bench).run();
+          case "admission" -> new AdmissionBench(bench).run();
           default -> throw new IllegalStateException("no runner for experiment " + experiment);
         }
       }

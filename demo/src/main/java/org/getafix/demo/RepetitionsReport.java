@@ -166,10 +166,16 @@ public final class RepetitionsReport
   /** Writes {@code results.json} and {@code report.html} into {@code dir} and returns the report's path. */
   public static Path write(Path dir, List<DemoResults> repetitions) throws IOException
   {
+    return write(dir, json(repetitions), html(repetitions));
+  }
+
+  /** Writes {@code json} as {@code results.json} and {@code html} as {@code report.html} into {@code dir}. */
+  static Path write(Path dir, ObjectNode json, String html) throws IOException
+  {
     Files.createDirectories(dir);
-    MAPPER.writeValue(dir.resolve("results.json").toFile(), json(repetitions));
+    MAPPER.writeValue(dir.resolve("results.json").toFile(), json);
     final Path report = dir.resolve("report.html");
-    Files.writeString(report, html(repetitions), StandardCharsets.UTF_8);
+    Files.writeString(report, html, StandardCharsets.UTF_8);
     return report;
   }
 
@@ -236,10 +242,15 @@ public final class RepetitionsReport
           fixed(m.median(stockFirst.stream().map(b -> !b).toList()))
       ));
     }
-    for (Measure m : figures(repetitions)) {
-      sb.append(String.format(Locale.ROOT, "  %s: %s%n", m.name(), medianAndRange(m)));
-    }
-    return sb.toString();
+    return sb.append(lines(figures(repetitions))).toString();
+  }
+
+  /** A line per measure with its median and range, for the console. */
+  static String lines(List<Measure> measures)
+  {
+    return measures.stream()
+                   .map(m -> String.format(Locale.ROOT, "  %s: %s%n", m.name(), medianAndRange(m)))
+                   .collect(Collectors.joining());
   }
 
   private static String order(DemoResults repetition)

@@ -18,8 +18,10 @@ class LiveBenchTest
     assertTrue(all.options().quick());
     assertEquals(4, all.options().repetitions());
 
-    final LiveBench.Options chosen = LiveBench.Options.parse("--experiments", "routing,placement,routing");
-    assertEquals(List.of("placement", "routing"), chosen.experiments(), "in the bench's order, once each");
+    assertEquals(List.of("placement", "routing", "control", "admission"), LiveBench.EXPERIMENTS);
+    final LiveBench.Options chosen = LiveBench.Options.parse("--experiments", "admission,routing,placement,routing");
+    assertEquals(List.of("placement", "routing", "admission"), chosen.experiments(), "in the bench's order, once each");
+    assertEquals(List.of("control"), LiveBench.Options.parse("--experiments", "Control").experiments());
     assertEquals(3, chosen.options().repetitions(), "the bench's default");
   }
 
@@ -27,7 +29,7 @@ class LiveBenchTest
   void badExperimentsAreRefusedInWords()
   {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments", "hedging"))
-                   .getMessage().contains("placement,routing"));
+                   .getMessage().contains("placement,routing,control,admission"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
   }

@@ -13,6 +13,7 @@ import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.MetricsReceiver;
 import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.experiment.StragglerPlacement;
 import org.getafix.localcluster.workload.QueryMix;
 import org.getafix.localcluster.workload.QueryOutcome;
 import org.getafix.localcluster.workload.SyntheticDataset;
@@ -287,7 +288,7 @@ class BudgetedQueryIT
   /** {@code query} with a budget, and without a mature run: the online path alone, whatever the sampling rate. */
   private static Map<String, Object> withBudget(Map<String, Object> query, Object budget)
   {
-    return StragglerPlacement.withContext(query, Map.of(BUDGET, budget, MATURE, false));
+    return NativeQuery.withContext(query, Map.of(BUDGET, budget, MATURE, false));
   }
 
   private static BrokerAnswer post(String path, Object body) throws IOException, InterruptedException
@@ -499,7 +500,7 @@ class BudgetedQueryIT
       ));
       assertEquals(400, sql.status(), "SQL, budget " + bad + ": " + sql.body());
     }
-    final BrokerAnswer badMature = post("/druid/v2/", StragglerPlacement.withContext(timeseries(DATASET.interval()), Map.of(BUDGET, 100, MATURE, 5)));
+    final BrokerAnswer badMature = post("/druid/v2/", NativeQuery.withContext(timeseries(DATASET.interval()), Map.of(BUDGET, 100, MATURE, 5)));
     assertEquals(400, badMature.status(), "getafixMature 5: " + badMature.body());
   }
 
@@ -525,7 +526,7 @@ class BudgetedQueryIT
     // Full coverage: the mature answer, merged by the Broker from the memoised sub-answers, is the online answer.
     for (Map<String, Object> typed : everyQueryType()) {
       final String id = "it-mature-whole-" + typed.get("queryType");
-      final BrokerAnswer whole = nativeQuery(StragglerPlacement.withContext(typed, Map.of(BUDGET, 60_000, MATURE, true, "queryId", id)));
+      final BrokerAnswer whole = nativeQuery(NativeQuery.withContext(typed, Map.of(BUDGET, 60_000, MATURE, true, "queryId", id)));
       assertFalse(whole.coverage().path("timedOut").asBoolean(true), whole.context().toString());
       final JsonNode wholeRun = awaitMatureRun(id);
       assertEquals(1.0, wholeRun.path("quality").path("quality").asDouble(), wholeRun.toString());
@@ -534,7 +535,7 @@ class BudgetedQueryIT
     final Map<String, Object> query = stragglerQuery();
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
-      final BrokerAnswer cut = nativeQuery(StragglerPlacement.withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-mature-cut")));
+      final BrokerAnswer cut = nativeQuery(NativeQuery.withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-mature-cut")));
       final JsonNode coverage = cut.coverage();
       assertTrue(coverage.path("timedOut").asBoolean(false), "the straggler was not cut off: " + coverage);
       final JsonNode run = awaitMatureRun("it-mature-cut");
@@ -579,7 +580,7 @@ class BudgetedQueryIT
       final String id = "it-m1-budgeted-" + i;
       cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
       try {
-        final BrokerAnswer budgeted = post("/druid/v2/", StragglerPlacement.withContext(query, Map.of(
+        final BrokerAnswer budgeted = post("/druid/v2/", NativeQuery.withContext(query, Map.of(
             BUDGET, TARGET_RT_MS - TARGET_MARGIN_MS,
             MATURE, true,
             "queryId", id
@@ -599,7 +600,7 @@ class BudgetedQueryIT
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
       for (int i = 0; i < MEASURED_QUERIES; i++) {
-        final BrokerAnswer stock = post("/druid/v2/", StragglerPlacement.withContext(query, Map.of("timeout", TARGET_RT_MS, "queryId", "it-m1-stock-" + i)));
+        final BrokerAnswer stock = post("/druid/v2/", NativeQuery.withContext(query, Map.of("timeout", TARGET_RT_MS, "queryId", "it-m1-stock-" + i)));
         stockMillis.add(stock.millis());
         if (stock.status() != 200) {
           stockFailed++;
@@ -647,7 +648,7 @@ class BudgetedQueryIT
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
       final long stragglerBefore = cluster.historical(STRAGGLER).cpuUsageNanos();
-      final BrokerAnswer online = nativeQuery(StragglerPlacement.withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
+      final BrokerAnswer online = nativeQuery(NativeQuery.withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
       assertTrue(online.coverage().path("timedOut").asBoolean(false), "the straggler was not cut off: " + online.context());
       final JsonNode run = awaitMatureRun("it-m2-mature");
       final long matureCpu = cluster.historical(STRAGGLER).cpuUsageNanos() - stragglerBefore;
@@ -657,7 +658,7 @@ class BudgetedQueryIT
       for (int h = 0; h < before.length; h++) {
         before[h] = cluster.historical(h).cpuUsageNanos();
       }
-      final BrokerAnswer full = nativeQuery(StragglerPlacement.withContext(query, Map.of("queryId", "it-m2-full")));
+      final BrokerAnswer full = nativeQuery(NativeQuery.withContext(query, Map.of("queryId", "it-m2-full")));
       long fullCpu = 0;
       for (int h = 0; h < before.length; h++) {
         fullCpu += cluster.historical(h).cpuUsageNanos() - before[h];
@@ -706,7 +707,7 @@ class BudgetedQueryIT
     try {
       final List<Long> millis = new ArrayList<>();
       for (int i = 0; i < MEASURED_QUERIES; i++) {
-        final BrokerAnswer answer = nativeQuery(StragglerPlacement.withContext(query, Map.of("queryId", "it-controlled-" + i)));
+        final BrokerAnswer answer = nativeQuery(NativeQuery.withContext(query, Map.of("queryId", "it-controlled-" + i)));
         assertFalse(answer.coverage().isMissingNode(), "not budgeted by the controller: " + answer.context());
         millis.add(answer.millis());
       }
@@ -729,7 +730,7 @@ class BudgetedQueryIT
         final BrokerAnswer cut = nativeQuery(withBudget(query, 1));
         assertTrue(cut.coverage().path("timedOut").asBoolean(false), cut.context().toString());
       }
-      final BrokerAnswer shed = post("/druid/v2/", StragglerPlacement.withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
+      final BrokerAnswer shed = post("/druid/v2/", NativeQuery.withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
       figures.put("lowPriorityStatus", shed.status());
       figures.put("admission", qualityState().path("admission"));
       assertEquals(429, shed.status(), shed.body().toString());

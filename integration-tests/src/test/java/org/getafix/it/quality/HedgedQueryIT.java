@@ -165,7 +165,7 @@ class HedgedQueryIT
       own.forEach((key, value) -> merged.put(key.toString(), value));
     }
     merged.putAll(context);
-    return StragglerPlacement.withContext(query, merged);
+    return NativeQuery.withContext(query, merged);
   }
 
   private static BrokerAnswer post(String path, Object body) throws IOException, InterruptedException

@@ -143,6 +143,14 @@ public final class NativeQuery
     return map;
   }
 
+  /** {@code query} with {@code context} as its whole context, as a fresh mutable map; {@code query} is left as it is. */
+  public static Map<String, Object> withContext(Map<String, Object> query, Map<String, Object> context)
+  {
+    final Map<String, Object> withContext = new LinkedHashMap<>(query);
+    withContext.put("context", context);
+    return withContext;
+  }
+
   private NativeQuery aggregation(Map<String, Object> aggregation)
   {
     aggregations.add(aggregation);

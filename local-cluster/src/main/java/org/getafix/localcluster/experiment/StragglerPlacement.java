@@ -1,8 +1,8 @@
-package org.getafix.it.quality;
+package org.getafix.localcluster.experiment;
 
+import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.Waits;
-import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.workload.SyntheticDataset;
 
 import java.time.Duration;
@@ -12,18 +12,18 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The placement the quality ITs measure on: one replica per segment, a fifth or more of them on the straggler only, so
- * that the Broker cannot route around it, whatever placement the ITs before left (Getafix's plan, or stock's 2
- * replicas).
+ * The placement the quality measurements run on: one replica per segment, a fifth or more of them on the straggler
+ * only, so that the Broker cannot route around it, whatever placement came before (Getafix's plan, or stock's 2
+ * replicas). Shared by the quality integration tests and {@code ./getafix bench live}.
  */
-final class StragglerPlacement
+public final class StragglerPlacement
 {
   private StragglerPlacement()
   {
   }
 
   /** Hands placement to stock Druid with one replica and waits for it; returns the holders of each segment. */
-  static Map<String, Set<String>> oneReplicaEach(LocalDruidCluster cluster, SyntheticDataset dataset, int straggler)
+  public static Map<String, Set<String>> oneReplicaEach(LocalDruidCluster cluster, SyntheticDataset dataset, int straggler)
       throws TimeoutException
   {
     GetafixSetup.handPlacementToStock(cluster, dataset.dataSource(), 1);
@@ -38,13 +38,5 @@ final class StragglerPlacement
                  && holders.values().stream().filter(h -> h.contains(stragglerHost)).count() >= dataset.hours() / 5;
         }, () -> "holders per segment: " + holders);
     return holders;
-  }
-
-  /** {@code query} with {@code context} as its whole context. */
-  static Map<String, Object> withContext(Map<String, Object> query, Map<String, Object> context)
-  {
-    final Map<String, Object> withContext = new HashMap<>(query);
-    withContext.put("context", context);
-    return withContext;
   }
 }

@@ -1,0 +1,465 @@
+package org.getafix.localcluster.experiment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.getafix.core.wire.QueryContextKeys;
+import org.getafix.localcluster.client.NativeQuery;
+import org.getafix.localcluster.cluster.JitCompilerCpu;
+import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.workload.SyntheticDataset;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * The quality monitor's budget controller and admission controller measured on a live cluster, each run on a Broker
+ * restarted with the setting under test, with one Historical throttled to a straggler while it runs. Shared by the
+ * budget-control integration test and {@code ./getafix bench live}.
+ *
+ * <p>The workload: timeseries queries (hourly, count, longSum and a cardinality aggregator that hashes every row)
+ * over 10 to all of the dataset's hourly segments, the size cycling deterministically with the query's number. Every
+ * segment has one replica ({@link #placeOneReplicaEach}), a third or so of them on the straggler. With the
+ * straggler's work queued behind the other clients' queries, whole answers take from a fraction of a second to several
+ * times the target, and the more so the more clients there are: the response time at a given budget grows with the
+ * load, as in the budget paper's index server, and the target is met only by cutting answers off.
+ *
+ * <p>The response-time target is not hard-coded: {@link #calibrate} measures the whole answers (budget far above them)
+ * under the lower load on this machine first, and the target is a share of their mean.
+ * <ul>
+ *   <li><b>Control</b> ({@link #controlRun}): N closed-loop clients send controller-budgeted queries (no
+ *   {@code getafixBudgetMs}), then 2N. Per control interval ({@link #INTERVAL} completed queries, the controller's
+ *   adaptive period) it records the mean response time and the controller's budget and response-time estimate (from
+ *   the quality endpoint).</li>
+ *   <li><b>Admission</b> ({@link #admissionRun}): high-priority closed-loop clients and open-loop low-priority
+ *   arrivals, all with the same fixed budget, under the quality-guided or the timeout-rate-guided admission
+ *   controller.</li>
+ * </ul>
+ *
+ * @param cluster   the cluster, with {@code dataset} ingested
+ * @param dataset   the hourly dataset the queries read
+ * @param straggler index of the Historical throttled while a run measures
+ * @param settings  how the experiment runs
+ */
+public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset dataset, int straggler, Settings settings)
+{
+  public static final String HYBRID = "HYBRID";
+  public static final String ANSWER_QUALITY = "ANSWER_QUALITY";
+  public static final String TIMEOUT_RATE = "TIMEOUT_RATE";
+  /** Queries per control interval: the controller's adaptive period (BudgetControlConfig.DEFAULT_ADAPTIVE_PERIOD). */
+  public static final int INTERVAL = 10;
+  public static final int MIN_INTERVALS_BEFORE_STEP = 4;
+  public static final int MIN_INTERVALS_AFTER_STEP = 10;
+  public static final double ADMISSION_TARGET = 0.9;
+  /**
+   * The straggler's CPU: its third of a 100-hour query takes about a second alone, so that under two clients some
+   * answers are whole within the target and some are not, and under four most are not.
+   */
+  public static final double STRAGGLER_CORES = 0.1;
+  /** N: closed-loop clients before the load step; 2N after it. */
+  public static final int CLIENTS = 2;
+  private static final int MIN_HOURS = 10;
+  /** The target as a share of the mean whole-answer response time under N clients. */
+  private static final double TARGET_SHARE_OF_WHOLE = 0.8;
+  /** The whole answers must take long enough that Broker overheads (tens of ms) are a small part of the target. */
+  private static final long MIN_WHOLE_MEAN_MS = 400;
+  private static final long CALIBRATION_BUDGET_MS = 20_000;
+  /**
+   * Calibration queries not counted: the first queries after the cluster starts run on cold JVMs and page caches (in
+   * a first run they took 2.4 s on average where the same load took 0.9 s a minute later).
+   */
+  private static final int CALIBRATION_WARMUP = 10;
+  /**
+   * Before calibrating, the load runs at the straggler's own quota until the Historicals' JIT compilers have settled.
+   * Throttled to 0.1 core, a fresh straggler compiles Druid's query path on that tenth of a core for minutes: a
+   * targeted run of the integration test on a fresh cluster got 17 calibration answers in 45 s, at 3.1 s each, and
+   * failed.
+   */
+  private static final JitCompilerCpu.WarmUp JIT_WARM_UP = JitCompilerCpu.WarmUp.QUERIES;
+  private static final int CALIBRATION_QUERIES = 30;
+  private static final Duration CALIBRATION_MAX = Duration.ofSeconds(45);
+  private static final int BEFORE_STEP_QUERIES = 120;
+  private static final Duration BEFORE_STEP_MAX = Duration.ofSeconds(40);
+  private static final int AFTER_STEP_QUERIES = 250;
+  private static final Duration AFTER_STEP_MAX = Duration.ofSeconds(45);
+  /**
+   * A phase lasts at least this many times the time its fewest measurable intervals take at the target response time,
+   * so that a slower machine, which calibrates a longer target, still gets them (a run with a 1.75 s target had 9
+   * intervals after the step in 45 s).
+   */
+  private static final double PHASE_TIME_MARGIN = 1.5;
+  /**
+   * Low-priority queries in flight on average: by Little's law the arrival rate times the budget that bounds each one,
+   * so the arrival period is the calibrated budget over this. Runs with 12 to 13 in flight (4/s at a 3.1 or 3.2 s
+   * budget, 5/s at 2.5 s) filled the Broker's 16 HTTP threads with them, the high-priority clients and the mature
+   * runs, and high-priority queries waited 5 to 17 s for a thread against their budget: a wait outside the budget, so
+   * those runs measured the Broker's queue, not admission control. Runs with 10 in flight (4/s at 2.49 s) were valid. A
+   * fixed rate tipped over whenever a slower machine calibrated a longer budget.
+   */
+  private static final double LOW_PRIORITY_IN_FLIGHT = 8;
+  /** An admission run ends after this many high-priority queries or {@link #ADMISSION_MAX}, whichever is first. */
+  public static final int ADMISSION_HIGH_PRIORITY_QUERIES = 120;
+  public static final Duration ADMISSION_MAX = Duration.ofSeconds(50);
+  /** Every this many high-priority queries, one gets a mature run, whose measured quality is the Ubora signal. */
+  private static final int MATURE_EVERY = 2;
+  private static final Duration BROKER_RESTART = Duration.ofMinutes(10);
+
+  /**
+   * How the experiment runs.
+   *
+   * @param stragglerCores the straggler's CPU while a run measures
+   * @param clients        N: closed-loop clients before the load step, 2N after it; also the high-priority clients of
+   *                       the admission runs
+   * @param queryIdPrefix  the start of every query's id, which tells whose queries they are in the Broker's logs
+   */
+  public record Settings(double stragglerCores, int clients, String queryIdPrefix)
+  {
+    /** {@link #STRAGGLER_CORES} and {@link #CLIENTS}, the figures the integration test's margins were set on. */
+    public static Settings standard(String queryIdPrefix)
+    {
+      return new Settings(STRAGGLER_CORES, CLIENTS, queryIdPrefix);
+    }
+  }
+
+  /**
+   * What {@link #calibrate} found: whole answers under N clients with the straggler.
+   *
+   * @param targetMs          the control runs' response-time target: {@code TARGET_SHARE_OF_WHOLE} of the whole
+   *                          answers' mean
+   * @param admissionBudgetMs the admission runs' fixed budget: the whole answers' p90
+   * @param enoughAnswers     whether at least half the calibration queries were answered
+   * @param slowEnough        whether the whole answers took long enough ({@code MIN_WHOLE_MEAN_MS} on average) that
+   *                          Broker overheads are a small part of the target
+   * @param figures           everything measured, for a report
+   */
+  public record Calibration(
+      long targetMs,
+      long admissionBudgetMs,
+      boolean enoughAnswers,
+      boolean slowEnough,
+      Map<String, Object> figures
+  )
+  {
+    /** The admission runs' low-priority arrival period: {@code LOW_PRIORITY_IN_FLIGHT} in flight at the budget. */
+    public Duration lowPriorityPeriod()
+    {
+      return Duration.ofMillis(Math.round(admissionBudgetMs / LOW_PRIORITY_IN_FLIGHT));
+    }
+  }
+
+  /**
+   * Hands placement to stock Druid with one replica per segment and waits until a fifth or more of them are on the
+   * straggler only ({@link StragglerPlacement#oneReplicaEach}); returns how many are.
+   */
+  public long placeOneReplicaEach() throws TimeoutException
+  {
+    final String host = cluster.historical(straggler).hostAndPort();
+    return StragglerPlacement.oneReplicaEach(cluster, dataset, straggler)
+                             .values()
+                             .stream()
+                             .filter(h -> h.contains(host))
+                             .count();
+  }
+
+  /**
+   * Whole answers under N clients on the Broker as found (no controller): budgets far above the answers' times, so
+   * that nothing is cut, after a JIT warm-up and a few uncounted queries. The target is a share of their mean, and the
+   * admission budget their p90.
+   */
+  public Calibration calibrate() throws Exception
+  {
+    final Map<String, Object> jitWarmUp = warmUpJit();
+    final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, null);
+    cluster.setCpuQuota(straggler, settings.stragglerCores());
+    try {
+      run.closedLoop(settings.clients(), wholeAnswer("calibration-"));
+      run.awaitCompleted("calibration queries", CALIBRATION_WARMUP + CALIBRATION_QUERIES, CALIBRATION_MAX);
+    }
+    finally {
+      run.stop();
+      restoreStraggler();
+    }
+    final List<BudgetLoad.Outcome> answered = run.outcomes(o -> o.status() == 200 && o.index() > CALIBRATION_WARMUP);
+    final double[] millis = answered.stream().mapToDouble(BudgetLoad.Outcome::millis).sorted().toArray();
+    final double mean = mean(millis);
+    final double p90 = millis.length == 0 ? Double.NaN : millis[(int) Math.floor(0.9 * (millis.length - 1))];
+    final long targetMs = Math.round(TARGET_SHARE_OF_WHOLE * mean / 10) * 10;
+    final long admissionBudgetMs = Math.round(p90 / 10) * 10;
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("jitWarmUp", jitWarmUp);
+    figures.put("stragglerCores", settings.stragglerCores());
+    figures.put("clients", settings.clients());
+    figures.put("queries", run.outcomes(o -> o.index() > CALIBRATION_WARMUP).size());
+    figures.put("warmupQueries", CALIBRATION_WARMUP);
+    figures.put("answered", answered.size());
+    figures.put("wholeMeanMs", mean);
+    figures.put("wholeP90Ms", p90);
+    figures.put("wholeMaxMs", millis.length == 0 ? Double.NaN : millis[millis.length - 1]);
+    figures.put("cutShare", answered.stream().filter(o -> o.answeredShare() < 1).count() / (double) Math.max(1, answered.size()));
+    figures.put("targetMs", targetMs);
+    figures.put("admissionBudgetMs", admissionBudgetMs);
+    return new Calibration(
+        targetMs,
+        admissionBudgetMs,
+        answered.size() >= CALIBRATION_QUERIES / 2,
+        mean >= MIN_WHOLE_MEAN_MS,
+        figures
+    );
+  }
+
+  /**
+   * Runs the calibration load unthrottled, in windows, until the Historicals' compilers have settled as
+   * {@link #JIT_WARM_UP} says. Where /proc cannot tell (not Linux), no window.
+   */
+  private Map<String, Object> warmUpJit() throws Exception
+  {
+    final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, null);
+    final JitCompilerCpu.Settling settling;
+    try {
+      run.closedLoop(settings.clients(), wholeAnswer("warm-up-"));
+      settling = cluster.warmUntilSettled(
+          JIT_WARM_UP,
+          window -> run.awaitCompleted("a JIT warm-up window", Integer.MAX_VALUE, window)
+      );
+    }
+    finally {
+      run.stop();
+    }
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    figures.put("seconds", settling.took().toSeconds());
+    figures.put("queries", run.completed());
+    figures.put("jitShareLastWindow", settling.lastShare());
+    return figures;
+  }
+
+  /** The calibration's queries: whole answers, with a budget far above them. */
+  private LongFunction<BudgetLoad.Request> wholeAnswer(String queryIdPrefix)
+  {
+    return i -> new BudgetLoad.Request(
+        NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
+            QueryContextKeys.BUDGET_MS, CALIBRATION_BUDGET_MS,
+            QueryContextKeys.MATURE, false,
+            "queryId", settings.queryIdPrefix() + queryIdPrefix + i
+        )),
+        true
+    );
+  }
+
+  /**
+   * Response-time tracking through a 2× step in load (the budget paper's Figs 9-11) under control mode {@code mode}
+   * ({@code INTEGRAL}, {@code ADAPTIVE} or {@link #HYBRID}): the Broker restarted with the datasource under control at
+   * the calibrated target, the straggler throttled, N clients until {@link #MIN_INTERVALS_BEFORE_STEP} or more control
+   * intervals have passed, then 2N. Leaves the straggler's CPU restored and the Broker as the run set it: call
+   * {@link #restore} when done.
+   */
+  public ControlResult controlRun(String mode, Calibration calibration) throws Exception
+  {
+    final long targetMs = calibration.targetMs();
+    final String prefix = settings.queryIdPrefix() + "control-" + mode.toLowerCase(Locale.ROOT) + "-";
+    final LongFunction<BudgetLoad.Request> controlled = i -> new BudgetLoad.Request(
+        NativeQuery.withContext(sizedQuery(dataset, i), Map.of("queryId", prefix + i)),
+        true
+    );
+    cluster.setCpuQuota(straggler, settings.stragglerCores());
+    try {
+      cluster.restartBroker(Map.of(
+          "druid.getafix.quality.controlledDataSources", "[\"" + dataset.dataSource() + "\"]",
+          "druid.getafix.quality.targetResponseTimeMs", String.valueOf(targetMs),
+          "druid.getafix.quality.controlMode", mode,
+          "druid.getafix.quality.matureSampleRate", "0"
+      ), BROKER_RESTART);
+      final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, this::budgetAndEstimate);
+      final int stepIndex;
+      try {
+        run.closedLoop(settings.clients(), controlled);
+        run.awaitCompleted(mode + ": queries before the step", BEFORE_STEP_QUERIES,
+                           phaseMax(BEFORE_STEP_MAX, MIN_INTERVALS_BEFORE_STEP, settings.clients(), targetMs));
+        stepIndex = run.completed();
+        run.closedLoop(settings.clients(), controlled);
+        run.awaitCompleted(mode + ": queries after the step", stepIndex + AFTER_STEP_QUERIES,
+                           phaseMax(AFTER_STEP_MAX, MIN_INTERVALS_AFTER_STEP, 2 * settings.clients(), targetMs));
+      }
+      finally {
+        run.stop();
+      }
+      return ControlResult.of(mode, run, stepIndex, targetMs);
+    }
+    finally {
+      restoreStraggler();
+    }
+  }
+
+  /**
+   * Low-priority throughput at (about) equal high-priority answer quality (Ubora §8) under admission signal
+   * {@code signal} ({@link #ANSWER_QUALITY} or {@link #TIMEOUT_RATE}), setpoint {@link #ADMISSION_TARGET}.
+   * High-priority queries: closed-loop clients, every other one with a mature run (the quality-guided controller's
+   * samples; the same load under both). Low-priority queries ({@code priority} −1): open-loop arrivals, so that a shed
+   * query (HTTP 429) does not make its client send faster. All have the same fixed budget, the whole answers' p90
+   * under the high-priority load alone, so that high-priority answers are mostly whole when the low-priority load is
+   * shed and often cut when it is not. Leaves the straggler's CPU restored and the Broker as the run set it: call
+   * {@link #restore} when done.
+   */
+  public AdmissionResult admissionRun(String signal, Calibration calibration) throws Exception
+  {
+    final long budgetMs = calibration.admissionBudgetMs();
+    final String prefix = settings.queryIdPrefix() + "admission-" + signal.toLowerCase(Locale.ROOT) + "-";
+    cluster.setCpuQuota(straggler, settings.stragglerCores());
+    try {
+      cluster.restartBroker(Map.of(
+          "druid.getafix.quality.admission", signal,
+          "druid.getafix.quality.admissionTarget", String.valueOf(ADMISSION_TARGET),
+          "druid.getafix.quality.admissionEvaluationPeriod", "10",
+          "druid.getafix.quality.admissionWindow", "10",
+          "druid.getafix.quality.matureSampleRate", "0"
+      ), BROKER_RESTART);
+      final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, BudgetExperiment::admitFractionAndSignal);
+      try {
+        run.closedLoop(settings.clients(), i -> new BudgetLoad.Request(
+            NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
+                QueryContextKeys.BUDGET_MS, budgetMs,
+                QueryContextKeys.MATURE, i % MATURE_EVERY == 0,
+                "queryId", prefix + "high-" + i
+            )),
+            true
+        ));
+        run.openLoop(calibration.lowPriorityPeriod(), i -> new BudgetLoad.Request(
+            NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
+                QueryContextKeys.BUDGET_MS, budgetMs,
+                QueryContextKeys.MATURE, false,
+                "priority", -1,
+                "queryId", prefix + "low-" + i
+            )),
+            false
+        ));
+        run.awaitHighPriority(signal + ": high-priority queries", ADMISSION_HIGH_PRIORITY_QUERIES, ADMISSION_MAX);
+      }
+      finally {
+        run.stop();
+      }
+      return AdmissionResult.of(signal, run, run.qualityState(), prefix);
+    }
+    finally {
+      restoreStraggler();
+    }
+  }
+
+  /** Gives the straggler back the cores it was started with, and the cluster the Broker it was started with. */
+  public void restore() throws IOException, TimeoutException
+  {
+    restoreStraggler();
+    cluster.restartBroker(Map.of(), BROKER_RESTART);
+  }
+
+  private void restoreStraggler()
+  {
+    cluster.setCpuQuota(straggler, cluster.config().cpuQuota(straggler));
+  }
+
+  /** The setup in words, for reports. */
+  public String describe()
+  {
+    return String.format(
+        Locale.ROOT,
+        "%d Historicals capped at %s cores (cgroups %s), one replica per segment; %d hourly segments x %d rows; "
+        + "timeseries over %d to %d hours, with a cardinality aggregator over every row; Historical %d throttled to "
+        + "%s cores while measured; %d closed-loop clients, %d after the load step; admission target %s",
+        cluster.historicals().size(),
+        IntStream.range(0, cluster.historicals().size())
+                 .mapToObj(i -> String.valueOf(cluster.config().cpuQuota(i)))
+                 .collect(Collectors.joining("/")),
+        cluster.cgroupsEnabled(), dataset.hours(), dataset.rowsPerHour(), minHours(dataset), dataset.hours(),
+        straggler, settings.stragglerCores(), settings.clients(), 2 * settings.clients(), ADMISSION_TARGET
+    );
+  }
+
+  /** The longer of a phase's usual bound and the time its fewest measurable intervals take at the target. */
+  private static Duration phaseMax(Duration usual, int intervals, int clients, long targetMs)
+  {
+    final long atTarget = Math.round(PHASE_TIME_MARGIN * intervals * INTERVAL * targetMs / clients);
+    return usual.compareTo(Duration.ofMillis(atTarget)) >= 0 ? usual : Duration.ofMillis(atTarget);
+  }
+
+  /** What a control run reads from the quality endpoint's state every {@link #INTERVAL} completed queries. */
+  private double[] budgetAndEstimate(JsonNode state)
+  {
+    final JsonNode controller = state.path("budgetControl").path(dataset.dataSource());
+    return new double[]{
+        controller.path("budgetMs").asDouble(Double.NaN),
+        controller.path("responseTimeEstimateMs").asDouble(Double.NaN)
+    };
+  }
+
+  /** What an admission run reads from the quality endpoint's state every {@link #INTERVAL} completed queries. */
+  private static double[] admitFractionAndSignal(JsonNode state)
+  {
+    return new double[]{
+        state.path("admission").path("lowPriorityAdmitFraction").asDouble(Double.NaN),
+        state.path("admission").path("highPrioritySignal").asDouble(Double.NaN)
+    };
+  }
+
+  /**
+   * Query {@code i}: the straggler query over {@link #hours} consecutive hours, from an offset that also cycles with
+   * {@code i}.
+   */
+  static Map<String, Object> sizedQuery(SyntheticDataset dataset, long i)
+  {
+    final int hours = hours(dataset, i);
+    final int offset = (int) ((i * 53) % (dataset.hours() - hours + 1));
+    return NativeQuery.timeseries(dataset.dataSource(), List.of(dataset.interval(offset, offset + hours)))
+                      .granularity("hour")
+                      .count("rows")
+                      .longSum("added", "added")
+                      .cardinality("distinctRows", List.of("page", "country", "user"), true)
+                      .toMap();
+  }
+
+  /**
+   * How many hours query {@code i} reads: 10 (or all of a smaller dataset) to all of them, stepping through that range
+   * by {@link #sizeStride} so that any 10 consecutive queries mix small and large ones.
+   */
+  static int hours(SyntheticDataset dataset, long i)
+  {
+    final int sizes = dataset.hours() - minHours(dataset) + 1;
+    return minHours(dataset) + (int) ((i * sizeStride(sizes)) % sizes);
+  }
+
+  private static int minHours(SyntheticDataset dataset)
+  {
+    return Math.min(MIN_HOURS, dataset.hours());
+  }
+
+  /**
+   * The step between consecutive sizes out of {@code sizes}: 37 of the 91 of a 100-hour dataset, about 0.4 of them
+   * (near the golden section, so consecutive sizes land far apart), the same share of another dataset's, made coprime
+   * with their number so that every size comes in turn.
+   */
+  static int sizeStride(int sizes)
+  {
+    int stride = Math.max(1, (int) Math.round(sizes * 37.0 / 91));
+    while (gcd(stride, sizes) != 1) {
+      stride++;
+    }
+    return stride;
+  }
+
+  private static int gcd(int a, int b)
+  {
+    return b == 0 ? a : gcd(b, a % b);
+  }
+
+  static double mean(double[] values)
+  {
+    double sum = 0;
+    for (double v : values) {
+      sum += v;
+    }
+    return values.length == 0 ? Double.NaN : sum / values.length;
+  }
+}
