@@ -68,11 +68,11 @@ public record DemoOptions(
   );
   public static final String BENCH_USAGE = String.join(
       System.lineSeparator(),
-      "usage: ./getafix bench live [--experiments placement,routing,control,admission] [--quick] [--repetitions N]",
-      "                            [--duration S] [--historicals N] [--quotas LIST] [--strategies stock,getafix]",
-      "                            [--budget-ms MS]",
-      "  (3 repetitions of placement and routing take 40-60 minutes on 2 cores, --quick about 25; of control and",
-      "  admission about 15 minutes each, --quick about 10)",
+      "usage: ./getafix bench live [--experiments placement,routing,budgeted,control,admission] [--quick]",
+      "                            [--repetitions N] [--duration S] [--historicals N] [--quotas LIST]",
+      "                            [--strategies stock,getafix] [--budget-ms MS]",
+      "  (3 repetitions of placement take 25-45 minutes on 2 cores, --quick about 12; of each other experiment",
+      "  about 10-15 minutes, --quick 6-10)",
       OPTIONS + " (default 3)"
   );
   static final int DEMO_REPETITIONS = 1;

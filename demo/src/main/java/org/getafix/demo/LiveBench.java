@@ -16,7 +16,8 @@ import java.util.Locale;
  * {@code ./getafix bench live}: the live experiments, each on a fresh cluster, each repeated (three times unless asked),
  * the comparisons with the order of their setups reversed every other time (ABBA): {@code placement}, the demo's
  * comparison of stock Druid and druid-getafix; {@code routing}, Druid's {@code connectionCount} against
- * {@code getafixAdaptive} with a straggler ({@link RoutingBench}); {@code control}, the quality monitor's hybrid budget
+ * {@code getafixAdaptive} with a straggler ({@link RoutingBench}); {@code budgeted}, budgeted queries against stock
+ * Druid's timeout with a hard straggler ({@link BudgetedBench}); {@code control}, the quality monitor's hybrid budget
  * control through a 2× load step ({@link ControlBench}); and {@code admission}, its quality-guided against its
  * timeout-rate-guided admission controller ({@link AdmissionBench}). Each writes {@code report.html} and
  * {@code results.json} under {@code target/getafix-bench/<experiment>/}, and {@code target/getafix-bench/report.html}
@@ -24,11 +25,11 @@ import java.util.Locale;
  */
 public final class LiveBench
 {
-  static final List<String> EXPERIMENTS = List.of("placement", "routing", "control", "admission");
+  static final List<String> EXPERIMENTS = List.of("placement", "routing", "budgeted", "control", "admission");
   static final String USAGE = DemoOptions.BENCH_USAGE + System.lineSeparator() + String.join(
       System.lineSeparator(),
       "  --experiments LIST which of " + String.join(",", EXPERIMENTS) + " to run, in that order (default all);",
-      "                  routing, control and admission take --quick and --repetitions only"
+      "                  the experiments but placement take --quick and --repetitions only"
   );
 
   /**
@@ -109,6 +110,7 @@ public final class LiveBench
         switch (experiment) {
           case "placement" -> new Demo(options.options(), root, dir, System.out).run();
           case "routing" -> new RoutingBench(bench).run();
+          case "budgeted" -> new BudgetedBench(bench).run();
           case "control" -> new ControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
           default -> throw new IllegalStateException("no runner for experiment " + experiment);

@@ -1,0 +1,53 @@
+package org.getafix.demo;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BudgetedBenchTest
+{
+  private static final long TARGET_MS = 1000;
+
+  @Test
+  void sharesAreOfTheQueriesSentAndQualityOfTheMatureRuns()
+  {
+    final BudgetedBench.Figures budgeted = BudgetedBench.Figures.of(BudgetedBench.BUDGETED, TARGET_MS, List.of(
+        new BudgetedBench.Answer(200, 990, 0.7, 0.7),
+        new BudgetedBench.Answer(200, 1050, 0.6, 0.5),
+        new BudgetedBench.Answer(200, 1200, 1.0, 1.0),
+        new BudgetedBench.Answer(200, 800, 1.0, Double.NaN)
+    ));
+    assertEquals(1.0, budgeted.answered());
+    assertEquals(0.5, budgeted.withinTarget(), "990 and 800 ms of a 1,000 ms target");
+    assertEquals(0.75, budgeted.withinTenPercentOver(), "and 1,050 ms");
+    assertEquals(0.825, budgeted.meanCoverage(), 1e-12);
+    assertEquals(2.2 / 3, budgeted.meanQuality(), 1e-12, "the three measured mature runs");
+    assertEquals(0.5, budgeted.p10Quality(), "the lowest of three by nearest rank");
+
+    final BudgetedBench.Figures stock = BudgetedBench.Figures.of(BudgetedBench.STOCK, TARGET_MS, List.of(
+        new BudgetedBench.Answer(504, 1003, Double.NaN, Double.NaN),
+        new BudgetedBench.Answer(200, 700, Double.NaN, Double.NaN)
+    ));
+    assertEquals(0.5, stock.answered(), "a timeout is no answer");
+    assertEquals(0.5, stock.withinTarget());
+    assertTrue(Double.isNaN(stock.meanCoverage()) && Double.isNaN(stock.meanQuality()), "stock states no coverage");
+  }
+
+  @Test
+  void theRatiosAreTheBudgetedOverStockWithinEachRepetition()
+  {
+    final BudgetedBench.Figures stock = new BudgetedBench.Figures(BudgetedBench.STOCK, 0.5, 0.25, 0.25, 1000, Double.NaN, Double.NaN, Double.NaN);
+    final BudgetedBench.Figures budgeted = new BudgetedBench.Figures(BudgetedBench.BUDGETED, 1, 0.75, 1, 900, 0.7, 0.7, 0.6);
+    final List<AbbaComparison.Repetition<BudgetedBench.Figures>> repetitions = List.of(
+        new AbbaComparison.Repetition<>(List.of(stock, budgeted)),
+        new AbbaComparison.Repetition<>(List.of(budgeted, stock))
+    );
+    final RepetitionsReport.Measure withinTarget = BudgetedBench.COMPARISON.ratios(repetitions).get(0);
+    assertEquals("answered within T", withinTarget.name());
+    assertEquals(List.of(3.0, 3.0), withinTarget.values());
+    assertTrue(BudgetedBench.html("a setup", repetitions).contains("a setup"));
+  }
+}
