@@ -8,9 +8,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code ./getafix bench live}: the live experiments, each on a fresh cluster, each repeated (three times unless asked),
@@ -101,12 +103,15 @@ public final class LiveBench
     }
     final Path root = Paths.get(System.getProperty("getafix.projectRoot", ".")).toAbsolutePath().normalize();
     final Path outDir = root.resolve("target/getafix-bench");
-    try {
-      for (String experiment : options.experiments()) {
-        final Path dir = outDir.resolve(experiment);
-        final BenchRun bench = new BenchRun(
-            experiment, options.options().quick(), options.options().repetitions(), root, dir, System.out
-        );
+    // Each experiment on a cluster of its own: one that fails (a Historical that would not start, a calibration the
+    // machine could not meet) leaves the others' figures standing, and the index says which failed.
+    final Map<String, String> failed = new LinkedHashMap<>();
+    for (String experiment : options.experiments()) {
+      final Path dir = outDir.resolve(experiment);
+      final BenchRun bench = new BenchRun(
+          experiment, options.options().quick(), options.options().repetitions(), root, dir, System.out
+      );
+      try {
         switch (experiment) {
           case "placement" -> new Demo(options.options(), root, dir, System.out).run();
           case "routing" -> new RoutingBench(bench).run();
@@ -116,18 +121,27 @@ public final class LiveBench
           default -> throw new IllegalStateException("no runner for experiment " + experiment);
         }
       }
-      System.out.println("index:   " + writeIndex(outDir, options));
-      System.exit(0);
+      catch (Exception e) {
+        System.err.println("[bench " + experiment + "] failed: " + e);
+        e.printStackTrace();
+        failed.put(experiment, e.toString());
+      }
     }
-    catch (Exception e) {
-      System.err.println("[bench] failed: " + e);
-      e.printStackTrace();
+    try {
+      System.out.println("index:   " + writeIndex(outDir, options, failed));
+    }
+    catch (IOException e) {
+      System.err.println("[bench] could not write the index: " + e);
       System.exit(1);
     }
+    if (!failed.isEmpty()) {
+      System.err.println("[bench] failed: " + String.join(", ", failed.keySet()));
+    }
+    System.exit(failed.isEmpty() ? 0 : 1);
   }
 
-  /** {@code report.html} under {@code outDir}: a link to each experiment's report. */
-  static Path writeIndex(Path outDir, Options options) throws IOException
+  /** {@code report.html} under {@code outDir}: a link to each experiment's report, or why it failed. */
+  static Path writeIndex(Path outDir, Options options, Map<String, String> failed) throws IOException
   {
     final StringBuilder html = new StringBuilder(HtmlReporter.pageStart("getafix bench live"));
     html.append("<h1>getafix bench live</h1><p>")
@@ -135,8 +149,13 @@ public final class LiveBench
         .append(options.options().quick() ? ", quick mode" : "")
         .append(". Each experiment ran on a fresh cluster.</p><ul>");
     for (String experiment : options.experiments()) {
-      html.append("<li><a href=\"").append(experiment).append("/report.html\">")
-          .append(HtmlReporter.escape(experiment)).append("</a></li>");
+      if (failed.containsKey(experiment)) {
+        html.append("<li>").append(HtmlReporter.escape(experiment)).append(": <b>failed</b>, ")
+            .append(HtmlReporter.escape(failed.get(experiment))).append("</li>");
+      } else {
+        html.append("<li><a href=\"").append(experiment).append("/report.html\">")
+            .append(HtmlReporter.escape(experiment)).append("</a></li>");
+      }
     }
     html.append("</ul></body></html>");
     final Path index = outDir.resolve("report.html");

@@ -1,10 +1,15 @@
 package org.getafix.demo;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,5 +37,17 @@ class LiveBenchTest
                    .getMessage().contains("placement,routing,budgeted,control,admission"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
+  }
+
+  @Test
+  void theIndexLinksEachExperimentAndSaysWhichFailed(@TempDir Path dir) throws Exception
+  {
+    final LiveBench.Options options = LiveBench.Options.parse("--experiments", "routing,budgeted");
+    final String index = Files.readString(
+        LiveBench.writeIndex(dir, options, Map.of("budgeted", "java.util.concurrent.TimeoutException: calibration"))
+    );
+    assertTrue(index.contains("href=\"routing/report.html\""), index);
+    assertFalse(index.contains("href=\"budgeted/report.html\""), "a failed experiment has no report to link");
+    assertTrue(index.contains("budgeted: <b>failed</b>, java.util.concurrent.TimeoutException: calibration"), index);
   }
 }
