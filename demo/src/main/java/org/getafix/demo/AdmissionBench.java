@@ -37,6 +37,7 @@ final class AdmissionBench
       List.of(
           new Figure<>("high-priority mean quality", Figures::highPriorityMeanQuality),
           new Figure<>("low-priority admitted per second", Figures::lowPriorityPerSecond),
+          new Figure<>("low-priority admitted per second, late half", Figures::lowPriorityPerSecondLate),
           new Figure<>("high-priority failed", Figures::highPriorityFailed),
           new Figure<>("high-priority shed", Figures::highPriorityShed)
       )
