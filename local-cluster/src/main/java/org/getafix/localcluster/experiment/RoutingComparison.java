@@ -1,5 +1,7 @@
 package org.getafix.localcluster.experiment;
 
+import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.contract.MetricDimension;
 import org.getafix.localcluster.client.GetafixClient;
 import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
@@ -35,9 +37,7 @@ public final class RoutingComparison
   public static final String CONNECTION_COUNT = "connectionCount";
   public static final String ADAPTIVE = "getafixAdaptive";
   public static final String ABR = "getafixAbr";
-  public static final String PICKS = "getafix/route/picks";
-  public static final String FALLBACKS = "getafix/route/fallbacks";
-  public static final String TABLE_AGE = "getafix/route/table/age";
+  private static final String PICKS = GetafixMetric.ROUTE_PICKS.metricName();
   /** The routing extension's emitters, beside the http one the figures are read from. */
   private static final List<String> EMITTERS = List.of("getafix", "getafixRouting");
   private static final Duration BROKER_RESTART = Duration.ofMinutes(3);
@@ -173,9 +173,9 @@ public final class RoutingComparison
         type,
         run,
         metrics.countBy("query/node/time", "server", from, reported),
-        metrics.sumBy(PICKS, "policy", from, reported),
-        metrics.sumBy(FALLBACKS, "reason", from, reported),
-        metrics.events(TABLE_AGE, from, reported, e -> true).size()
+        metrics.sumBy(PICKS, MetricDimension.POLICY, from, reported),
+        metrics.sumBy(GetafixMetric.ROUTE_FALLBACKS.metricName(), MetricDimension.REASON, from, reported),
+        metrics.events(GetafixMetric.ROUTE_TABLE_AGE.metricName(), from, reported, e -> true).size()
     );
   }
 
