@@ -36,7 +36,7 @@ import java.util.function.Predicate;
 final class BudgetedBench
 {
   static final String DATA_SOURCE = "getafix_budgeted";
-  static final String STOCK = "stock timeout";
+  static final String STOCK = "stock";
   static final String BUDGETED = "budgeted";
   /** A hard straggler: its share of a whole-dataset query takes about 13 times the unthrottled answer. */
   static final double STRAGGLER_CORES = 0.02;
@@ -51,10 +51,9 @@ final class BudgetedBench
       List.of(STOCK, BUDGETED),
       BUDGETED,
       STOCK,
-      List.of(
-          new Figure<>("answered within T", Figures::withinTarget),
-          new Figure<>("mean response time", Figures::meanMillis)
-      ),
+      // Stock Druid answers none within T when the straggler holds its answer back, so the shares are given per
+      // setup rather than as ratios.
+      List.of(new Figure<>("mean response time", Figures::meanMillis)),
       List.of(
           new Figure<>("answered", Figures::answered),
           new Figure<>("answered within T", Figures::withinTarget),
