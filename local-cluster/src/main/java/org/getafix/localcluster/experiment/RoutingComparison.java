@@ -202,16 +202,21 @@ public final class RoutingComparison
   /** The setup in words, for reports. */
   public String describe()
   {
+    return describe(cluster.historicals().size(), cluster.cgroupsEnabled(), dataset, settings);
+  }
+
+  static String describe(int historicals, boolean cgroups, SyntheticDataset dataset, Settings settings)
+  {
     return String.format(
         Locale.ROOT,
         "%d Historicals capped at %s cores each (cgroups %s), every segment on all of them; %d hourly segments x %d "
-        + "rows; QueryMix.defaultMix, %d closed-loop clients, seed %d; once %d s of cluster warm-up; per phase a "
-        + "Broker restart, %d s of warm-up on equal Historicals, then %d s measured with Historical %d throttled to "
-        + "%s cores",
-        cluster.historicals().size(), settings.equalCores(), cluster.cgroupsEnabled(), dataset.hours(),
-        dataset.rowsPerHour(), settings.clients(), settings.seed(), 100 * settings.clusterWarmUp().settledShare(),
-        settings.clusterWarmUp().window().toSeconds(), settings.clusterWarmUp().deadline().toSeconds(),
-        settings.warmUp().toSeconds(), settings.measure().toSeconds(), settings.straggler(), settings.stragglerCores()
+        + "rows; QueryMix.defaultMix, %d closed-loop clients, seed %d; once, workload until no Historical's JIT "
+        + "compilers took more than %.0f%% of its CPU over %d s (at most %d s); per phase a Broker restart, %d s of "
+        + "warm-up on equal Historicals, then %d s measured with Historical %d throttled to %s cores",
+        historicals, settings.equalCores(), cgroups, dataset.hours(), dataset.rowsPerHour(), settings.clients(),
+        settings.seed(), 100 * settings.clusterWarmUp().settledShare(), settings.clusterWarmUp().window().toSeconds(),
+        settings.clusterWarmUp().deadline().toSeconds(), settings.warmUp().toSeconds(), settings.measure().toSeconds(),
+        settings.straggler(), settings.stragglerCores()
     );
   }
 
