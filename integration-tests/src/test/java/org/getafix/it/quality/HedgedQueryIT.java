@@ -287,8 +287,11 @@ class HedgedQueryIT
 
       // The same query unhedged waits for the straggler: last, so that its sub-query there delays nothing measured.
       final Map<String, Object> timeseries = queries.get(0);
+      // The client waits as long as the query may run: its own timeout, and then Druid's error.
       final BrokerAnswer unhedged = new QualityClient(cluster.broker().uri()).post(
-          "/druid/v2/", with(timeseries, Map.of(QueryContextKeys.HEDGE, false, "timeout", NO_BUDGET_TIMEOUT.toMillis()))
+          "/druid/v2/",
+          with(timeseries, Map.of(QueryContextKeys.HEDGE, false, "timeout", NO_BUDGET_TIMEOUT.toMillis())),
+          NO_BUDGET_TIMEOUT.plusSeconds(30)
       );
       assertEquals(200, unhedged.status(), unhedged.body().toString());
       final long hedgedMs = ((Number) ((Map<?, ?>) figures.get("timeseries")).get("hedgedMs")).longValue();

@@ -25,6 +25,8 @@ public final class QualityClient
                                                    .connectTimeout(Duration.ofSeconds(5))
                                                    .build();
 
+  private static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(2);
+
   private final URI broker;
 
   public QualityClient(URI broker)
@@ -32,11 +34,20 @@ public final class QualityClient
     this.broker = broker;
   }
 
-  /** POSTs {@code body} (serialised with Jackson) to {@code path} on the Broker; any HTTP status is returned. */
+  /**
+   * POSTs {@code body} (serialised with Jackson) to {@code path} on the Broker, waiting up to 2 minutes for the
+   * response; any HTTP status is returned.
+   */
   public BrokerAnswer post(String path, Object body) throws IOException, InterruptedException
   {
+    return post(path, body, DEFAULT_TIMEOUT);
+  }
+
+  /** {@link #post(String, Object)}, waiting up to {@code timeout}: for a query whose own timeout is longer. */
+  public BrokerAnswer post(String path, Object body, Duration timeout) throws IOException, InterruptedException
+  {
     final HttpRequest request = HttpRequest.newBuilder(broker.resolve(path))
-                                           .timeout(Duration.ofMinutes(2))
+                                           .timeout(timeout)
                                            .header("Content-Type", "application/json")
                                            .POST(HttpRequest.BodyPublishers.ofString(MAPPER.writeValueAsString(body)))
                                            .build();
