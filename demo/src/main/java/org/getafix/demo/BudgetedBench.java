@@ -138,7 +138,7 @@ final class BudgetedBench
       );
       bench.progress("placing one replica of each segment, some on the straggler only");
       final long onStraggler = placement.placeOneReplicaEach();
-      final Map<String, Object> query = stragglerQuery(dataset);
+      final Map<String, Object> query = BudgetExperiment.stragglerQuery(dataset, dataset.interval());
       final QualityClient broker = new QualityClient(cluster.broker().uri());
       bench.progress(onStraggler + " segments on the straggler; warming the JIT compilers up");
       // Both setups' code paths, the stock query's and the budgeted one's (the quality monitor's on the Broker), so
@@ -236,20 +236,6 @@ final class BudgetedBench
       return run.isPresent();
     }, () -> "not measured yet");
     return quality[0];
-  }
-
-  /**
-   * An hourly timeseries over the whole dataset with a cardinality aggregator, which hashes every row: on a warm cluster
-   * a count and two sums over a hard straggler's share take too little time to tell it from noise.
-   */
-  static Map<String, Object> stragglerQuery(SyntheticDataset dataset)
-  {
-    return NativeQuery.timeseries(dataset.dataSource(), List.of(dataset.interval()))
-                      .granularity("hour")
-                      .count("rows")
-                      .longSum("added", "added")
-                      .cardinality("distinctRows", List.of("page", "country", "user"), true)
-                      .toMap();
   }
 
   static String html(String setup, List<Repetition<Figures>> repetitions)
