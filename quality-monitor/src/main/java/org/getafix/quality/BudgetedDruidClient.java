@@ -149,6 +149,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     if (plan != null) {
       return runHedged(queryPlus.withQuery(bounded), context, sub, plan);
     }
+    final long start = clock.getAsLong();
     final Sequence<T> results;
     try {
       results = super.run(queryPlus.withQuery(bounded), context);
@@ -162,6 +163,10 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     // Read the answer as it arrives, not when the merge gets to this server: the merge may first wait for a
     // straggler until the deadline, and Druid's client refuses to read anything after the sub-query's fail time.
     final CompletableFuture<List<T>> answer = CompletableFuture.supplyAsync(results::toList, reader);
+    // The hedge policy learns each Historical's latency from every budgeted sub-query, not only from the hedged ones:
+    // a policy that knows nothing of a node hedges nothing under a budget shorter than the latency it then assumes,
+    // and would never learn. A sub-query cut at its deadline counts with the time it had.
+    answer.whenComplete((rows, failure) -> hedging.record(host, clock.getAsLong() - start));
     return byDeadline(sub, answer, () -> {}, rows -> {});
   }
 
