@@ -10,11 +10,11 @@ import org.getafix.it.getafix.GetafixItCluster;
 import org.getafix.localcluster.client.BrokerAnswer;
 import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.client.QualityClient;
-import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.RequestLogEntry;
 import org.getafix.localcluster.cluster.Waits;
+import org.getafix.localcluster.experiment.StragglerPlacement;
 import org.getafix.localcluster.workload.SyntheticDataset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +28,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -64,7 +63,7 @@ class HedgedQueryIT
    * is a measurement, not what this test checks.
    */
   private static final double HEDGE_RATIO = 0.5;
-  private static final Duration NO_BUDGET_TIMEOUT = Duration.ofMinutes(3);
+  private static final Duration NO_BUDGET_TIMEOUT = Duration.ofSeconds(60);
   private static final long MIN_BUDGET_MS = 1500;
   /** The budget over the unthrottled query's time: as in {@code BudgetedQueryIT}, a straggler's share takes longer. */
   private static final double BUDGET_OVER_UNTHROTTLED = 4;
@@ -81,13 +80,7 @@ class HedgedQueryIT
   {
     cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
     SharedDruidCluster.ensureIngested(DATASET);
-    GetafixSetup.handPlacementToStock(cluster, DATASET.dataSource(), 2);
-    final Map<String, Set<String>> holders = new HashMap<>();
-    Waits.await("every segment on exactly two Historicals", Duration.ofMinutes(4), Duration.ofSeconds(1), () -> {
-      holders.clear();
-      holders.putAll(GetafixSetup.holdersChecked(cluster, DATASET.dataSource()));
-      return holders.size() == DATASET.hours() && holders.values().stream().allMatch(h -> h.size() == 2);
-    }, () -> "holders per segment: " + holders);
+    StragglerPlacement.replicasEach(cluster, DATASET, STRAGGLER, 2);
     cluster.restartBroker(Map.of(
         "druid.getafix.quality.hedging", "true",
         "druid.getafix.quality.hedgeRatio", String.valueOf(HEDGE_RATIO),
@@ -287,17 +280,23 @@ class HedgedQueryIT
 
       // The same query unhedged waits for the straggler: last, so that its sub-query there delays nothing measured.
       final Map<String, Object> timeseries = queries.get(0);
-      // The client waits as long as the query may run: its own timeout, and then Druid's error.
+      // A node capped at 1/50 of a core answers its share in anything from 20 s to minutes (its JVM's own threads spend
+      // the same quota), so the wait is bounded: the query answers, or Druid fails it at its own timeout (504), and
+      // either way it took at least that long. The client waits until then.
       final BrokerAnswer unhedged = new QualityClient(cluster.broker().uri()).post(
           "/druid/v2/",
           with(timeseries, Map.of(QueryContextKeys.HEDGE, false, "timeout", NO_BUDGET_TIMEOUT.toMillis())),
           NO_BUDGET_TIMEOUT.plusSeconds(30)
       );
-      assertEquals(200, unhedged.status(), unhedged.body().toString());
+      final boolean timedOut = unhedged.status() == 504 && unhedged.millis() >= 0.9 * NO_BUDGET_TIMEOUT.toMillis();
+      assertTrue(unhedged.status() == 200 || timedOut, "neither answered nor timed out: " + unhedged.body());
       final long hedgedMs = ((Number) ((Map<?, ?>) figures.get("timeseries")).get("hedgedMs")).longValue();
       figures.put("timeseriesUnhedgedMs", unhedged.millis());
+      figures.put("timeseriesUnhedgedTimedOut", timedOut);
       figures.put("timeseriesHedgedOverUnhedged", hedgedMs / (double) unhedged.millis());
-      assertSameAnswer(timeseries, references.get(0), unhedged, "timeseries: the unhedged answer differs");
+      if (!timedOut) {
+        assertSameAnswer(timeseries, references.get(0), unhedged, "timeseries: the unhedged answer differs");
+      }
       assertTrue(2 * hedgedMs < unhedged.millis(), "hedging did not halve the straggler's delay: " + figures);
     }
     finally {

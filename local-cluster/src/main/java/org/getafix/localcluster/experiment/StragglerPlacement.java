@@ -12,9 +12,9 @@ import java.util.Set;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The placement the quality measurements run on: one replica per segment, a fifth or more of them on the straggler
- * only, so that the Broker cannot route around it, whatever placement came before (Getafix's plan, or stock's 2
- * replicas). Shared by the quality integration tests and {@code ./getafix bench live}.
+ * The placements the quality measurements run on, whatever placement came before (Getafix's plan, or stock's 2
+ * replicas): one replica per segment, a fifth or more of them on the straggler only, so that the Broker cannot route
+ * around it; or two, so that a hedge can. Shared by the quality integration tests and {@code ./getafix bench live}.
  */
 public final class StragglerPlacement
 {
@@ -26,17 +26,36 @@ public final class StragglerPlacement
   public static Map<String, Set<String>> oneReplicaEach(LocalDruidCluster cluster, SyntheticDataset dataset, int straggler)
       throws TimeoutException
   {
-    GetafixSetup.handPlacementToStock(cluster, dataset.dataSource(), 1);
+    return replicasEach(cluster, dataset, straggler, 1);
+  }
+
+  /**
+   * Hands placement to stock Druid with {@code replicas} replicas and waits until every segment has exactly that many,
+   * a fifth or more of the segments on the straggler; returns the holders of each segment.
+   */
+  public static Map<String, Set<String>> replicasEach(
+      LocalDruidCluster cluster,
+      SyntheticDataset dataset,
+      int straggler,
+      int replicas
+  ) throws TimeoutException
+  {
+    GetafixSetup.handPlacementToStock(cluster, dataset.dataSource(), replicas);
     final String stragglerHost = cluster.historical(straggler).hostAndPort();
     final Map<String, Set<String>> holders = new HashMap<>();
-    Waits.await("every segment on exactly one Historical, some on the straggler", Duration.ofMinutes(4),
-                Duration.ofSeconds(1), () -> {
+    Waits.await(
+        "every segment on exactly " + replicas + " Historical(s), some on the straggler",
+        Duration.ofMinutes(4),
+        Duration.ofSeconds(1),
+        () -> {
           holders.clear();
           holders.putAll(GetafixSetup.holdersChecked(cluster, dataset.dataSource()));
           return holders.size() == dataset.hours()
-                 && holders.values().stream().allMatch(h -> h.size() == 1)
+                 && holders.values().stream().allMatch(h -> h.size() == replicas)
                  && holders.values().stream().filter(h -> h.contains(stragglerHost)).count() >= dataset.hours() / 5;
-        }, () -> "holders per segment: " + holders);
+        },
+        () -> "holders per segment: " + holders
+    );
     return holders;
   }
 }
