@@ -14,6 +14,7 @@ import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.Waits;
 import org.getafix.localcluster.experiment.BudgetExperiment;
+import org.getafix.localcluster.experiment.StragglerPlacement;
 import org.getafix.localcluster.workload.SyntheticDataset;
 
 import java.nio.file.Path;
@@ -26,24 +27,27 @@ import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
- * The budgeted-queries experiment of {@code ./getafix bench live}: one Historical throttled to a hard straggler, and a
- * response-time target T. Stock Druid's answer to a deadline is its {@code timeout}: the query fails when the straggler
- * makes it late. The quality monitor's is {@code getafixBudgetMs}: the query answers at the budget with what the
- * Historicals finished, states its coverage, and its mature run measures what the cut cost. Each repetition sends the
- * same query under both, the order reversed every other repetition (ABBA). The straggler is throttled only while a
- * query runs, and each budgeted query's mature run is awaited before the next query, so that late sub-queries do not
- * pile up on the straggler (the Broker re-executes when idle, as Ubora does) and every query meets the same cluster.
+ * The budgeted-queries experiments of {@code ./getafix bench live}: one Historical throttled to a hard straggler, and a
+ * response-time target T. Each repetition sends the same query under both setups of a {@link Variant}, the order
+ * reversed every other repetition (ABBA). The straggler is throttled only while a query runs, and each budgeted query's
+ * mature run is awaited before the next query, so that late sub-queries do not pile up on the straggler (the Broker
+ * re-executes when idle, as Ubora does) and every query meets the same cluster.
  */
 final class BudgetedBench
 {
-  static final String DATA_SOURCE = "getafix_budgeted";
   static final String STOCK = "stock";
   static final String BUDGETED = "budgeted";
+  static final String HEDGED = "hedged";
   /** A hard straggler: its share of a whole-dataset query takes about 13 times the unthrottled answer. */
   static final double STRAGGLER_CORES = 0.02;
   /** T over the slowest of the last unthrottled answers: the other Historicals' shares fit well within it. */
   static final double TARGET_OVER_UNTHROTTLED = 4;
   static final long MIN_TARGET_MS = 1000;
+  /**
+   * Hedges per primary sub-query the Broker allows in the hedged variant. Every measured query meets the straggler, so
+   * a third of the sub-queries need a hedge, far above the default 5% meant for a node that is slow now and then.
+   */
+  static final double HEDGE_RATIO = 0.5;
   /** Unmeasured budgeted queries cut at T before the first phase: more than the reserve needs to start. */
   private static final int RESERVE_WARM_UP = DeadlineReserve.MIN_SAMPLES + 2;
   /** Unthrottled answers after the JIT warm-up, the slowest of the last two setting T. */
@@ -51,24 +55,60 @@ final class BudgetedBench
   private static final Duration MATURE_RUN_WAIT = Duration.ofMinutes(2);
   /** A budget far above an unthrottled answer: the warm-up's budgeted queries take the budgeted path and answer whole. */
   private static final long WARM_UP_BUDGET_MS = 60_000;
-  static final AbbaComparison<Figures> COMPARISON = new AbbaComparison<>(
-      "budgeted",
-      List.of(STOCK, BUDGETED),
-      BUDGETED,
-      STOCK,
-      // Stock Druid answers none within T when the straggler holds its answer back, so the shares are given per
-      // setup rather than as ratios.
-      List.of(new Figure<>("mean response time", Figures::meanMillis)),
-      List.of(
-          new Figure<>("answered", Figures::answered),
-          new Figure<>("answered within T", Figures::withinTarget),
-          new Figure<>("answered within 1.1 T", Figures::withinTenPercentOver),
-          new Figure<>("mean response time (ms)", Figures::meanMillis),
-          new Figure<>("mean coverage", Figures::meanCoverage),
-          new Figure<>("mean measured quality", Figures::meanQuality),
-          new Figure<>("p10 measured quality", Figures::p10Quality)
-      )
+  private static final List<Figure<Figures>> SETUP_FIGURES = List.of(
+      new Figure<>("answered", Figures::answered),
+      new Figure<>("answered within T", Figures::withinTarget),
+      new Figure<>("answered within 1.1 T", Figures::withinTenPercentOver),
+      new Figure<>("mean response time (ms)", Figures::meanMillis),
+      new Figure<>("mean coverage", Figures::meanCoverage),
+      new Figure<>("mean measured quality", Figures::meanQuality),
+      new Figure<>("p10 measured quality", Figures::p10Quality)
   );
+
+  /**
+   * The two comparisons. {@link #TIMEOUT}: stock Druid's answer to a deadline is its {@code timeout}, and the query
+   * fails when the straggler makes it late; the quality monitor's is {@code getafixBudgetMs}: the query answers at the
+   * budget with what the Historicals finished, states its coverage, and its mature run measures what the cut cost. One
+   * replica per segment, so that nothing can route around the straggler. {@link #HEDGING}: budgeted queries with and
+   * without hedged sub-queries ({@code getafixHedge}), every segment on two Historicals and the Broker choosing between
+   * them at random, so that about a third of each query's segments go to the straggler first and a hedge can re-ask
+   * their other holder.
+   */
+  enum Variant
+  {
+    TIMEOUT("budgeted", STOCK, BUDGETED, 1, Map.of()),
+    HEDGING("hedged", BUDGETED, HEDGED, 2, Map.of(
+        "druid.getafix.quality.hedging", "true",
+        "druid.getafix.quality.hedgeRatio", String.valueOf(HEDGE_RATIO),
+        "druid.broker.balancer.type", "random"
+    ));
+
+    final AbbaComparison<Figures> comparison;
+    final int replicas;
+    /** The Broker's properties for the variant; none: the Broker as started. */
+    final Map<String, String> broker;
+
+    Variant(String experiment, String baseline, String candidate, int replicas, Map<String, String> broker)
+    {
+      // The candidate answers within T where the baseline often does not answer at all, so the shares are given per
+      // setup rather than as ratios.
+      this.comparison = new AbbaComparison<>(
+          experiment,
+          List.of(baseline, candidate),
+          candidate,
+          baseline,
+          List.of(new Figure<>("mean response time", Figures::meanMillis)),
+          SETUP_FIGURES
+      );
+      this.replicas = replicas;
+      this.broker = broker;
+    }
+
+    String dataSource()
+    {
+      return "getafix_" + comparison.experiment();
+    }
+  }
 
   /**
    * One setup's queries in one repetition. Shares are of the queries sent; coverage and quality are the budgeted
@@ -120,10 +160,12 @@ final class BudgetedBench
   }
 
   private final BenchRun bench;
+  private final Variant variant;
 
-  BudgetedBench(BenchRun bench)
+  BudgetedBench(BenchRun bench, Variant variant)
   {
     this.bench = bench;
+    this.variant = variant;
   }
 
   /** Starts a cluster, runs the repetitions, writes the report and stops the cluster; returns the report's path. */
@@ -131,13 +173,20 @@ final class BudgetedBench
   {
     try (LocalDruidCluster cluster = bench.startCluster(BudgetBench.CPU_QUOTAS, "no query will be late")) {
       final SyntheticDataset dataset = bench.ingest(
-          cluster, SyntheticDataset.hourly(DATA_SOURCE, bench.quick() ? 48 : 100, bench.quick() ? 2_000 : 5_000)
+          cluster,
+          SyntheticDataset.hourly(variant.dataSource(), bench.quick() ? 48 : 100, bench.quick() ? 2_000 : 5_000)
       );
-      final BudgetExperiment placement = new BudgetExperiment(
-          cluster, dataset, BudgetBench.STRAGGLER, BudgetExperiment.Settings.standard("bench-budgeted-")
-      );
-      bench.progress("placing one replica of each segment, some on the straggler only");
-      final long onStraggler = placement.placeOneReplicaEach();
+      bench.progress("placing " + variant.replicas + " replica(s) of each segment, some on the straggler");
+      final String stragglerHost = cluster.historical(BudgetBench.STRAGGLER).hostAndPort();
+      final long onStraggler = StragglerPlacement.replicasEach(cluster, dataset, BudgetBench.STRAGGLER, variant.replicas)
+                                                 .values()
+                                                 .stream()
+                                                 .filter(holders -> holders.contains(stragglerHost))
+                                                 .count();
+      if (!variant.broker.isEmpty()) {
+        bench.progress("restarting the Broker with " + variant.broker);
+        cluster.restartBroker(variant.broker, Duration.ofMinutes(10));
+      }
       final Map<String, Object> query = BudgetExperiment.stragglerQuery(dataset, dataset.interval());
       final QualityClient broker = new QualityClient(cluster.broker().uri());
       bench.progress(onStraggler + " segments on the straggler; warming the JIT compilers up");
@@ -161,16 +210,7 @@ final class BudgetedBench
       final long unthrottledMs = Math.max(unthrottled.get(UNTHROTTLED_RUNS - 1), unthrottled.get(UNTHROTTLED_RUNS - 2));
       final long targetMs = Math.max(MIN_TARGET_MS, Math.round(TARGET_OVER_UNTHROTTLED * unthrottledMs / 10.0) * 10);
       final int queries = bench.quick() ? 6 : 12;
-      final String setup = String.format(
-          Locale.ROOT,
-          "%s; %d segments on the straggler (Historical %d), throttled to %.2f core while each query runs; the query "
-          + "an hourly timeseries over all %d hours with a cardinality aggregator that hashes every row; unthrottled "
-          + "it took %d ms, so T = %d ms; %d queries per setup and repetition, one at a time: stock Druid with "
-          + "timeout = T, budgeted with getafixBudgetMs = T and a mature run each",
-          cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
-                                   : "WARNING: no cgroups, so no caps and no straggler",
-          onStraggler, BudgetBench.STRAGGLER, STRAGGLER_CORES, dataset.hours(), unthrottledMs, targetMs, queries
-      );
+      final String setup = setup(cluster, dataset, onStraggler, unthrottledMs, targetMs, queries);
       bench.progress(setup);
       // A Broker keeps no reserve for merge and serialisation until it has seen DeadlineReserve.MIN_SAMPLES budgeted
       // queries wait until their deadline; a Broker in service has. Unmeasured cut queries teach it first, so that the
@@ -178,18 +218,51 @@ final class BudgetedBench
       // after T and the later phases within it.
       bench.progress("teaching the Broker its deadline reserve with " + RESERVE_WARM_UP + " unmeasured budgeted queries");
       for (int i = 0; i < RESERVE_WARM_UP; i++) {
-        send(cluster, query, BUDGETED, targetMs, false, "bench-budgeted-reserve-" + i);
+        send(cluster, query, BUDGETED, targetMs, false, "bench-" + variant.comparison.experiment() + "-reserve-" + i);
       }
       final int[] sent = {0};
-      final List<Repetition<Figures>> done = COMPARISON.repeat(bench, name -> {
+      final AbbaComparison<Figures> comparison = variant.comparison;
+      final List<Repetition<Figures>> done = comparison.repeat(bench, name -> {
         final List<Answer> answers = new ArrayList<>();
         for (int i = 0; i < queries; i++) {
-          answers.add(send(cluster, query, name, targetMs, true, "bench-budgeted-" + sent[0]++));
+          answers.add(send(cluster, query, name, targetMs, true, "bench-" + comparison.experiment() + "-" + sent[0]++));
         }
         return Figures.of(name, targetMs, answers);
       });
-      return bench.report(COMPARISON.json(setup, done), html(setup, done), COMPARISON.text(done));
+      return bench.report(comparison.json(setup, done), html(variant, setup, done), comparison.text(done));
     }
+  }
+
+  /** What the report says of the setup. */
+  private String setup(
+      LocalDruidCluster cluster,
+      SyntheticDataset dataset,
+      long onStraggler,
+      long unthrottledMs,
+      long targetMs,
+      int queries
+  )
+  {
+    final String placement = variant.replicas == 1
+                             ? String.format(Locale.ROOT, "one replica per segment, %d on the straggler", onStraggler)
+                             : String.format(
+                                 Locale.ROOT,
+                                 "%d replicas per segment, %d on the straggler, the Broker choosing a holder at random; "
+                                 + "hedging on the Broker with hedgeRatio %s",
+                                 variant.replicas, onStraggler, HEDGE_RATIO
+                             );
+    final String setups = variant == Variant.TIMEOUT
+                          ? "stock Druid with timeout = T, budgeted with getafixBudgetMs = T and a mature run each"
+                          : "budgeted with getafixBudgetMs = T and getafixHedge false or true, a mature run each";
+    return String.format(
+        Locale.ROOT,
+        "%s; %s (Historical %d), throttled to %.2f core while each query runs; the query an hourly timeseries over all "
+        + "%d hours with a cardinality aggregator that hashes every row; unthrottled it took %d ms, so T = %d ms; %d "
+        + "queries per setup and repetition, one at a time: %s",
+        cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
+                                 : "WARNING: no cgroups, so no caps and no straggler",
+        placement, BudgetBench.STRAGGLER, STRAGGLER_CORES, dataset.hours(), unthrottledMs, targetMs, queries, setups
+    );
   }
 
   /**
@@ -204,10 +277,10 @@ final class BudgetedBench
       String id
   ) throws Exception
   {
-    final boolean budgeted = setup.equals(BUDGETED);
+    final boolean budgeted = !setup.equals(STOCK);
     final Map<String, Object> context = budgeted
                                         ? Map.of(QueryContextKeys.BUDGET_MS, targetMs, QueryContextKeys.MATURE, mature,
-                                                 "queryId", id)
+                                                 QueryContextKeys.HEDGE, setup.equals(HEDGED), "queryId", id)
                                         : Map.of("timeout", targetMs, "queryId", id);
     final BrokerAnswer answer;
     cluster.setCpuQuota(BudgetBench.STRAGGLER, STRAGGLER_CORES);
@@ -238,10 +311,12 @@ final class BudgetedBench
     return quality[0];
   }
 
-  static String html(String setup, List<Repetition<Figures>> repetitions)
+  static String html(Variant variant, String setup, List<Repetition<Figures>> repetitions)
   {
-    return COMPARISON.html(
-        "Budgeted queries vs stock Druid's timeout with a straggler",
+    return variant.comparison.html(
+        variant == Variant.TIMEOUT
+        ? "Budgeted queries vs stock Druid's timeout with a straggler"
+        : "Budgeted queries with and without hedged sub-queries, with a straggler",
         setup,
         "Each run sends the query one at a time, the straggler throttled while it runs; a budgeted query's mature "
         + "run is awaited before the next.",

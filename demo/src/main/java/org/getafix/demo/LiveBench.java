@@ -19,7 +19,8 @@ import java.util.Map;
  * the comparisons with the order of their setups reversed every other time (ABBA): {@code placement}, the demo's
  * comparison of stock Druid and druid-getafix; {@code routing}, Druid's {@code connectionCount} against
  * {@code getafixAdaptive} with a straggler ({@link RoutingBench}); {@code budgeted}, budgeted queries against stock
- * Druid's timeout with a hard straggler ({@link BudgetedBench}); {@code control}, the quality monitor's hybrid budget
+ * Druid's timeout with a hard straggler, and {@code hedged}, budgeted queries with and without hedged sub-queries
+ * with every segment on two Historicals ({@link BudgetedBench}); {@code control}, the quality monitor's hybrid budget
  * control through a 2× load step ({@link ControlBench}); and {@code admission}, its quality-guided against its
  * timeout-rate-guided admission controller ({@link AdmissionBench}). Each writes {@code report.html} and
  * {@code results.json} under {@code target/getafix-bench/<experiment>/}, and {@code target/getafix-bench/report.html}
@@ -27,7 +28,7 @@ import java.util.Map;
  */
 public final class LiveBench
 {
-  static final List<String> EXPERIMENTS = List.of("placement", "routing", "budgeted", "control", "admission");
+  static final List<String> EXPERIMENTS = List.of("placement", "routing", "budgeted", "hedged", "control", "admission");
   static final String USAGE = DemoOptions.BENCH_USAGE + System.lineSeparator() + String.join(
       System.lineSeparator(),
       "  --experiments LIST which of " + String.join(",", EXPERIMENTS) + " to run, in that order (default all);",
@@ -115,7 +116,8 @@ public final class LiveBench
         switch (experiment) {
           case "placement" -> new Demo(options.options(), root, dir, System.out).run();
           case "routing" -> new RoutingBench(bench).run();
-          case "budgeted" -> new BudgetedBench(bench).run();
+          case "budgeted" -> new BudgetedBench(bench, BudgetedBench.Variant.TIMEOUT).run();
+          case "hedged" -> new BudgetedBench(bench, BudgetedBench.Variant.HEDGING).run();
           case "control" -> new ControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
           default -> throw new IllegalStateException("no runner for experiment " + experiment);

@@ -45,12 +45,33 @@ class BudgetedBenchTest
         new AbbaComparison.Repetition<>(List.of(stock, budgeted)),
         new AbbaComparison.Repetition<>(List.of(budgeted, stock))
     );
-    final RepetitionsReport.Measure meanTime = BudgetedBench.COMPARISON.ratios(repetitions).get(0);
+    final RepetitionsReport.Measure meanTime = BudgetedBench.Variant.TIMEOUT.comparison.ratios(repetitions).get(0);
     assertEquals("mean response time", meanTime.name());
     assertEquals(List.of(0.9, 0.9), meanTime.values());
-    assertEquals(0.75, BudgetedBench.COMPARISON.figures(repetitions).stream()
+    assertEquals(0.75, BudgetedBench.Variant.TIMEOUT.comparison.figures(repetitions).stream()
                                                  .filter(m -> m.name().equals("budgeted: answered within T"))
                                                  .findFirst().orElseThrow().median());
-    assertTrue(BudgetedBench.html("a setup", repetitions).contains("a setup"));
+    assertTrue(BudgetedBench.html(BudgetedBench.Variant.TIMEOUT, "a setup", repetitions).contains("a setup"));
+  }
+
+  @Test
+  void theHedgedVariantComparesHedgedWithUnhedgedBudgetsOnTwoReplicas()
+  {
+    final BudgetedBench.Variant hedging = BudgetedBench.Variant.HEDGING;
+    assertEquals("hedged", hedging.comparison.experiment());
+    assertEquals(List.of(BudgetedBench.BUDGETED, BudgetedBench.HEDGED), hedging.comparison.setups());
+    assertEquals(2, hedging.replicas);
+    assertEquals("true", hedging.broker.get("druid.getafix.quality.hedging"), "the Broker hedges");
+    assertTrue(BudgetedBench.Variant.TIMEOUT.broker.isEmpty(), "the timeout variant keeps the Broker as started");
+    assertEquals("getafix_hedged", hedging.dataSource());
+
+    final BudgetedBench.Figures unhedged = new BudgetedBench.Figures(BudgetedBench.BUDGETED, 1, 0.5, 1, 1100, 0.7, 0.7, 0.6);
+    final BudgetedBench.Figures hedged = new BudgetedBench.Figures(BudgetedBench.HEDGED, 1, 1, 1, 880, 1, 1, 1);
+    final List<AbbaComparison.Repetition<BudgetedBench.Figures>> repetitions = List.of(
+        new AbbaComparison.Repetition<>(List.of(unhedged, hedged)),
+        new AbbaComparison.Repetition<>(List.of(hedged, unhedged))
+    );
+    assertEquals(List.of(0.8, 0.8), hedging.comparison.ratios(repetitions).get(0).values(), "hedged over unhedged");
+    assertTrue(BudgetedBench.html(hedging, "a setup", repetitions).contains("with and without hedged sub-queries"));
   }
 }
