@@ -13,12 +13,14 @@ import java.util.function.ToDoubleFunction;
  * only to the sub-queries that turn out late (a hedged request), so that one slow Historical does not set the tail
  * of every query touching it.
  *
- * <p>The hedge point of a sub-query to node n is
- * <pre>  min( max(minDelay, quantile_q(n)),  remaining budget − expected latency of the best alternative holder )</pre>
- * where quantile_q(n) is the node's recent latency quantile (the unknown-node latency while it has fewer than
- * {@code minSamples} samples) and an alternative's expected latency is its recent mean (likewise). The cap hedges
- * early enough for the alternative to answer within the budget; when even hedging at once could not, or when no
- * other holder exists, there is no hedge. Whether a due hedge is sent is then up to the {@link HedgeBudget}, so that
+ * <p>The hedge point of a sub-query to node n, whose best alternative holder is a (the least expected latency), is
+ * <pre>  min( max(minDelay, min(quantile_q(n), quantile_q(a))),  remaining budget − expected latency of a )</pre>
+ * where quantile_q is a node's recent latency quantile (the unknown-node latency while it has fewer than
+ * {@code minSamples} samples) and the expected latency is its recent mean (likewise). A sub-query is late once it has
+ * run longer than most answers of its own node or most answers of the node that would answer instead: judged against
+ * itself alone, a node that has been slow for the whole window (a straggler now, not now and then) would look on
+ * time until its answers are hopeless. The cap hedges early enough for the alternative to answer within the budget;
+ * when even hedging at once could not, or when no other holder exists, there is no hedge. Whether a due hedge is sent is then up to the {@link HedgeBudget}, so that
  * with no slow node the extra load stays at the budget's share of the primaries.
  *
  * <p>Thread-safe; allocates nothing per call but {@link #reassign}'s answer.
@@ -53,21 +55,18 @@ public final class HedgePolicy
     if (alternatives == null || remainingBudgetMillis < 0) {
       return NO_HEDGE;
     }
-    double bestAlternative = Double.POSITIVE_INFINITY;
-    for (int i = 0; i < alternatives.size(); i++) {
-      final String alternative = alternatives.get(i);
-      if (alternative != null && !alternative.equals(node)) {
-        bestAlternative = Math.min(bestAlternative, expectedMillis(alternative));
-      }
-    }
-    if (bestAlternative == Double.POSITIVE_INFINITY) {
+    final String alternative = fastestOtherHolder(node, alternatives);
+    if (alternative == null) {
       return NO_HEDGE;
     }
-    final double point = Math.max(settings.minDelayMillis(), recentMillis(node, hedgeQuantile));
+    final double point = Math.max(
+        settings.minDelayMillis(),
+        Math.min(recentMillis(node, hedgeQuantile), recentMillis(alternative, hedgeQuantile))
+    );
     if (!Double.isFinite(remainingBudgetMillis)) {
       return point;
     }
-    final double latest = remainingBudgetMillis - bestAlternative;
+    final double latest = remainingBudgetMillis - expectedMillis(alternative);
     return latest < 0 ? NO_HEDGE : Math.min(point, latest);
   }
 

@@ -40,29 +40,31 @@ class HedgePolicyTest
   }
 
   @Test
-  void hedgePointFollowsTheNodesP95()
+  void hedgePointIsTheEarlierOfTheNodesAndItsBestAlternativesP95()
   {
     uniform("a", 1);
-    constant("b", 10, 50);
-    assertEquals(95, policy.hedgeAfterMillis("a", List.of("a", "b"), NO_DEADLINE), 1.5);
-    // The node slows down tenfold; once its window has moved on, so does its hedge point.
+    uniform("b", 2);
+    assertEquals(95, policy.hedgeAfterMillis("a", List.of("a", "b"), NO_DEADLINE), 1.5, "a's own p95 comes first");
+    // The node slows down tenfold; once its window has moved on, its own p95 is 950 ms, but it is late once it has
+    // taken longer than most of b's answers.
     clock.addAndGet(Duration.ofSeconds(31).toNanos());
     uniform("a", 10);
-    constant("b", 10, 50);
-    assertEquals(950, policy.hedgeAfterMillis("a", List.of("b"), NO_DEADLINE), 15);
+    uniform("b", 2);
+    assertEquals(190, policy.hedgeAfterMillis("a", List.of("b"), NO_DEADLINE), 3);
+    assertEquals(190, policy.hedgeAfterMillis("b", List.of("a"), NO_DEADLINE), 3, "b's own p95 comes first");
   }
 
   @Test
   void hedgePointIsCappedByTheRemainingBudget()
   {
     uniform("a", 1);
-    constant("b", 10, 50);
-    constant("c", 30, 50);
-    // The best alternative answers in 10 ms on average: hedge no later than 10 ms before the deadline.
-    assertEquals(50, policy.hedgeAfterMillis("a", List.of("c", "b"), 60), 1e-9);
+    uniform("b", 2);
+    constant("c", 300, 50);
+    // The best alternative, b, answers in 101 ms on average: hedge no later than that before the deadline.
+    assertEquals(49, policy.hedgeAfterMillis("a", List.of("c", "b"), 150), 1e-9);
     assertEquals(95, policy.hedgeAfterMillis("a", List.of("c", "b"), 500), 1.5);
-    assertEquals(0, policy.hedgeAfterMillis("a", List.of("b"), 10), 1e-9);
-    assertEquals(HedgePolicy.NO_HEDGE, policy.hedgeAfterMillis("a", List.of("b"), 5), "no alternative can make it");
+    assertEquals(0, policy.hedgeAfterMillis("a", List.of("b"), 101), 1e-9);
+    assertEquals(HedgePolicy.NO_HEDGE, policy.hedgeAfterMillis("a", List.of("b"), 90), "no alternative can make it");
     assertEquals(HedgePolicy.NO_HEDGE, policy.hedgeAfterMillis("a", List.of("b"), -1), "deadline passed");
   }
 
@@ -90,10 +92,14 @@ class HedgePolicyTest
   {
     constant("sparse", 1, 5);
     constant("idle", 0.1, 200);
+    uniform("busy", 10);
     final HedgeSettings defaults = HedgeSettings.DEFAULTS;
-    assertEquals(defaults.unknownLatencyMillis(), policy.hedgeAfterMillis("sparse", List.of("idle"), NO_DEADLINE));
-    assertEquals(defaults.unknownLatencyMillis(), policy.hedgeAfterMillis("never-seen", List.of("idle"), NO_DEADLINE));
+    // Too few samples count as the unknown-node latency, for the node and for its alternative.
+    assertEquals(defaults.unknownLatencyMillis(), policy.hedgeAfterMillis("sparse", List.of("busy"), NO_DEADLINE));
+    assertEquals(defaults.unknownLatencyMillis(), policy.hedgeAfterMillis("busy", List.of("never-seen"), NO_DEADLINE));
+    // An idle-fast node, or one whose alternative is idle-fast, waits the minimum delay.
     assertEquals(defaults.minDelayMillis(), policy.hedgeAfterMillis("idle", List.of("sparse"), NO_DEADLINE));
+    assertEquals(defaults.minDelayMillis(), policy.hedgeAfterMillis("never-seen", List.of("idle"), NO_DEADLINE));
     // A sparse alternative is expected to take the unknown-node latency.
     assertEquals(150 - defaults.unknownLatencyMillis(), policy.hedgeAfterMillis("never-seen", List.of("sparse"), 150));
   }
