@@ -662,53 +662,52 @@ class BudgetedQueryIT
    * The mature run only finishes the late sub-query (the straggler's); the memo holds the rest. Its Historical CPU
    * is the straggler's, from the query's start until the mature run is measured (its whole late sub-query, so at most
    * the mature run's cost); the re-execution's is every Historical's during the same query run again without budget.
-   * CPU time is the Historicals' cgroup (or process) CPU time, all their threads.
+   * The straggler is throttled until the online answer only; both then run at its own cap. CPU time is the
+   * Historicals' cgroup (or process) CPU time, all their threads.
    */
   @Test
   void measurement2AMatureRunCostsLessThanAFullReExecution() throws Exception
   {
     final Map<String, Object> query = stragglerQuery();
     final Map<String, Object> figures = new LinkedHashMap<>();
+    final long stragglerBefore = cluster.historical(STRAGGLER).cpuUsageNanos();
+    final BrokerAnswer online;
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
-      final long stragglerBefore = cluster.historical(STRAGGLER).cpuUsageNanos();
-      final BrokerAnswer online = nativeQuery(NativeQuery.withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
-      assertTrue(online.coverage().path("timedOut").asBoolean(false), "the straggler was not cut off: " + online.context());
-      final JsonNode run = awaitMatureRun("it-m2-mature");
-      final long matureCpu = cluster.historical(STRAGGLER).cpuUsageNanos() - stragglerBefore;
-      final long matureMillis = run.path("matureMillis").asLong();
-
-      final long[] before = new long[cluster.historicals().size()];
-      for (int h = 0; h < before.length; h++) {
-        before[h] = cluster.historical(h).cpuUsageNanos();
-      }
-      // The whole answer is needed for its CPU time, and the straggler's share may take minutes at 1/50 of a core.
-      final BrokerAnswer full = new QualityClient(cluster.broker().uri()).post(
-          "/druid/v2/", NativeQuery.withContext(query, Map.of("queryId", "it-m2-full")), Duration.ofMinutes(5)
-      );
-      assertEquals(200, full.status(), "the full re-execution failed: " + full.body());
-      long fullCpu = 0;
-      for (int h = 0; h < before.length; h++) {
-        fullCpu += cluster.historical(h).cpuUsageNanos() - before[h];
-      }
-      figures.put("stragglerCores", STRAGGLER_CORES);
-      figures.put("budgetMs", STRAGGLER_BUDGET_MS);
-      figures.put("answeredSegments", online.coverage().path("answered").asInt());
-      figures.put("lateSegments", online.coverage().path("late").asInt());
-      figures.put("matureCpuMs", matureCpu / 1e6);
-      figures.put("fullReExecutionCpuMs", fullCpu / 1e6);
-      figures.put("cpuRatioFullOverMature", fullCpu / (double) Math.max(1, matureCpu));
-      figures.put("matureMillisFromStart", matureMillis);
-      figures.put("matureMillisAfterOnline", matureMillis - online.millis());
-      figures.put("fullReExecutionMillis", full.millis());
-      figures.put("timeRatioFullOverMature", full.millis() / (double) Math.max(1, matureMillis));
-      figures.put("cgroups", cluster.cgroupsEnabled());
-      FIGURES.put("measurement2", figures);
-      assertTrue(fullCpu > matureCpu, "the mature run cost more Historical CPU than a full re-execution: " + figures);
+      online = nativeQuery(NativeQuery.withContext(query, Map.of(BUDGET, STRAGGLER_BUDGET_MS, MATURE, true, "queryId", "it-m2-mature")));
     }
     finally {
+      // Throttled only until the online answer: a node at 1/50 of a core finishes its late work in anything from 30 s
+      // to minutes (its JVM's own threads spend the same quota), and the cost compared is CPU time, not wall time.
       cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
     }
+    assertTrue(online.coverage().path("timedOut").asBoolean(false), "the straggler was not cut off: " + online.context());
+    final JsonNode run = awaitMatureRun("it-m2-mature");
+    final long matureCpu = cluster.historical(STRAGGLER).cpuUsageNanos() - stragglerBefore;
+    final long matureMillis = run.path("matureMillis").asLong();
+
+    final long[] before = new long[cluster.historicals().size()];
+    for (int h = 0; h < before.length; h++) {
+      before[h] = cluster.historical(h).cpuUsageNanos();
+    }
+    final BrokerAnswer full = nativeQuery(NativeQuery.withContext(query, Map.of("queryId", "it-m2-full")));
+    long fullCpu = 0;
+    for (int h = 0; h < before.length; h++) {
+      fullCpu += cluster.historical(h).cpuUsageNanos() - before[h];
+    }
+    figures.put("stragglerCores", STRAGGLER_CORES);
+    figures.put("budgetMs", STRAGGLER_BUDGET_MS);
+    figures.put("answeredSegments", online.coverage().path("answered").asInt());
+    figures.put("lateSegments", online.coverage().path("late").asInt());
+    figures.put("matureCpuMs", matureCpu / 1e6);
+    figures.put("fullReExecutionCpuMs", fullCpu / 1e6);
+    figures.put("cpuRatioFullOverMature", fullCpu / (double) Math.max(1, matureCpu));
+    figures.put("matureMillisFromStart", matureMillis);
+    figures.put("matureMillisAfterOnline", matureMillis - online.millis());
+    figures.put("fullReExecutionMillis", full.millis());
+    figures.put("cgroups", cluster.cgroupsEnabled());
+    FIGURES.put("measurement2", figures);
+    assertTrue(fullCpu > matureCpu, "the mature run cost more Historical CPU than a full re-execution: " + figures);
   }
 
   /**

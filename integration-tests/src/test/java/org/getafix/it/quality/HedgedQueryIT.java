@@ -59,8 +59,8 @@ class HedgedQueryIT
   private static final double STRAGGLER_CORES = 0.02;
   /**
    * Hedges per primary sub-query the test Broker allows: well above the default, so that the hedges the warm-up
-   * spends (a node's slowest 5% of answers are hedged) leave enough for the measured queries. What the budget costs
-   * is a measurement, not what this test checks.
+   * spends (answers slower than the p95 of their node or of its alternative are hedged) leave enough for the measured
+   * queries. What the budget costs is a measurement, not what this test checks.
    */
   private static final double HEDGE_RATIO = 0.5;
   private static final Duration NO_BUDGET_TIMEOUT = Duration.ofSeconds(60);
