@@ -48,8 +48,8 @@ final class BudgetBench
   }
 
   /**
-   * Ingests 100 hourly segments x 5,000 rows (quick: 48; at 0.05 core and 48 x 5,000 rows the straggler answered
-   * nothing within the calibration's 45 s, so the quick run keeps the standard straggler) as
+   * Ingests 100 hourly segments x 5,000 rows (quick: 48, the straggler at the standard cores: at half of them it
+   * answers nothing within the calibration's 45 s) as
    * {@code dataSource}, places one replica of each, warms the JIT compilers up and calibrates. A calibration the integration test would refuse (too few answers, or
    * whole answers too fast to control) is measured on anyway, with a warning in the progress and in the setup.
    */

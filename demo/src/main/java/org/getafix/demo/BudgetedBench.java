@@ -77,19 +77,46 @@ final class BudgetedBench
    */
   enum Variant
   {
-    TIMEOUT("budgeted", STOCK, BUDGETED, 1, Map.of()),
-    HEDGING("hedged", BUDGETED, HEDGED, 2, Map.of(
-        "druid.getafix.quality.hedging", "true",
-        "druid.getafix.quality.hedgeRatio", String.valueOf(HEDGE_RATIO),
-        "druid.broker.balancer.type", "random"
-    ));
+    TIMEOUT(
+        "budgeted", STOCK, BUDGETED, 1, Map.of(),
+        "Budgeted queries vs stock Druid's timeout with a straggler",
+        "one replica per segment",
+        "stock Druid with timeout = T, budgeted with getafixBudgetMs = T and a mature run each"
+    ),
+    HEDGING(
+        "hedged", BUDGETED, HEDGED, 2,
+        Map.of(
+            "druid.getafix.quality.hedging", "true",
+            "druid.getafix.quality.hedgeRatio", String.valueOf(HEDGE_RATIO),
+            "druid.broker.balancer.type", "random"
+        ),
+        "Budgeted queries with and without hedged sub-queries, with a straggler",
+        "2 replicas per segment, the Broker choosing a holder at random, hedging on with hedgeRatio " + HEDGE_RATIO,
+        "budgeted with getafixBudgetMs = T, getafixHedge false with a mature run each, or true without one (a "
+        + "sub-query sampled for a mature run is not hedged)"
+    );
 
     final AbbaComparison<Figures> comparison;
     final int replicas;
     /** The Broker's properties for the variant; none: the Broker as started. */
     final Map<String, String> broker;
+    /** The report's title. */
+    final String title;
+    /** The placement and the Broker, in words for the report. */
+    final String placement;
+    /** The two setups, in words for the report. */
+    final String setups;
 
-    Variant(String experiment, String baseline, String candidate, int replicas, Map<String, String> broker)
+    Variant(
+        String experiment,
+        String baseline,
+        String candidate,
+        int replicas,
+        Map<String, String> broker,
+        String title,
+        String placement,
+        String setups
+    )
     {
       // The candidate answers within T where the baseline often does not answer at all, so the shares are given per
       // setup rather than as ratios.
@@ -103,6 +130,9 @@ final class BudgetedBench
       );
       this.replicas = replicas;
       this.broker = broker;
+      this.title = title;
+      this.placement = placement;
+      this.setups = setups;
     }
 
     String dataSource()
@@ -247,26 +277,15 @@ final class BudgetedBench
       int queries
   )
   {
-    final String placement = variant.replicas == 1
-                             ? String.format(Locale.ROOT, "one replica per segment, %d on the straggler", onStraggler)
-                             : String.format(
-                                 Locale.ROOT,
-                                 "%d replicas per segment, %d on the straggler, the Broker choosing a holder at random; "
-                                 + "hedging on the Broker with hedgeRatio %s",
-                                 variant.replicas, onStraggler, HEDGE_RATIO
-                             );
-    final String setups = variant == Variant.TIMEOUT
-                          ? "stock Druid with timeout = T, budgeted with getafixBudgetMs = T and a mature run each"
-                          : "budgeted with getafixBudgetMs = T, getafixHedge false with a mature run each, or true "
-                            + "without one (a sub-query sampled for a mature run is not hedged)";
     return String.format(
         Locale.ROOT,
-        "%s; %s (Historical %d), throttled to %.2f core while each query runs; the query an hourly timeseries over all "
-        + "%d hours with a cardinality aggregator that hashes every row; unthrottled it took %d ms, so T = %d ms; %d "
-        + "queries per setup and repetition, one at a time: %s",
+        "%s; %s, %d segments on the straggler (Historical %d), throttled to %.2f core while each query runs; the "
+        + "query an hourly timeseries over all %d hours with a cardinality aggregator that hashes every row; "
+        + "unthrottled it took %d ms, so T = %d ms; %d queries per setup and repetition, one at a time: %s",
         cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
                                  : "WARNING: no cgroups, so no caps and no straggler",
-        placement, BudgetBench.STRAGGLER, STRAGGLER_CORES, dataset.hours(), unthrottledMs, targetMs, queries, setups
+        variant.placement, onStraggler, BudgetBench.STRAGGLER, STRAGGLER_CORES, dataset.hours(), unthrottledMs,
+        targetMs, queries, variant.setups
     );
   }
 
@@ -319,9 +338,7 @@ final class BudgetedBench
   static String html(Variant variant, String setup, List<Repetition<Figures>> repetitions)
   {
     return variant.comparison.html(
-        variant == Variant.TIMEOUT
-        ? "Budgeted queries vs stock Druid's timeout with a straggler"
-        : "Budgeted queries with and without hedged sub-queries, with a straggler",
+        variant.title,
         setup,
         "Each run sends the query one at a time, the straggler throttled while it runs; a budgeted query's mature "
         + "run is awaited before the next.",

@@ -20,8 +20,9 @@ import java.util.function.ToDoubleFunction;
  * run longer than most answers of its own node or most answers of the node that would answer instead: judged against
  * itself alone, a node that has been slow for the whole window (a straggler now, not now and then) would look on
  * time until its answers are hopeless. The cap hedges early enough for the alternative to answer within the budget;
- * when even hedging at once could not, or when no other holder exists, there is no hedge. Whether a due hedge is sent is then up to the {@link HedgeBudget}, so that
- * with no slow node the extra load stays at the budget's share of the primaries.
+ * when even hedging at once could not, or when no other holder exists, there is no hedge. Whether a due hedge is
+ * sent is then up to the {@link HedgeBudget}, so that with no slow node the extra load stays at the budget's share of
+ * the primaries.
  *
  * <p>Thread-safe; allocates nothing per call but {@link #reassign}'s answer.
  */
