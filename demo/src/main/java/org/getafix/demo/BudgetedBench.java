@@ -2,7 +2,6 @@ package org.getafix.demo;
 
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.wire.Coverage;
-import org.getafix.core.wire.MatureRunReport;
 import org.getafix.core.wire.QueryContextKeys;
 import org.getafix.demo.AbbaComparison.Figure;
 import org.getafix.demo.AbbaComparison.Repetition;
@@ -12,7 +11,6 @@ import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.client.QualityClient;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
-import org.getafix.localcluster.cluster.Waits;
 import org.getafix.localcluster.experiment.BudgetExperiment;
 import org.getafix.localcluster.experiment.StragglerPlacement;
 import org.getafix.localcluster.workload.SyntheticDataset;
@@ -23,7 +21,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Predicate;
 
 /**
@@ -72,8 +69,8 @@ final class BudgetedBench
    * replica per segment, so that nothing can route around the straggler. {@link #HEDGING}: budgeted queries with and
    * without hedged sub-queries ({@code getafixHedge}), every segment on two Historicals and the Broker choosing between
    * them at random, so that about a third of each query's segments go to the straggler first and a hedge can re-ask
-   * their other holder. The hedged queries carry no mature run, which would keep them from hedging: their coverage is
-   * measured, their quality is not.
+   * their other holder. Every budgeted query has a mature run, hedged or not, so that both setups' quality is
+   * measured.
    */
   enum Variant
   {
@@ -92,8 +89,7 @@ final class BudgetedBench
         ),
         "Budgeted queries with and without hedged sub-queries, with a straggler",
         "2 replicas per segment, the Broker choosing a holder at random, hedging on with hedgeRatio " + HEDGE_RATIO,
-        "budgeted with getafixBudgetMs = T, getafixHedge false with a mature run each, or true without one (a "
-        + "sub-query sampled for a mature run is not hedged)"
+        "budgeted with getafixBudgetMs = T and a mature run each, getafixHedge false or true"
     );
 
     final AbbaComparison<Figures> comparison;
@@ -256,10 +252,7 @@ final class BudgetedBench
       final List<Repetition<Figures>> done = comparison.repeat(bench, name -> {
         final List<Answer> answers = new ArrayList<>();
         for (int i = 0; i < queries; i++) {
-          // The quality monitor does not hedge a sub-query sampled for a mature run (its late answer is the mature
-          // run's), so hedged queries go without one: their coverage is measured, their quality is not.
-          final boolean mature = !name.equals(HEDGED);
-          answers.add(send(cluster, query, name, targetMs, mature, "bench-" + comparison.experiment() + "-" + sent[0]++));
+          answers.add(send(cluster, query, name, targetMs, true, "bench-" + comparison.experiment() + "-" + sent[0]++));
         }
         return Figures.of(name, targetMs, answers);
       });
@@ -322,17 +315,7 @@ final class BudgetedBench
   /** The measured quality of query {@code id}'s mature run, once the Broker has measured it. */
   private static double matureQuality(LocalDruidCluster cluster, String id) throws Exception
   {
-    final QualityClient broker = new QualityClient(cluster.broker().uri());
-    final double[] quality = {Double.NaN};
-    Waits.await("the mature run of " + id, MATURE_RUN_WAIT, Duration.ofMillis(500), () -> {
-      final Optional<MatureRunReport> run = BrokerFormats.recentMatureRuns(broker.qualityState())
-                                                         .stream()
-                                                         .filter(r -> r.queryId().equals(id))
-                                                         .findFirst();
-      run.ifPresent(r -> quality[0] = r.measuredQuality());
-      return run.isPresent();
-    }, () -> "not measured yet");
-    return quality[0];
+    return new QualityClient(cluster.broker().uri()).awaitMatureRun(id, MATURE_RUN_WAIT).measuredQuality();
   }
 
   static String html(Variant variant, String setup, List<Repetition<Figures>> repetitions)

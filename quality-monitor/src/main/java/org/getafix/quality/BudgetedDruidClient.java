@@ -139,13 +139,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     if (clock.getAsLong() >= deadline) {
       return sub.late();
     }
-    final MatureRun mature = budgeted.matureRun();
-    if (mature != null) {
-      // Not hedged: a sampled sub-query's late answer is its mature run's, and a hedge would answer for it online.
-      return runSampled(queryPlus, sub, mature);
-    }
     final Query<T> bounded = query.withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, deadline));
     final Hedging.Plan plan = hedging.plan(query, host, deadline - clock.getAsLong(), budgeted.partialAllowed());
+    final MatureRun mature = budgeted.matureRun();
+    if (mature != null) {
+      return plan == null ? runSampled(queryPlus, sub, mature) : runSampledHedged(queryPlus.withQuery(bounded), sub, mature, plan);
+    }
     if (plan != null) {
       return runHedged(queryPlus.withQuery(bounded), context, sub, plan);
     }
@@ -178,8 +177,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   @SuppressWarnings("unchecked")
   private Sequence<T> runSampled(QueryPlus<T> queryPlus, SubQuery sub, MatureRun mature)
   {
-    final Query<T> own = sub.query.withId(mature.matureId)
-                                  .withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, mature.failTime));
+    final Query<T> own = matureQuery(sub, mature);
     final ResponseContext ownContext = makeResponseContextForQuery();
     final CompletableFuture<List<T>> answer;
     try {
@@ -207,6 +205,24 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           }
         }
     );
+  }
+
+  /**
+   * A sampled sub-query that may be hedged: its primary runs under the mature run's id and fail time and is read by the
+   * mature runs' threads, its hedges under the query's deadline. The first complete answer by the deadline, the
+   * primary's or the hedges', goes on online and is memoised for the mature run. Past the deadline the primary is not
+   * cancelled: its answer is the mature run's late one, and the hedges' partial answer, if any, goes on online.
+   */
+  private Sequence<T> runSampledHedged(QueryPlus<T> bounded, SubQuery sub, MatureRun mature, Hedging.Plan plan)
+  {
+    final QueryPlus<T> own = bounded.withQuery(matureQuery(sub, mature));
+    return runHedged(bounded, () -> attempt(own, matureRuns.matureReader()), sub.context, sub, mature, plan);
+  }
+
+  /** A sampled sub-query as its mature run sends it: under the run's own query id and fail time. */
+  private Query<T> matureQuery(SubQuery sub, MatureRun mature)
+  {
+    return sub.query.withId(mature.matureId).withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, mature.failTime));
   }
 
   /**
@@ -262,24 +278,49 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
    */
   private Sequence<T> runHedged(QueryPlus<T> queryPlus, ResponseContext context, @Nullable SubQuery sub, Hedging.Plan plan)
   {
+    return runHedged(queryPlus, () -> attempt(queryPlus, reader), context, sub, null, plan);
+  }
+
+  /**
+   * As above, with the primary sent by {@code sendPrimary}, and, for a sampled sub-query, its {@code mature} run: the
+   * answer that goes on online is memoised for it, or the primary's answer comes to it late.
+   */
+  @SuppressWarnings("unchecked")
+  private Sequence<T> runHedged(
+      QueryPlus<T> queryPlus,
+      Supplier<Attempt<T>> sendPrimary,
+      ResponseContext context,
+      @Nullable SubQuery sub,
+      @Nullable MatureRun mature,
+      Hedging.Plan plan
+  )
+  {
     final Attempt<T> primary;
     try {
-      primary = attempt(queryPlus);
+      primary = sendPrimary.get();
     }
     catch (RuntimeException e) {
       if (sub != null && isLate(e, sub.budgeted.deadlineMillis())) {
+        if (mature != null) {
+          mature.late(CompletableFuture.failedFuture(e));
+        }
         return sub.late();
       }
       throw e;
     }
-    final Race race = new Race(queryPlus, primary, plan);
+    final Race race = new Race(queryPlus, primary, plan, mature);
     race.start();
     if (sub != null) {
       return byDeadline(
           sub,
           race.settled.thenApply(answer -> answer.rows),
           () -> race.atDeadline(sub, context),
-          rows -> race.account(context)
+          rows -> {
+            if (mature != null) {
+              matureRuns.memoise(mature, host, rows);
+            }
+            race.account(context);
+          }
       );
     }
     return new LazySequence<>(() -> {
@@ -302,10 +343,10 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 
   /**
    * Sends {@code queryPlus} to this client's Historical as stock Druid does, under its own response context, and reads
-   * its answer on the reader pool. Used for both sides of a hedged sub-query: a hedge is neither budgeted (its
-   * segments count once, with its primary's) nor hedged again.
+   * its answer on {@code readBy}. Used for both sides of a hedged sub-query: a hedge is neither budgeted (its segments
+   * count once, with its primary's) nor hedged again.
    */
-  Attempt<T> attempt(QueryPlus<T> queryPlus)
+  Attempt<T> attempt(QueryPlus<T> queryPlus, ExecutorService readBy)
   {
     final ResponseContext own = makeResponseContextForQuery();
     final long start = clock.getAsLong();
@@ -313,7 +354,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final String id = queryPlus.getQuery().getId();
     // The server gives up the query by itself at its fail time.
     final long failTime = queryPlus.getQuery().context().getLong(QUERY_FAIL_TIME, start + QueryContexts.DEFAULT_TIMEOUT_MILLIS);
-    final CompletableFuture<List<T>> rows = CompletableFuture.supplyAsync(sent.result()::toList, reader);
+    final CompletableFuture<List<T>> rows = CompletableFuture.supplyAsync(sent.result()::toList, readBy);
     return new Attempt<>(
         host,
         own,
@@ -435,6 +476,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
    * primary's failure once nothing else can answer. The loser is cancelled.
    *
    * <p>Hedges run under their own query id, so the query's cancellation by id reaches only the primary.
+   *
+   * <p>The primary of a sampled sub-query outlives a race that ends at the deadline without its answer: that answer is
+   * its mature run's.
    */
   private final class Race
   {
@@ -442,6 +486,10 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     private final QueryPlus<T> queryPlus;
     private final Attempt<T> primary;
     private final Hedging.Plan plan;
+    @Nullable
+    private final MatureRun mature;
+    /** Set, before the race ends, when the deadline ends it and the primary goes on for the mature run. */
+    private volatile boolean primaryOutlivesRace;
     private final AtomicBoolean primaryRecorded = new AtomicBoolean();
     /** Guarded by this, as are the three below. */
     private final List<Attempt<T>> hedges = new ArrayList<>();
@@ -459,11 +507,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     /** The winner, once the loser is cancelled and the latencies recorded. */
     private CompletableFuture<Answer<T>> settled;
 
-    Race(QueryPlus<T> queryPlus, Attempt<T> primary, Hedging.Plan plan)
+    Race(QueryPlus<T> queryPlus, Attempt<T> primary, Hedging.Plan plan, @Nullable MatureRun mature)
     {
       this.queryPlus = queryPlus;
       this.primary = primary;
       this.plan = plan;
+      this.mature = mature;
     }
 
     void start()
@@ -507,7 +556,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
           final Query<T> hedge = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()))
                                       .withId(hedgeId);
-          hedges.add(((BudgetedDruidClient<T>) group.getKey()).attempt(queryPlus.withQuery(hedge)));
+          final BudgetedDruidClient<T> holder = (BudgetedDruidClient<T>) group.getKey();
+          hedges.add(holder.attempt(queryPlus.withQuery(hedge), holder.reader));
           hedging.sent(query);
         }
       }
@@ -553,13 +603,17 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     private void settle(@Nullable Answer<T> answer, @Nullable Throwable failure)
     {
       if (answer != null && answer.hedged) {
-        primary.cancel();
+        if (!primaryOutlivesRace) {
+          primary.cancel();
+        }
         recordPrimary();
         hedging.won(queryPlus.getQuery());
         return;
       }
       if (answer == null) {
-        primary.cancel();
+        if (!primaryOutlivesRace) {
+          primary.cancel();
+        }
         if (failure instanceof CancellationException) {
           recordPrimary();
         }
@@ -579,28 +633,39 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     /**
      * The query's deadline passed before a complete answer: the hedges' answer of a partial plan is used if it is in
      * (its segments answered, the stranded ones late, the primary cancelled); otherwise everything is cancelled and
-     * every segment is late.
+     * every segment is late. A sampled sub-query's primary is not cancelled: its answer goes to the mature run.
      */
+    @SuppressWarnings("unchecked")
     Sequence<T> atDeadline(SubQuery sub, ResponseContext context)
     {
       synchronized (this) {
-        if (partialAnswer != null) {
-          winner.complete(partialAnswer);
+        if (!winner.isDone()) {
+          primaryOutlivesRace = mature != null;
+          if (partialAnswer != null) {
+            winner.complete(partialAnswer);
+          } else {
+            winner.cancel(false);
+          }
+        }
+      }
+      final boolean complete = !winner.isCompletedExceptionally() && !winner.join().partial;
+      if (mature != null) {
+        if (complete) {
+          // The complete answer came in as the deadline passed.
+          matureRuns.memoise(mature, host, winner.join().rows);
         } else {
-          winner.cancel(false);
+          mature.late((CompletableFuture<List<?>>) (CompletableFuture<?>) primary.rows);
         }
       }
       if (winner.isCompletedExceptionally()) {
         return sub.late();
       }
-      final Answer<T> answer = winner.join();
       final List<T> rows = account(context);
-      if (answer.partial) {
+      if (complete) {
+        sub.budgeted.answeredInTime(sub.intervals.size());
+      } else {
         sub.budgeted.answeredInTime(sub.intervals.size() - plan.stranded.size());
         sub.budgeted.late(plan.stranded.stream().map(s -> s.getInterval().toString()).collect(Collectors.toList()));
-      } else {
-        // The complete answer came in as the deadline passed.
-        sub.budgeted.answeredInTime(sub.intervals.size());
       }
       return Sequences.simple(rows);
     }

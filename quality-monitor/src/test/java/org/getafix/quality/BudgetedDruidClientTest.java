@@ -469,6 +469,64 @@ class BudgetedDruidClientTest
   }
 
   /**
+   * A sampled sub-query is hedged too: its primary runs under the mature run's id, and the hedge that wins goes on online
+   * and is memoised for the mature run, which then needs nothing late.
+   */
+  @Test
+  void aSampledSubQuerysWinningHedgeIsMemoisedForItsMatureRun() throws Exception
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = primary(budgetedQueries, true, QUICK, true);
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, 60_000, QueryContextKeys.MATURE, true)),
+        System.currentTimeMillis()
+    );
+    final MatureRun run = budgeted.matureRun();
+    final var results = run(primary, budgeted.stamped());
+    assertEquals(1, results.toList().size(), "the hedge's answer goes on");
+    assertTrue(historical.requests.get(0).contains("\"queryId\":\"q1-mature\""), historical.requests.get(0));
+    assertTrue(other.requests.get(0).contains("\"queryId\":\"q1-hedge-"), other.requests.get(0));
+    assertEquals(Coverage.answered(2), budgeted.coverage());
+    assertEquals(1, run.memoised.size(), "the hedge's answer is the mature run's for these segments");
+    assertTrue(run.late.isEmpty(), "nothing late is left for the mature run");
+    eventually(() -> historical.cancelled.contains("/druid/v2/q1-mature"), "the losing primary is cancelled");
+    assertEquals(1L, metrics.state().get("hedgesWon"));
+  }
+
+  /**
+   * A sampled sub-query whose hedges cannot answer for all of its segments: at the deadline the hedge's rows go on
+   * online, and the primary is not cancelled but answers the mature run late.
+   */
+  @Test
+  void aSampledSubQuerysPrimaryMissingTheDeadlineAnswersItsMatureRun() throws Exception
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final SegmentDescriptor onlyOnPrimary = SEGMENTS.get(1);
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final Hedging hedging =
+        hedging(true, QUICK, holders, (host, segment) -> host.equals(PRIMARY) || !segment.equals(onlyOnPrimary));
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, primary);
+    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, true)),
+        System.currentTimeMillis()
+    );
+    final MatureRun run = budgeted.matureRun();
+    final var results = run(primary, budgeted.stamped());
+    assertEquals(1, results.toList().size(), "the hedge's rows go on");
+    assertEquals(1, budgeted.coverage().answered());
+    assertEquals(1, budgeted.coverage().late());
+    assertTrue(run.memoised.isEmpty(), "a partial answer is not the mature run's");
+    assertEquals(1, run.late.size(), "the primary keeps running for the mature run");
+    assertFalse(historical.answers.get(0).isCancelled(), "the primary is not cancelled");
+    assertFalse(historical.cancelled.contains("/druid/v2/q1-mature"), "nor told to cancel");
+
+    answer(historical.answers.get(0));
+    assertEquals(1, run.late.get(0).get(10, TimeUnit.SECONDS).size(), "its answer reaches the mature run");
+  }
+
+  /**
    * A Historical that has started its answer (groupBy does at once) is still told to cancel when its hedge wins, and
    * told again while the answer keeps coming.
    */

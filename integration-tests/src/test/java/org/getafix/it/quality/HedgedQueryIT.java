@@ -3,6 +3,7 @@ package org.getafix.it.quality;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.getafix.core.wire.MatureRunReport;
 import org.getafix.core.wire.QueryContextKeys;
 import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.SharedDruidCluster;
@@ -47,7 +48,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   failed, where an uncancelled one would run to success), for every type but scan, which Druid cannot cancel once
  *   it runs;</li>
  *   <li>with a budget the straggler cannot meet, hedging recovers segments: the coverage rises, and a complete
- *   answer equals the unthrottled one.</li>
+ *   answer equals the unthrottled one; a query sampled for a mature run is hedged too, and its mature run measures
+ *   it (a complete answer at quality 1).</li>
  * </ul>
  * Writes its figures to {@code integration-tests/target/hedged-queries.json}.
  */
@@ -312,10 +314,13 @@ class HedgedQueryIT
     final BrokerAnswer reference = query(with(query, Map.of(QueryContextKeys.HEDGE, false)));
     final long budgetMs = Math.max(MIN_BUDGET_MS, Math.round(BUDGET_OVER_UNTHROTTLED * reference.millis()));
     final Map<String, Object> budgeted = with(query, Map.of(QueryContextKeys.BUDGET_MS, budgetMs, QueryContextKeys.MATURE, false));
+    final String sampledId = "hedged-mature-" + UUID.randomUUID();
     final Map<String, Object> figures = new LinkedHashMap<>();
+    final BrokerAnswer hedged;
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
-      final BrokerAnswer hedged = query(budgeted);
+      // Sampled for a mature run, which must not keep it from hedging.
+      hedged = query(with(budgeted, Map.of(QueryContextKeys.MATURE, true, "queryId", sampledId)));
       final BrokerAnswer unhedged = query(with(budgeted, Map.of(QueryContextKeys.HEDGE, false)));
       figures.put("budgetMs", budgetMs);
       figures.put("unthrottledMs", reference.millis());
@@ -332,6 +337,13 @@ class HedgedQueryIT
     finally {
       cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
       FIGURES.put("budgeted", figures);
+    }
+    // The mature run has the hedges' answer memoised; a sub-query still late on the straggler finishes at its own quota.
+    final MatureRunReport run = new QualityClient(cluster.broker().uri()).awaitMatureRun(sampledId, Duration.ofMinutes(2));
+    figures.put("hedgedMatureRun", Map.of("quality", run.measuredQuality(), "matureMs", run.matureMillis()));
+    assertTrue(run.measuredQuality() > 0, "the hedged answer's mature run measured nothing: " + figures);
+    if (!hedged.coverage().path("timedOut").asBoolean(true)) {
+      assertEquals(1.0, run.measuredQuality(), "a complete hedged answer is its mature answer: " + figures);
     }
   }
 }

@@ -2,6 +2,8 @@ package org.getafix.localcluster.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.getafix.core.wire.MatureRunReport;
+import org.getafix.localcluster.cluster.Waits;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The Broker's quality-monitor API as a client sees it: queries whose answer is read with its status and response
@@ -91,6 +94,24 @@ public final class QualityClient
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted during GET " + request.uri(), e);
     }
+  }
+
+  /**
+   * The mature run of query {@code queryId} as the quality endpoint lists it, once it has ended (measured or not), or a
+   * timeout after {@code within}.
+   */
+  public MatureRunReport awaitMatureRun(String queryId, Duration within) throws TimeoutException
+  {
+    final MatureRunReport[] found = new MatureRunReport[1];
+    Waits.await("the mature run of " + queryId, within, Duration.ofMillis(500), () -> {
+      found[0] = BrokerFormats.recentMatureRuns(qualityState())
+                              .stream()
+                              .filter(run -> run.queryId().equals(queryId))
+                              .findFirst()
+                              .orElse(null);
+      return found[0] != null;
+    }, () -> "not in the quality endpoint's recent mature runs yet");
+    return found[0];
   }
 
   /** Druid's error answers are JSON, but a proxy or Jetty error page may not be: keep those as a text node. */
