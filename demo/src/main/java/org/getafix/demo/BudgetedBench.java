@@ -7,6 +7,7 @@ import org.getafix.demo.AbbaComparison.Figure;
 import org.getafix.demo.AbbaComparison.Repetition;
 import org.getafix.localcluster.client.BrokerAnswer;
 import org.getafix.localcluster.client.BrokerFormats;
+import org.getafix.localcluster.client.DruidHttp;
 import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.client.QualityClient;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
@@ -15,12 +16,15 @@ import org.getafix.localcluster.experiment.BudgetExperiment;
 import org.getafix.localcluster.experiment.StragglerPlacement;
 import org.getafix.localcluster.workload.SyntheticDataset;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 
 /**
@@ -52,6 +56,9 @@ final class BudgetedBench
   private static final Duration MATURE_RUN_WAIT = Duration.ofMinutes(2);
   /** A budget far above an unthrottled answer: the warm-up's budgeted queries take the budgeted path and answer whole. */
   private static final long WARM_UP_BUDGET_MS = 60_000;
+  /** The warm-up on an existing cluster, whose JIT compilers the bench cannot watch: the bench's usual settling time. */
+  private static final Duration EXISTING_WARM_UP = Duration.ofSeconds(60);
+  private static final Duration EXISTING_WARM_UP_QUICK = Duration.ofSeconds(30);
   private static final List<Figure<Figures>> SETUP_FIGURES = List.of(
       new Figure<>("answered", Figures::answered),
       new Figure<>("answered within T", Figures::withinTarget),
@@ -195,6 +202,17 @@ final class BudgetedBench
     this.variant = variant;
   }
 
+  /**
+   * Where the queries go, and how each meets the straggler: on the bench's own cluster, throttled only while the query
+   * runs; on an existing cluster, as it is.
+   */
+  private interface Target
+  {
+    URI broker();
+
+    BrokerAnswer withStraggler(Callable<BrokerAnswer> query) throws Exception;
+  }
+
   /** Starts a cluster, runs the repetitions, writes the report and stops the cluster; returns the report's path. */
   Path run() throws Exception
   {
@@ -217,76 +235,154 @@ final class BudgetedBench
       final Map<String, Object> query = BudgetExperiment.stragglerQuery(dataset, dataset.interval());
       final QualityClient broker = new QualityClient(cluster.broker().uri());
       bench.progress(onStraggler + " segments on the straggler; warming the JIT compilers up");
-      // Both setups' code paths, the stock query's and the budgeted one's (the quality monitor's on the Broker), so
-      // that neither setup's first repetition compiles its own path.
-      final Map<String, Object> wholeBudgeted = NativeQuery.withContext(
-          query, Map.of(QueryContextKeys.BUDGET_MS, WARM_UP_BUDGET_MS, QueryContextKeys.MATURE, false)
+      cluster.warmUntilSettled(JitCompilerCpu.WarmUp.QUERIES, window -> warmUp(broker, query, window));
+      final String described = String.format(
+          Locale.ROOT,
+          "%s; %s, %d segments on the straggler (Historical %d), throttled to %.2f core while each query runs; the "
+          + "query an hourly timeseries over all %d hours with a cardinality aggregator that hashes every row",
+          cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
+                                   : "WARNING: no cgroups, so no caps and no straggler",
+          variant.placement, onStraggler, BudgetBench.STRAGGLER, STRAGGLER_CORES, dataset.hours()
       );
-      cluster.warmUntilSettled(JitCompilerCpu.WarmUp.QUERIES, window -> {
-        final long end = System.nanoTime() + window.toNanos();
-        while (System.nanoTime() < end) {
-          broker.nativeQuery(query);
-          broker.nativeQuery(wholeBudgeted);
+      final Target target = new Target()
+      {
+        @Override
+        public URI broker()
+        {
+          return cluster.broker().uri();
         }
-      });
-      final List<Long> unthrottled = new ArrayList<>();
-      for (int i = 0; i < UNTHROTTLED_RUNS; i++) {
-        unthrottled.add(broker.nativeQuery(query).millis());
-      }
-      // The slowest of the last two: the first runs after the warm-up may still meet cold pages.
-      final long unthrottledMs = Math.max(unthrottled.get(UNTHROTTLED_RUNS - 1), unthrottled.get(UNTHROTTLED_RUNS - 2));
-      final long targetMs = Math.max(MIN_TARGET_MS, Math.round(TARGET_OVER_UNTHROTTLED * unthrottledMs / 10.0) * 10);
-      final int queries = bench.quick() ? 6 : 12;
-      final String setup = setup(cluster, dataset, onStraggler, unthrottledMs, targetMs, queries);
-      bench.progress(setup);
-      // A Broker keeps no reserve for merge and serialisation until it has seen DeadlineReserve.MIN_SAMPLES budgeted
-      // queries wait until their deadline; a Broker in service has. Unmeasured cut queries teach it first, so that the
-      // first budgeted phase is not the only one without a reserve: without it, that phase answers most of its queries
-      // after T and the later phases within it.
-      bench.progress("teaching the Broker its deadline reserve with " + RESERVE_WARM_UP + " unmeasured budgeted queries");
-      for (int i = 0; i < RESERVE_WARM_UP; i++) {
-        send(cluster, query, BUDGETED, targetMs, false, "bench-" + variant.comparison.experiment() + "-reserve-" + i);
-      }
-      final int[] sent = {0};
-      final AbbaComparison<Figures> comparison = variant.comparison;
-      final List<Repetition<Figures>> done = comparison.repeat(bench, name -> {
-        final List<Answer> answers = new ArrayList<>();
-        for (int i = 0; i < queries; i++) {
-          answers.add(send(cluster, query, name, targetMs, true, "bench-" + comparison.experiment() + "-" + sent[0]++));
+
+        @Override
+        public BrokerAnswer withStraggler(Callable<BrokerAnswer> sent) throws Exception
+        {
+          cluster.setCpuQuota(BudgetBench.STRAGGLER, STRAGGLER_CORES);
+          try {
+            return sent.call();
+          }
+          finally {
+            cluster.setCpuQuota(BudgetBench.STRAGGLER, cluster.config().cpuQuota(BudgetBench.STRAGGLER));
+          }
         }
-        return Figures.of(name, targetMs, answers);
-      });
-      return bench.report(comparison.json(setup, done), html(variant, setup, done), comparison.text(done));
+      };
+      return measure(target, query, described, null);
     }
   }
 
-  /** What the report says of the setup. */
-  private String setup(
-      LocalDruidCluster cluster,
-      SyntheticDataset dataset,
-      long onStraggler,
-      long unthrottledMs,
-      long targetMs,
-      int queries
-  )
+  /**
+   * Runs the repetitions on {@code existing}, a cluster the bench did not start, as it is: no straggler is made, no
+   * replica placed and the Broker not restarted (the hedged setup asks for hedging in each query's context, under the
+   * Broker's own hedge budget). The query reads all of the datasource ({@link ExistingCluster#query}); the warm-up is
+   * fixed, since the bench cannot watch the JIT compilers of processes it did not start.
+   */
+  Path runOn(ExistingCluster existing) throws Exception
   {
-    return String.format(
+    final DruidHttp http = DruidHttp.shared();
+    final QualityClient broker = new QualityClient(existing.broker());
+    try {
+      broker.qualityState();
+    }
+    catch (RuntimeException e) {
+      throw new IllegalStateException(
+          "the Broker at " + existing.broker() + " has no quality monitor to answer budgeted queries (install "
+          + "druid-getafix's quality-monitor extension there): " + e.getMessage(), e
+      );
+    }
+    final Map<String, Object> query = existing.query(http);
+    final Duration warmUp = bench.quick() ? EXISTING_WARM_UP_QUICK : EXISTING_WARM_UP;
+    bench.progress("warming the cluster up for " + warmUp.toSeconds() + " s with the query, with and without a budget");
+    warmUp(broker, query, warmUp);
+    final String cluster = String.format(
         Locale.ROOT,
-        "%s; %s, %d segments on the straggler (Historical %d), throttled to %.2f core while each query runs; the "
-        + "query an hourly timeseries over all %d hours with a cardinality aggregator that hashes every row; "
-        + "unthrottled it took %d ms, so T = %d ms; %d queries per setup and repetition, one at a time: %s",
-        cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
-                                 : "WARNING: no cgroups, so no caps and no straggler",
-        variant.placement, onStraggler, BudgetBench.STRAGGLER, STRAGGLER_CORES, dataset.hours(), unthrottledMs,
-        targetMs, queries, variant.setups
+        "an existing cluster, its Broker at %s; no straggler made and no replica placed (the cluster as it is, its "
+        + "Broker's own settings%s); the query an hourly timeseries over all of datasource %s with a cardinality "
+        + "aggregator over every dimension, which hashes every row",
+        existing.broker(), variant == Variant.HEDGING ? ", each query asking for hedging in its context" : "",
+        existing.dataSource()
     );
+    final Target target = new Target()
+    {
+      @Override
+      public URI broker()
+      {
+        return existing.broker();
+      }
+
+      @Override
+      public BrokerAnswer withStraggler(Callable<BrokerAnswer> sent) throws Exception
+      {
+        return sent.call();
+      }
+    };
+    return measure(target, query, cluster, existing.targetMs());
+  }
+
+  /** Sends {@code query} for {@code window}, whole and budgeted, so that neither setup's first run compiles its path. */
+  private static void warmUp(QualityClient broker, Map<String, Object> query, Duration window) throws Exception
+  {
+    final Map<String, Object> wholeBudgeted = NativeQuery.withContext(
+        query, Map.of(QueryContextKeys.BUDGET_MS, WARM_UP_BUDGET_MS, QueryContextKeys.MATURE, false)
+    );
+    final long end = System.nanoTime() + window.toNanos();
+    while (System.nanoTime() < end) {
+      broker.nativeQuery(query);
+      broker.nativeQuery(wholeBudgeted);
+    }
   }
 
   /**
-   * One query under {@code setup} with the straggler throttled, then, if budgeted and {@code mature}, its mature run.
+   * Sets T ({@code askedTargetMs}, or from the last unthrottled answers), teaches the Broker its deadline reserve, runs the
+   * repetitions and writes the report.
+   *
+   * @param cluster the cluster, placement and query in words, for the report
+   */
+  private Path measure(Target target, Map<String, Object> query, String cluster, Long askedTargetMs)
+      throws Exception
+  {
+    final QualityClient broker = new QualityClient(target.broker());
+    final List<Long> unthrottled = new ArrayList<>();
+    for (int i = 0; i < UNTHROTTLED_RUNS; i++) {
+      unthrottled.add(broker.nativeQuery(query).millis());
+    }
+    // The slowest of the last two: the first runs after the warm-up may still meet cold pages.
+    final long unthrottledMs = Math.max(unthrottled.get(UNTHROTTLED_RUNS - 1), unthrottled.get(UNTHROTTLED_RUNS - 2));
+    final long targetMs = askedTargetMs != null
+                          ? askedTargetMs
+                          : Math.max(MIN_TARGET_MS, Math.round(TARGET_OVER_UNTHROTTLED * unthrottledMs / 10.0) * 10);
+    final int queries = bench.quick() ? 6 : 12;
+    final String setup = String.format(
+        Locale.ROOT,
+        "%s; unthrottled it took %d ms, %s T = %d ms; %d queries per setup and repetition, one at a time: %s",
+        cluster, unthrottledMs, askedTargetMs != null ? "and as asked" : "so", targetMs, queries, variant.setups
+    );
+    bench.progress(setup);
+    // Unique to this run: a Broker in service keeps the mature runs of earlier runs' queries, which must not be read
+    // for this run's.
+    final String ids = "bench-" + variant.comparison.experiment() + "-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+    // A Broker keeps no reserve for merge and serialisation until it has seen DeadlineReserve.MIN_SAMPLES budgeted
+    // queries wait until their deadline; a Broker in service has. Unmeasured cut queries teach it first, so that the
+    // first budgeted phase is not the only one without a reserve: without it, that phase answers most of its queries
+    // after T and the later phases within it.
+    bench.progress("teaching the Broker its deadline reserve with " + RESERVE_WARM_UP + " unmeasured budgeted queries");
+    for (int i = 0; i < RESERVE_WARM_UP; i++) {
+      send(target, query, BUDGETED, targetMs, false, ids + "reserve-" + i);
+    }
+    final int[] sent = {0};
+    final AbbaComparison<Figures> comparison = variant.comparison;
+    final List<Repetition<Figures>> done = comparison.repeat(bench, name -> {
+      final List<Answer> answers = new ArrayList<>();
+      for (int i = 0; i < queries; i++) {
+        answers.add(send(target, query, name, targetMs, true, ids + sent[0]++));
+      }
+      return Figures.of(name, targetMs, answers);
+    });
+    return bench.report(comparison.json(setup, done), html(variant, setup, done), comparison.text(done));
+  }
+
+  /**
+   * One query under {@code setup}, meeting the straggler, then, if budgeted and {@code mature}, its mature run.
    */
   private static Answer send(
-      LocalDruidCluster cluster,
+      Target target,
       Map<String, Object> query,
       String setup,
       long targetMs,
@@ -299,23 +395,17 @@ final class BudgetedBench
                                         ? Map.of(QueryContextKeys.BUDGET_MS, targetMs, QueryContextKeys.MATURE, mature,
                                                  QueryContextKeys.HEDGE, setup.equals(HEDGED), "queryId", id)
                                         : Map.of("timeout", targetMs, "queryId", id);
-    final BrokerAnswer answer;
-    cluster.setCpuQuota(BudgetBench.STRAGGLER, STRAGGLER_CORES);
-    try {
-      answer = new QualityClient(cluster.broker().uri()).nativeQuery(NativeQuery.withContext(query, context));
-    }
-    finally {
-      cluster.setCpuQuota(BudgetBench.STRAGGLER, cluster.config().cpuQuota(BudgetBench.STRAGGLER));
-    }
+    final QualityClient broker = new QualityClient(target.broker());
+    final BrokerAnswer answer = target.withStraggler(() -> broker.nativeQuery(NativeQuery.withContext(query, context)));
     final Coverage coverage = BrokerFormats.coverage(answer.context());
-    final double quality = budgeted && mature && answer.status() == 200 ? matureQuality(cluster, id) : Double.NaN;
+    final double quality = budgeted && mature && answer.status() == 200 ? matureQuality(broker, id) : Double.NaN;
     return new Answer(answer.status(), answer.millis(), coverage == null ? Double.NaN : coverage.fraction(), quality);
   }
 
   /** The measured quality of query {@code id}'s mature run, once the Broker has measured it. */
-  private static double matureQuality(LocalDruidCluster cluster, String id) throws Exception
+  private static double matureQuality(QualityClient broker, String id) throws Exception
   {
-    return new QualityClient(cluster.broker().uri()).awaitMatureRun(id, MATURE_RUN_WAIT).measuredQuality();
+    return broker.awaitMatureRun(id, MATURE_RUN_WAIT).measuredQuality();
   }
 
   static String html(Variant variant, String setup, List<Repetition<Figures>> repetitions)

@@ -3,6 +3,7 @@ package org.getafix.demo;
 import org.getafix.simulator.report.HtmlReporter;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,10 +30,20 @@ import java.util.Map;
 public final class LiveBench
 {
   static final List<String> EXPERIMENTS = List.of("placement", "routing", "budgeted", "hedged", "control", "admission");
+  /**
+   * The experiments that run on an existing cluster: the others make a straggler with cgroups, place replicas or
+   * restart the Broker.
+   */
+  static final List<String> ON_EXISTING = List.of("budgeted", "hedged");
   static final String USAGE = DemoOptions.BENCH_USAGE + System.lineSeparator() + String.join(
       System.lineSeparator(),
       "  --experiments LIST which of " + String.join(",", EXPERIMENTS) + " to run, in that order (default all);",
-      "                  the experiments but placement take --quick and --repetitions only"
+      "                  the experiments but placement take --quick and --repetitions only",
+      "  --broker URL      run on an existing cluster, its Broker at URL with the quality monitor installed, instead",
+      "                  of starting one: " + String.join(",", ON_EXISTING) + " only (the default then), over",
+      "  --datasource NAME one of its datasources; no straggler is made there (no cgroups), so they measure the",
+      "                  cluster as it is",
+      "  --target-ms N     with --broker: the response-time target T (default 4x the cluster's own answer, at least 1 s)"
   );
 
   /**
@@ -40,8 +51,9 @@ public final class LiveBench
    *
    * @param experiments which experiments, in the order of {@link #EXPERIMENTS}
    * @param options     the placement experiment's options; the others take {@code quick} and {@code repetitions}
+   * @param existing    the cluster to run on; null: a fresh one per experiment
    */
-  record Options(List<String> experiments, DemoOptions options)
+  record Options(List<String> experiments, DemoOptions options, ExistingCluster existing)
   {
     Options
     {
@@ -52,18 +64,63 @@ public final class LiveBench
     static Options parse(String... args)
     {
       final List<String> rest = new ArrayList<>();
-      List<String> experiments = EXPERIMENTS;
+      List<String> experiments = null;
+      String broker = null;
+      String dataSource = null;
+      Long targetMs = null;
       for (int i = 0; i < args.length; i++) {
-        if (args[i].equals("--experiments")) {
-          if (i + 1 >= args.length) {
-            throw new IllegalArgumentException("--experiments needs a value");
-          }
-          experiments = experiments(args[++i]);
-        } else {
-          rest.add(args[i]);
+        switch (args[i]) {
+          case "--experiments" -> experiments = experiments(value(args, ++i, "--experiments"));
+          case "--broker" -> broker = value(args, ++i, "--broker");
+          case "--datasource" -> dataSource = value(args, ++i, "--datasource");
+          case "--target-ms" -> targetMs = targetMs(value(args, ++i, "--target-ms"));
+          default -> rest.add(args[i]);
         }
       }
-      return new Options(experiments, DemoOptions.parseBench(rest.toArray(String[]::new)));
+      final DemoOptions options = DemoOptions.parseBench(rest.toArray(String[]::new));
+      if (broker == null) {
+        if (dataSource != null || targetMs != null) {
+          throw new IllegalArgumentException("--datasource and --target-ms need --broker: the bench's own clusters have their own data");
+        }
+        return new Options(experiments == null ? EXPERIMENTS : experiments, options, null);
+      }
+      if (dataSource == null) {
+        throw new IllegalArgumentException("--broker needs --datasource: which of the cluster's datasources to query");
+      }
+      final List<String> onExisting = experiments == null ? ON_EXISTING : experiments;
+      final List<String> unable = onExisting.stream().filter(e -> !ON_EXISTING.contains(e)).toList();
+      if (!unable.isEmpty()) {
+        throw new IllegalArgumentException(
+            String.join(",", unable) + " cannot run on an existing cluster (it makes a straggler with cgroups, places "
+            + "replicas or restarts the Broker); with --broker choose from " + String.join(",", ON_EXISTING)
+        );
+      }
+      final URI uri;
+      try {
+        uri = URI.create(broker);
+      }
+      catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--broker is not a URL: " + broker);
+      }
+      return new Options(onExisting, options, new ExistingCluster(uri, dataSource, targetMs));
+    }
+
+    private static String value(String[] args, int i, String option)
+    {
+      if (i >= args.length) {
+        throw new IllegalArgumentException(option + " needs a value");
+      }
+      return args[i];
+    }
+
+    private static long targetMs(String value)
+    {
+      try {
+        return Long.parseLong(value);
+      }
+      catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--target-ms must be a whole number of milliseconds, got " + value);
+      }
     }
 
     private static List<String> experiments(String list)
@@ -116,8 +173,8 @@ public final class LiveBench
         switch (experiment) {
           case "placement" -> new Demo(options.options(), root, dir, System.out).run();
           case "routing" -> new RoutingBench(bench).run();
-          case "budgeted" -> new BudgetedBench(bench, BudgetedBench.Variant.TIMEOUT).run();
-          case "hedged" -> new BudgetedBench(bench, BudgetedBench.Variant.HEDGING).run();
+          case "budgeted" -> budgeted(bench, BudgetedBench.Variant.TIMEOUT, options.existing());
+          case "hedged" -> budgeted(bench, BudgetedBench.Variant.HEDGING, options.existing());
           case "control" -> new ControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
           default -> throw new IllegalStateException("no runner for experiment " + experiment);
@@ -142,6 +199,14 @@ public final class LiveBench
     System.exit(failed.isEmpty() ? 0 : 1);
   }
 
+  /** A budgeted-queries experiment on a fresh cluster, or on {@code existing}. */
+  private static Path budgeted(BenchRun bench, BudgetedBench.Variant variant, ExistingCluster existing)
+      throws Exception
+  {
+    final BudgetedBench budgeted = new BudgetedBench(bench, variant);
+    return existing == null ? budgeted.run() : budgeted.runOn(existing);
+  }
+
   /** {@code report.html} under {@code outDir}: a link to each experiment's report, or why it failed. */
   static Path writeIndex(Path outDir, Options options, Map<String, String> failed) throws IOException
   {
@@ -149,7 +214,12 @@ public final class LiveBench
     html.append("<h1>getafix bench live</h1><p>")
         .append(options.options().repetitions()).append(" repetitions per experiment")
         .append(options.options().quick() ? ", quick mode" : "")
-        .append(". Each experiment ran on a fresh cluster.</p><ul>");
+        .append(options.existing() == null
+                ? ". Each experiment ran on a fresh cluster."
+                : ". The experiments ran on the existing cluster whose Broker is at "
+                  + HtmlReporter.escape(options.existing().broker().toString()) + ", over datasource "
+                  + HtmlReporter.escape(options.existing().dataSource()) + ".")
+        .append("</p><ul>");
     for (String experiment : options.experiments()) {
       if (failed.containsKey(experiment)) {
         html.append("<li>").append(HtmlReporter.escape(experiment)).append(": <b>failed</b>, ")

@@ -3,6 +3,7 @@ package org.getafix.demo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +39,49 @@ class LiveBenchTest
                    .getMessage().contains("placement,routing,budgeted,hedged,control,admission"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
+  }
+
+  @Test
+  void onAnExistingClusterOnlyTheBudgetedExperimentsRunOverTheNamedDatasource()
+  {
+    final LiveBench.Options existing =
+        LiveBench.Options.parse("--broker", "http://broker:8082", "--datasource", "wikipedia", "--quick");
+    assertEquals(LiveBench.ON_EXISTING, existing.experiments(), "budgeted and hedged by default");
+    assertEquals(URI.create("http://broker:8082"), existing.existing().broker());
+    assertEquals("wikipedia", existing.existing().dataSource());
+    assertNull(existing.existing().targetMs(), "T from the cluster's own answer");
+    assertTrue(existing.options().quick());
+    assertEquals(
+        750L,
+        LiveBench.Options.parse("--broker", "http://b:8082", "--datasource", "w", "--target-ms", "750").existing().targetMs()
+    );
+    assertEquals(
+        List.of("hedged"),
+        LiveBench.Options.parse("--broker", "http://b:8082", "--datasource", "w", "--experiments", "hedged").experiments()
+    );
+    assertNull(LiveBench.Options.parse("--quick").existing(), "without --broker each experiment starts its own cluster");
+  }
+
+  @Test
+  void anExistingClusterRefusesWhatItCannotRunInWords()
+  {
+    final String unable = assertThrows(
+        IllegalArgumentException.class,
+        () -> LiveBench.Options.parse("--broker", "http://b:8082", "--datasource", "w", "--experiments", "routing,hedged")
+    ).getMessage();
+    assertTrue(unable.startsWith("routing cannot run on an existing cluster"), unable);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--broker", "http://b:8082"))
+                   .getMessage().contains("--datasource"));
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--datasource", "w"))
+                   .getMessage().contains("need --broker"));
+    assertTrue(assertThrows(
+        IllegalArgumentException.class,
+        () -> LiveBench.Options.parse("--broker", "broker:8082", "--datasource", "w")
+    ).getMessage().contains("http(s) URL"));
+    assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--broker", "http://b:8082", "--datasource", "w", "--target-ms", "0"));
+    assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--broker", "http://b:8082", "--datasource", "w", "--target-ms", "soon"));
+    assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--broker", "http://b:8082", "--datasource", " "));
+    assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--broker"));
   }
 
   @Test
