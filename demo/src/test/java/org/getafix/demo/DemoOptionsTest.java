@@ -34,7 +34,12 @@ class DemoOptionsTest
     assertEquals(Duration.ofSeconds(30), quick.measure());
     assertTrue(quick.hours() < DemoOptions.parse().hours());
     assertEquals(Duration.ofSeconds(45), DemoOptions.parse("--quick", "--duration", "45").measure());
-    assertEquals(JitCompilerCpu.WarmUp.QUERIES, quick.jitWarmUp());
+    assertEquals(Duration.ofSeconds(10), quick.jitWarmUp().window(), "windows in proportion to a 30 s measurement");
+    assertEquals(
+        JitCompilerCpu.WarmUp.WORKLOAD.deadline(),
+        quick.jitWarmUp().deadline(),
+        "as long as the full run's to settle the first phase's compilers"
+    );
   }
 
   @Test
