@@ -285,6 +285,22 @@ class BudgetedDruidClientTest
     return primary;
   }
 
+  /**
+   * The client of the primary Historical, hedging quickly to {@link #other}, which holds the first segment but not the
+   * second: a hedge of its sub-query is partial.
+   */
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> primaryAloneHoldingTheSecondSegment(BudgetedQueries budgetedQueries)
+  {
+    final SegmentDescriptor onlyOnPrimary = SEGMENTS.get(1);
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final Hedging hedging =
+        hedging(true, QUICK, holders, (host, segment) -> host.equals(PRIMARY) || !segment.equals(onlyOnPrimary));
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, primary);
+    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    return primary;
+  }
+
   private static void eventually(BooleanSupplier condition, String what) throws InterruptedException
   {
     eventually(condition, what, 5_000);
@@ -445,13 +461,7 @@ class BudgetedDruidClientTest
   void underABudgetTheHedgesAnswerForWhatTheyHoldWhenThePrimaryMissesTheDeadline() throws Exception
   {
     final BudgetedQueries budgetedQueries = budgetedQueries();
-    final SegmentDescriptor onlyOnPrimary = SEGMENTS.get(1);
-    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
-    final Hedging hedging =
-        hedging(true, QUICK, holders, (host, segment) -> host.equals(PRIMARY) || !segment.equals(onlyOnPrimary));
-    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
-    holders.put(PRIMARY, primary);
-    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = primaryAloneHoldingTheSecondSegment(budgetedQueries);
     final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
         query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
         System.currentTimeMillis()
@@ -501,13 +511,7 @@ class BudgetedDruidClientTest
   void aSampledSubQuerysPrimaryMissingTheDeadlineAnswersItsMatureRun() throws Exception
   {
     final BudgetedQueries budgetedQueries = budgetedQueries();
-    final SegmentDescriptor onlyOnPrimary = SEGMENTS.get(1);
-    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
-    final Hedging hedging =
-        hedging(true, QUICK, holders, (host, segment) -> host.equals(PRIMARY) || !segment.equals(onlyOnPrimary));
-    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
-    holders.put(PRIMARY, primary);
-    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = primaryAloneHoldingTheSecondSegment(budgetedQueries);
     final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
         query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, true)),
         System.currentTimeMillis()
