@@ -206,11 +206,14 @@ final class BudgetedBench
    * Where the queries go, and how each meets the straggler: on the bench's own cluster, throttled only while the query
    * runs; on an existing cluster, as it is.
    */
-  private interface Target
+  private record Target(URI broker, Straggler straggler)
   {
-    URI broker();
+  }
 
-    BrokerAnswer withStraggler(Callable<BrokerAnswer> query) throws Exception;
+  @FunctionalInterface
+  private interface Straggler
+  {
+    BrokerAnswer during(Callable<BrokerAnswer> query) throws Exception;
   }
 
   /** Starts a cluster, runs the repetitions, writes the report and stops the cluster; returns the report's path. */
@@ -244,26 +247,15 @@ final class BudgetedBench
                                    : "WARNING: no cgroups, so no caps and no straggler",
           variant.placement, onStraggler, BudgetBench.STRAGGLER, STRAGGLER_CORES, dataset.hours()
       );
-      final Target target = new Target()
-      {
-        @Override
-        public URI broker()
-        {
-          return cluster.broker().uri();
+      final Target target = new Target(cluster.broker().uri(), sent -> {
+        cluster.setCpuQuota(BudgetBench.STRAGGLER, STRAGGLER_CORES);
+        try {
+          return sent.call();
         }
-
-        @Override
-        public BrokerAnswer withStraggler(Callable<BrokerAnswer> sent) throws Exception
-        {
-          cluster.setCpuQuota(BudgetBench.STRAGGLER, STRAGGLER_CORES);
-          try {
-            return sent.call();
-          }
-          finally {
-            cluster.setCpuQuota(BudgetBench.STRAGGLER, cluster.config().cpuQuota(BudgetBench.STRAGGLER));
-          }
+        finally {
+          cluster.setCpuQuota(BudgetBench.STRAGGLER, cluster.config().cpuQuota(BudgetBench.STRAGGLER));
         }
-      };
+      });
       return measure(target, query, described, null);
     }
   }
@@ -299,20 +291,7 @@ final class BudgetedBench
         existing.broker(), variant == Variant.HEDGING ? ", each query asking for hedging in its context" : "",
         existing.dataSource()
     );
-    final Target target = new Target()
-    {
-      @Override
-      public URI broker()
-      {
-        return existing.broker();
-      }
-
-      @Override
-      public BrokerAnswer withStraggler(Callable<BrokerAnswer> sent) throws Exception
-      {
-        return sent.call();
-      }
-    };
+    final Target target = new Target(existing.broker(), Callable::call);
     return measure(target, query, cluster, existing.targetMs());
   }
 
@@ -396,7 +375,7 @@ final class BudgetedBench
                                                  QueryContextKeys.HEDGE, setup.equals(HEDGED), "queryId", id)
                                         : Map.of("timeout", targetMs, "queryId", id);
     final QualityClient broker = new QualityClient(target.broker());
-    final BrokerAnswer answer = target.withStraggler(() -> broker.nativeQuery(NativeQuery.withContext(query, context)));
+    final BrokerAnswer answer = target.straggler().during(() -> broker.nativeQuery(NativeQuery.withContext(query, context)));
     final Coverage coverage = BrokerFormats.coverage(answer.context());
     final double quality = budgeted && mature && answer.status() == 200 ? matureQuality(broker, id) : Double.NaN;
     return new Answer(answer.status(), answer.millis(), coverage == null ? Double.NaN : coverage.fraction(), quality);
