@@ -29,6 +29,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -55,9 +56,6 @@ public final class Demo
 {
   static final String DATA_SOURCE = "getafix_demo";
   static final long SEED = 42L;
-  static final int CLIENTS = 4;
-  /** Cores the straggler is throttled to, as in the routing experiment. */
-  static final double STRAGGLER_CORES = 0.1;
   /**
    * Share of budgeted queries that get a mature run (the Broker's {@code druid.getafix.quality.matureSampleRate}):
    * raised from the default 0.1 so that a 30 s {@code --quick} measurement still samples over a hundred runs.
@@ -65,6 +63,8 @@ public final class Demo
   static final double MATURE_SAMPLE_RATE = 0.25;
   /** Budget of druid-getafix's queries when no stock phase ran to take its p99 from. */
   static final long DEFAULT_BUDGET_MS = 1000;
+  /** Druid's query context key for a query's timeout in milliseconds. */
+  private static final String DRUID_TIMEOUT = "timeout";
   private static final Duration SETTLE_CHUNK = Duration.ofSeconds(10);
   private static final DateTimeFormatter SEGMENT_START =
       DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -157,7 +157,7 @@ public final class Demo
             cluster.restartBroker(Map.of("druid.broker.balancer.type", strategy.router()), Duration.ofMinutes(3));
             router = strategy.router();
           }
-          if (strategy == Strategy.GETAFIX && budget == null) {
+          if (strategy == Strategy.GETAFIX && options.budgeted() && budget == null) {
             // One budget for every repetition, so that they compare.
             budget = budget(options.budgetMs(), ran);
           }
@@ -172,8 +172,9 @@ public final class Demo
                 "%d hourly segments x %d rows of synthetic data; QueryMix.defaultMix (50%% timeseries, 30%% topN, "
                 + "20%% groupBy, recency-biased: queries end on average 12 hours before the newest hour), "
                 + "%d closed-loop clients.",
-                dataset.hours(), dataset.rowsPerHour(), CLIENTS
-            ),
+                dataset.hours(), dataset.rowsPerHour(), options.clients()
+            ) + (options.timeoutMs() == null ? "" : " Every query carries Druid's timeout of " + options.timeoutMs()
+                                                    + " ms; a query past it fails."),
             SEED,
             options.warmUp().toSeconds(),
             options.measure().toSeconds(),
@@ -253,7 +254,7 @@ public final class Demo
   }
 
   /**
-   * @param budget  the budget druid-getafix's queries carry; null for stock Druid, whose queries carry none
+   * @param budget  the budget druid-getafix's queries carry; null for stock Druid's and unbudgeted ones
    */
   private PhaseRecord runPhase(
       LocalDruidCluster cluster,
@@ -267,18 +268,24 @@ public final class Demo
     final String label = strategy.label();
     final GetafixClient getafix = new GetafixClient(cluster);
     final QueryMix mix = QueryMix.defaultMix(dataset);
-    final boolean budgeted = strategy == Strategy.GETAFIX;
-    final QualityClient quality = budgeted ? new QualityClient(cluster.broker().uri()) : null;
-    final Map<String, Object> context = !budgeted
-                                        ? Map.of()
-                                        : options.hedge()
-                                          ? Map.of(QueryContextKeys.BUDGET_MS, budget.ms(), QueryContextKeys.HEDGE, true)
-                                          : Map.of(QueryContextKeys.BUDGET_MS, budget.ms());
+    final boolean budgeted = strategy == Strategy.GETAFIX && budget != null;
+    final boolean hedged = strategy == Strategy.GETAFIX && options.hedge();
+    final QualityClient quality = budgeted || hedged ? new QualityClient(cluster.broker().uri()) : null;
+    final Map<String, Object> context = new HashMap<>();
+    if (options.timeoutMs() != null) {
+      context.put(DRUID_TIMEOUT, options.timeoutMs());
+    }
+    if (budgeted) {
+      context.put(QueryContextKeys.BUDGET_MS, budget.ms());
+    }
+    if (hedged) {
+      context.put(QueryContextKeys.HEDGE, true);
+    }
     final PhaseSampler sampler = new PhaseSampler(
         cluster,
         DATA_SOURCE,
-        budgeted,
-        quality,
+        strategy == Strategy.GETAFIX,
+        budgeted ? quality : null,
         GetafixSetup.ROUND_SECONDS * 1000L
     );
     final JsonNode qualityAtStart = quality == null ? null : readOrEmpty("quality endpoint", quality::qualityState);
@@ -299,8 +306,13 @@ public final class Demo
         getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
         Waits.await("Getafix to act", Duration.ofMinutes(3), () -> "ACTIVE".equals(getafix.mode()));
         gamma = getafix.config().path("gamma").asDouble();
-        progress(label + ": every query carries getafixBudgetMs=" + budget.ms() + " (" + budget.source() + ")"
-                 + (options.hedge() ? " and getafixHedge=true" : "") + "; the Broker samples " + MATURE_SAMPLE_RATE + " of them for a mature run");
+        if (budgeted) {
+          progress(label + ": every query carries getafixBudgetMs=" + budget.ms() + " (" + budget.source() + ")"
+                   + (hedged ? " and getafixHedge=true" : "") + "; the Broker samples " + MATURE_SAMPLE_RATE
+                   + " of them for a mature run");
+        } else {
+          progress(label + ": queries carry no budget" + (hedged ? "; every one carries getafixHedge=true" : ""));
+        }
         settled = () -> {
           final Map<String, Set<String>> planned = getafix.plannedHolders();
           final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, DATA_SOURCE);
@@ -316,11 +328,11 @@ public final class Demo
       progress(label + ": warming up for " + options.warmUp().toSeconds() + " s, then until placement settles "
                + "(at most " + options.settleTimeout().toSeconds() + " s more)");
       final long warmUpStart = System.nanoTime();
-      WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(CLIENTS, options.warmUp(), 0, SEED + 1000, context));
+      WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(options.clients(), options.warmUp(), 0, SEED + 1000, context));
       final long deadline = System.nanoTime() + options.settleTimeout().toNanos();
       boolean isSettled = check(settled);
       for (int chunk = 1; !isSettled && System.nanoTime() < deadline; chunk++) {
-        WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(CLIENTS, SETTLE_CHUNK, 0, SEED + 1000 + chunk, context));
+        WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(options.clients(), SETTLE_CHUNK, 0, SEED + 1000 + chunk, context));
         isSettled = check(settled);
       }
       progress(label + (isSettled ? ": placement settled" : ": placement did not settle in time; measuring anyway"));
@@ -337,7 +349,7 @@ public final class Demo
       final JitCompilerCpu.Settling jit = cluster.warmUntilSettled(jitWarmUp, length -> WorkloadRunner.run(
           cluster.brokerClient(),
           mix,
-          new WorkloadRunner.Options(CLIENTS, length, 0, SEED + 2000 + jitWindow.getAndIncrement(), context)
+          new WorkloadRunner.Options(options.clients(), length, 0, SEED + 2000 + jitWindow.getAndIncrement(), context)
       ));
       progress(String.format(
           Locale.ROOT,
@@ -356,17 +368,17 @@ public final class Demo
       try {
         if (straggler != null) {
           timer.schedule(() -> {
-            cluster.setCpuQuota(stragglerIndex, STRAGGLER_CORES);
+            cluster.setCpuQuota(stragglerIndex, options.stragglerCores());
             stragglerAt[0] = sampler.seconds();
             progress(label + ": " + cluster.historical(stragglerIndex).name() + " is now a straggler ("
-                     + STRAGGLER_CORES + " core)");
+                     + options.stragglerCores() + " core)");
           }, options.measure().toMillis() / 2, TimeUnit.MILLISECONDS);
         }
         progress(label + ": measuring for " + options.measure().toSeconds() + " s");
         measured = WorkloadRunner.run(
             cluster.brokerClient(),
             mix,
-            new WorkloadRunner.Options(CLIENTS, options.measure(), 0, SEED, context)
+            new WorkloadRunner.Options(options.clients(), options.measure(), 0, SEED, context)
         );
       }
       finally {
@@ -382,11 +394,16 @@ public final class Demo
           jitBefore,
           JitCompilerCpu.ofThisMachine().read(cluster.historicalPids())
       );
-      if (quality != null) {
+      if (budgeted) {
         awaitMatureRuns(quality, label);
       }
       sampler.close();
       progress(label + ": " + measured.summary());
+      if (hedged && !budgeted) {
+        final JsonNode qualityAtEnd = readOrEmpty("quality endpoint", quality::qualityState);
+        progress(label + ": hedges sent " + since(qualityAtStart, qualityAtEnd, "hedgesSent") + ", won "
+                 + since(qualityAtStart, qualityAtEnd, "hedgesWon") + " (from the warm-up on)");
+      }
       final List<TimedQuery> timeline =
           measured.outcomes().stream()
                   .filter(QueryOutcome::success)
@@ -398,7 +415,7 @@ public final class Demo
                   ))
                   .toList();
       final QualityRecord qualityRecord =
-          quality == null ? null : qualityRecord(quality, budget, sampler, measured, qualityAtStart);
+          budgeted ? qualityRecord(quality, budget, sampler, measured, qualityAtStart) : null;
 
       final Map<String, Histogram> byType = new LinkedHashMap<>();
       for (QueryKind kind : QueryKind.values()) {
@@ -557,7 +574,7 @@ public final class Demo
            + options.historicals() + " Historicals capped at " + caps + " cores"
            + (cluster.cgroupsEnabled()
               ? " by cgroup v1 CPU quotas; the " + options.cpuQuotas().get(strongest()) + "-core Historical is "
-                + "throttled to " + STRAGGLER_CORES + " core halfway through each measurement."
+                + "throttled to " + options.stragglerCores() + " core halfway through each measurement."
               : " (cgroups not writable here: caps approximated by processing threads, no straggler).")
            + " Machine: " + Runtime.getRuntime().availableProcessors() + " cores.";
   }

@@ -28,6 +28,10 @@ import java.util.stream.IntStream;
  * @param repetitions    how many times the strategies run, the order reversed every other time (ABBA)
  * @param hedge          whether druid-getafix's queries are also hedged ({@code getafixHedge}): their late sub-queries
  *                       re-sent to other holders of their segments
+ * @param budgeted       whether druid-getafix's queries carry a budget ({@code getafixBudgetMs}) at all
+ * @param stragglerCores cores the strongest Historical is throttled to halfway through each measurement
+ * @param timeoutMs      Druid's query {@code timeout} of every query of both setups, in milliseconds; null for none
+ * @param clients        closed-loop clients of the workload
  */
 public record DemoOptions(
     boolean quick,
@@ -42,9 +46,16 @@ public record DemoOptions(
     boolean keepRunning,
     Long budgetMs,
     int repetitions,
-    boolean hedge
+    boolean hedge,
+    boolean budgeted,
+    double stragglerCores,
+    Long timeoutMs,
+    int clients
 )
 {
+  /** As in the routing experiment: slow enough to set the tail of every query that waits for it. */
+  static final double DEFAULT_STRAGGLER_CORES = 0.1;
+  static final int DEFAULT_CLIENTS = 4;
   private static final String OPTIONS = String.join(
       System.lineSeparator(),
       "  --quick         small dataset and short phases",
@@ -54,14 +65,19 @@ public record DemoOptions(
       "  --strategies    which of stock, getafix to run, in the order given (default stock,getafix, so that",
       "                  druid-getafix's budget can be stock's measured p99; getafix,stock swaps the order)",
       "  --budget-ms MS  getafixBudgetMs of druid-getafix's queries (default: stock Druid's measured p99)",
+      "  --no-budget     druid-getafix's queries carry no budget (then no answer is partial and none is sampled)",
       "  --hedge         druid-getafix's queries are also hedged (getafixHedge): a late sub-query's segments are",
       "                  re-sent to their other holders",
+      "  --straggler-cores C  cores the strongest Historical is throttled to halfway (default " + DEFAULT_STRAGGLER_CORES + ")",
+      "  --timeout-ms MS Druid's query timeout of every query of both setups; a query past it fails (default none)",
+      "  --clients N     closed-loop clients of the workload (default " + DEFAULT_CLIENTS + ")",
       "  --repetitions N run the strategies N times, in the order given, then reversed, and so on (ABBA)"
   );
   public static final String USAGE = String.join(
       System.lineSeparator(),
       "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
-      "                      [--strategies stock,getafix] [--budget-ms MS] [--repetitions N] [--keep-running]",
+      "                      [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
+      "                      [--straggler-cores C] [--timeout-ms MS] [--clients N] [--repetitions N] [--keep-running]",
       "  (a single run takes 8-15 minutes on 2 cores, --quick 5-8)",
       OPTIONS + " (default 1)",
       "  --keep-running  leave the cluster up after the report and print the Druid web console URL"
@@ -70,11 +86,13 @@ public record DemoOptions(
       System.lineSeparator(),
       "usage: ./getafix bench live [--experiments placement,routing,budgeted,control,admission] [--quick]",
       "                            [--repetitions N] [--duration S] [--historicals N] [--quotas LIST]",
-      "                            [--strategies stock,getafix] [--budget-ms MS]",
+      "                            [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
+      "                            [--straggler-cores C] [--timeout-ms MS] [--clients N]",
       "  (3 repetitions of placement take 25-45 minutes on 2 cores, --quick about 12; of each other experiment",
       "  about 10-15 minutes, --quick 6-10)",
       OPTIONS + " (default 3)"
   );
+  private static final int MAX_CLIENTS = 64;
   static final int DEMO_REPETITIONS = 1;
   static final int BENCH_REPETITIONS = 3;
   private static final int MAX_REPETITIONS = 20;
@@ -122,6 +140,10 @@ public record DemoOptions(
     List<Strategy> strategies = List.of(Strategy.values());
     boolean keepRunning = false;
     Long budgetMs = null;
+    boolean budgeted = true;
+    double stragglerCores = DEFAULT_STRAGGLER_CORES;
+    Long timeoutMs = null;
+    int clients = DEFAULT_CLIENTS;
     for (int i = 0; i < args.length; i++) {
       final String arg = args[i];
       switch (arg) {
@@ -136,6 +158,15 @@ public record DemoOptions(
         }
         case "--historicals" -> historicals = positiveInt(value(args, ++i, arg), arg);
         case "--budget-ms" -> budgetMs = (long) positiveInt(value(args, ++i, arg), arg);
+        case "--no-budget" -> budgeted = false;
+        case "--straggler-cores" -> stragglerCores = cores(value(args, ++i, arg), arg);
+        case "--timeout-ms" -> timeoutMs = (long) positiveInt(value(args, ++i, arg), arg);
+        case "--clients" -> {
+          clients = positiveInt(value(args, ++i, arg), arg);
+          if (clients > MAX_CLIENTS) {
+            throw new IllegalArgumentException("--clients must be at most " + MAX_CLIENTS + ", got " + clients);
+          }
+        }
         case "--quotas" -> quotas = quotas(value(args, ++i, arg));
         case "--strategies" -> strategies = strategies(value(args, ++i, arg));
         case "--repetitions" -> {
@@ -154,6 +185,9 @@ public record DemoOptions(
       throw new IllegalArgumentException(
           "--historicals must be between " + MIN_HISTORICALS + " and " + MAX_HISTORICALS + ", got " + historicals
       );
+    }
+    if (!budgeted && budgetMs != null) {
+      throw new IllegalArgumentException("--budget-ms and --no-budget contradict each other: choose one");
     }
     if (quotas == null) {
       quotas = defaultQuotas(historicals);
@@ -175,7 +209,11 @@ public record DemoOptions(
         keepRunning,
         budgetMs,
         repetitions,
-        hedge
+        hedge,
+        budgeted,
+        stragglerCores,
+        timeoutMs,
+        clients
     );
   }
 
@@ -208,19 +246,24 @@ public record DemoOptions(
   {
     final List<Double> quotas = new ArrayList<>();
     for (String part : list.split(",")) {
-      final double cores;
-      try {
-        cores = Double.parseDouble(part.trim());
-      }
-      catch (NumberFormatException e) {
-        throw new IllegalArgumentException("--quotas wants numbers of cores like 1.0,0.5,0.25, got " + list);
-      }
-      if (!(cores > 0) || cores > 64) {
-        throw new IllegalArgumentException("a CPU quota must be above 0 and at most 64 cores, got " + part.trim());
-      }
-      quotas.add(cores);
+      quotas.add(cores(part.trim(), "a CPU quota in --quotas"));
     }
     return quotas;
+  }
+
+  private static double cores(String value, String what)
+  {
+    final double cores;
+    try {
+      cores = Double.parseDouble(value);
+    }
+    catch (NumberFormatException e) {
+      throw new IllegalArgumentException(what + " wants a number of cores like 0.5, got " + value);
+    }
+    if (!(cores > 0) || cores > 64) {
+      throw new IllegalArgumentException(what + " must be above 0 and at most 64 cores, got " + value);
+    }
+    return cores;
   }
 
   private static List<Strategy> strategies(String list)

@@ -86,8 +86,8 @@ final class RoutingBench
     return new RoutingComparison.Settings(
         0,
         EQUAL_CORES,
-        Demo.STRAGGLER_CORES,
-        Demo.CLIENTS,
+        DemoOptions.DEFAULT_STRAGGLER_CORES,
+        DemoOptions.DEFAULT_CLIENTS,
         7L,
         quick ? JitCompilerCpu.WarmUp.QUERIES : JitCompilerCpu.WarmUp.WORKLOAD,
         Duration.ofSeconds(quick ? 10 : 15),

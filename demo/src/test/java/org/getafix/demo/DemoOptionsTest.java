@@ -58,6 +58,36 @@ class DemoOptionsTest
   }
 
   @Test
+  void theStragglerTimeoutClientsAndBudgetCanBeChosen()
+  {
+    final DemoOptions defaults = DemoOptions.parse();
+    assertEquals(DemoOptions.DEFAULT_STRAGGLER_CORES, defaults.stragglerCores());
+    assertEquals(null, defaults.timeoutMs());
+    assertEquals(DemoOptions.DEFAULT_CLIENTS, defaults.clients());
+    assertTrue(defaults.budgeted());
+
+    final DemoOptions harsh = DemoOptions.parseBench(
+        "--straggler-cores", "0.05", "--timeout-ms", "400", "--clients", "6", "--no-budget", "--hedge"
+    );
+    assertEquals(0.05, harsh.stragglerCores());
+    assertEquals(400L, harsh.timeoutMs());
+    assertEquals(6, harsh.clients());
+    assertFalse(harsh.budgeted());
+    assertTrue(harsh.hedge());
+
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--straggler-cores", "0"));
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--straggler-cores", "slow"));
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--timeout-ms", "-1"));
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--clients", "0"));
+    assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--clients", "65"));
+    final IllegalArgumentException both = assertThrows(
+        IllegalArgumentException.class,
+        () -> DemoOptions.parse("--no-budget", "--budget-ms", "200")
+    );
+    assertTrue(both.getMessage().contains("contradict"), both.getMessage());
+  }
+
+  @Test
   void historicalsAndQuotasMustAgree()
   {
     assertEquals(List.of(1.0, 0.5, 0.5, 0.25), DemoOptions.parse("--historicals", "4").cpuQuotas());
