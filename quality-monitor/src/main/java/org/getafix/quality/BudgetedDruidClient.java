@@ -28,6 +28,7 @@ import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.query.context.ResponseContext;
 import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
 import org.apache.druid.query.spec.QuerySegmentSpec;
+import org.getafix.core.redundancy.SplitPolicy;
 import org.jboss.netty.handler.codec.http.HttpMethod;
 
 import javax.annotation.Nullable;
@@ -38,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -142,6 +144,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final Query<T> bounded = query.withOverriddenContext(ImmutableMap.of(QUERY_FAIL_TIME, deadline));
     final Hedging.Plan plan = hedging.plan(query, host, deadline - clock.getAsLong(), budgeted.partialAllowed());
     final MatureRun mature = budgeted.matureRun();
+    if (plan == null && budgeted.partialAllowed()) {
+      final int parts = hedging.splitParts(query, host, deadline - clock.getAsLong());
+      if (parts > 1) {
+        return runSplit(queryPlus.withQuery(bounded), sub, mature, parts);
+      }
+    }
     if (mature != null) {
       return plan == null ? runSampled(queryPlus, sub, mature) : runSampledHedged(queryPlus.withQuery(bounded), sub, mature, plan);
     }
@@ -205,6 +213,135 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           }
         }
     );
+  }
+
+  /**
+   * A sub-query to a Historical expected to miss the deadline, sent as {@code parts} sub-queries over consecutive runs
+   * of its segments ({@link SplitPolicy}), each read as it arrives: the parts in by the deadline go on online and their
+   * segments count as answered, the others' as late. The Historical gives the late parts up at the deadline, which is
+   * their fail time; a sampled sub-query's parts run under its mature run's id and fail time instead, the parts in time
+   * memoised for the run and the others' answers coming to it late.
+   */
+  @SuppressWarnings("unchecked")
+  private Sequence<T> runSplit(QueryPlus<T> bounded, SubQuery sub, @Nullable MatureRun mature, int parts)
+  {
+    final Query<T> whole = mature == null ? bounded.getQuery() : matureQuery(sub, mature);
+    final ExecutorService readBy = mature == null ? reader : matureRuns.matureReader();
+    final long start = clock.getAsLong();
+    final List<Part<T>> sent = new ArrayList<>();
+    try {
+      for (List<SegmentDescriptor> segments : SplitPolicy.partition(descriptors(sub.query), parts)) {
+        final Query<T> part = whole.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(segments));
+        sent.add(new Part<>(segments, attempt(bounded.withQuery(part), readBy)));
+      }
+    }
+    catch (RuntimeException e) {
+      sent.forEach(part -> part.attempt.cancel());
+      if (!isLate(e, sub.budgeted.deadlineMillis())) {
+        throw e;
+      }
+      if (mature != null) {
+        mature.late(CompletableFuture.failedFuture(e));
+      }
+      return sub.late();
+    }
+    final CompletableFuture<Void> all = CompletableFuture.allOf(
+        sent.stream().map(part -> part.attempt.rows).toArray(CompletableFuture[]::new)
+    );
+    // One latency per sub-query, as unsplit: the time to its last part, or the time it had.
+    all.whenComplete((done, failure) -> hedging.record(host, clock.getAsLong() - start));
+    final long deadline = sub.budgeted.deadlineMillis();
+    return new LazySequence<>(() -> {
+      try {
+        all.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.MILLISECONDS);
+      }
+      catch (TimeoutException | ExecutionException e) {
+        // Some part is late or failed: sorted out part by part below.
+      }
+      catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new QueryInterruptedException(e);
+      }
+      final List<Part<T>> inTime = new ArrayList<>();
+      final List<Part<T>> late = new ArrayList<>();
+      for (Part<T> part : sent) {
+        final CompletableFuture<List<T>> rows = part.attempt.rows;
+        final Throwable failure = failure(rows);
+        if (rows.isDone() && failure == null) {
+          inTime.add(part);
+        } else if (failure != null && !isLate(failure, deadline)) {
+          // The Historical failed the part, as it would have failed the whole sub-query.
+          sent.forEach(other -> other.attempt.cancel());
+          Throwables.throwIfUnchecked(failure);
+          throw new RuntimeException(failure);
+        } else {
+          late.add(part);
+        }
+      }
+      final List<T> answered = merged(inTime, sub.query);
+      for (Part<T> part : inTime) {
+        removeMagicResponseContextFields(part.attempt.context);
+        sub.context.merge(part.attempt.context);
+      }
+      sub.context.addRemainingResponse(sub.query.getMostSpecificId(), -1);
+      sub.budgeted.answeredInTime(inTime.stream().mapToInt(part -> part.segments.size()).sum());
+      if (!late.isEmpty()) {
+        sub.budgeted.late(late.stream()
+                              .flatMap(part -> part.segments.stream())
+                              .map(segment -> segment.getInterval().toString())
+                              .collect(Collectors.toList()));
+      }
+      if (mature != null) {
+        if (!inTime.isEmpty()) {
+          matureRuns.memoise(mature, host, answered);
+        }
+        if (!late.isEmpty()) {
+          final CompletableFuture<List<?>> lateAnswer = CompletableFuture
+              .allOf(late.stream().map(part -> part.attempt.rows).toArray(CompletableFuture[]::new))
+              .thenApply(done -> merged(late, sub.query));
+          mature.late(lateAnswer);
+        }
+      }
+      return Sequences.simple(answered);
+    });
+  }
+
+  /** Why {@code rows} failed, or null if they have not failed (yet). */
+  @Nullable
+  private static Throwable failure(CompletableFuture<?> rows)
+  {
+    if (!rows.isCompletedExceptionally()) {
+      return null;
+    }
+    try {
+      rows.join();
+      return null;
+    }
+    catch (CompletionException | CancellationException e) {
+      return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+  }
+
+  /** The rows of {@code parts}, each part's in the query's result order already, merged into that order. */
+  private static <T> List<T> merged(List<Part<T>> parts, Query<T> query)
+  {
+    final List<T> rows = new ArrayList<>();
+    parts.forEach(part -> rows.addAll(part.attempt.rows.join()));
+    rows.sort(query.getResultOrdering());
+    return rows;
+  }
+
+  /** One part of a split sub-query: its segments and its request. */
+  private static final class Part<T>
+  {
+    final List<SegmentDescriptor> segments;
+    final Attempt<T> attempt;
+
+    Part(List<SegmentDescriptor> segments, Attempt<T> attempt)
+    {
+      this.segments = segments;
+      this.attempt = attempt;
+    }
   }
 
   /**
@@ -729,6 +866,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       budgeted.late(intervals);
       return Sequences.empty();
     }
+  }
+
+  /** The segments a sub-query of specific segments asks for. */
+  private static List<SegmentDescriptor> descriptors(Query<?> query)
+  {
+    return ((MultipleSpecificSegmentSpec) ((BaseQuery<?>) query).getQuerySegmentSpec()).getDescriptors();
   }
 
   /** The intervals of the segments a sub-query asks for, one per segment, ISO-8601. */

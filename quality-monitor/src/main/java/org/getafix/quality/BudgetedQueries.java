@@ -64,13 +64,16 @@ public class BudgetedQueries
   /**
    * {@code query} as a budgeted query starting at {@code startMillis}, or null if it has no budget.
    *
-   * @throws org.apache.druid.error.DruidException (HTTP 400) for a bad budget, before anything else happens
+   * @throws org.apache.druid.error.DruidException (HTTP 400) for a bad budget, before anything else happens, or a bad
+   *                                               {@value QueryContextKeys#SPLIT}
    * @throws org.apache.druid.query.QueryCapacityExceededException (HTTP 429) for a query admission control sheds
    */
   @Nullable
   public <T> BudgetedQuery<T> start(Query<T> query, long startMillis)
   {
     final QueryBudget asked = QueryBudget.askedIn(query.context(), config.getMaxBudgetMs());
+    // Refused here, with a 400, rather than where a sub-query is split, once the query has started.
+    Hedging.maxSplit(query.context(), config.getMaxSplit());
     admission.admit(query);
     final BudgetController controller = asked == null ? budgetControl.controllerOf(query) : null;
     if (asked == null && controller == null) {

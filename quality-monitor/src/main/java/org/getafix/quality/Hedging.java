@@ -5,9 +5,11 @@ import com.google.inject.Provider;
 import org.apache.druid.client.DruidServer;
 import org.apache.druid.client.TimelineServerView;
 import org.apache.druid.client.selector.ServerSelector;
+import org.apache.druid.error.InvalidInput;
 import org.apache.druid.java.util.common.concurrent.Execs;
 import org.apache.druid.query.BaseQuery;
 import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryContext;
 import org.apache.druid.query.QueryRunner;
 import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.query.TableDataSource;
@@ -18,7 +20,9 @@ import org.apache.druid.timeline.TimelineLookup;
 import org.apache.druid.timeline.partition.PartitionChunk;
 import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.redundancy.HedgePolicy;
+import org.getafix.core.contract.QualityKnobs;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.SplitPolicy;
 import org.getafix.core.wire.QueryContextKeys;
 
 import javax.annotation.Nullable;
@@ -40,6 +44,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Broker can query, has the policy choose which of them answers each of a sub-query's segments, and keeps the
  * Broker's per-Historical latencies and hedge budget. {@code druid.getafix.quality.hedging} says whether a query is
  * hedged, and a query's own {@value QueryContextKeys#HEDGE} overrides it either way.
+ *
+ * <p>From the same latencies it says when a budgeted sub-query that cannot be hedged is split instead
+ * ({@link SplitPolicy}), so that the part of it a slow Historical finishes in time counts.
  */
 public class Hedging
 {
@@ -79,6 +86,7 @@ public class Hedging
   }
 
   private final boolean enabled;
+  private final int maxSplit;
   private final HedgePolicy policy;
   private final NodeLatencies latencies;
   private final Holders holders;
@@ -96,6 +104,7 @@ public class Hedging
   )
   {
     this.enabled = config.isHedging();
+    this.maxSplit = config.getMaxSplit();
     // One thread, even with hedging off by default, since a query may ask for it: the thread only sends the hedges
     // that are due, which Druid's client does without waiting.
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
@@ -146,6 +155,65 @@ public class Hedging
     byHost.forEach((host, segments) -> groups.computeIfAbsent(clientOf.get(host), client -> new ArrayList<>())
                                              .addAll(segments));
     return new Plan(hedgeAfter, groups, reassignment.stranded());
+  }
+
+  /**
+   * Into how many parts budgeted {@code subQuery} to {@code host} is split ({@link SplitPolicy}) with {@code
+   * remainingMillis} left: at most its query's {@value QueryContextKeys#SPLIT}, else {@code maxSplit}; 1 if it does
+   * not read one table's specific segments.
+   */
+  int splitParts(Query<?> subQuery, String host, double remainingMillis)
+  {
+    final QuerySegmentSpec spec = subQuery instanceof BaseQuery ? ((BaseQuery<?>) subQuery).getQuerySegmentSpec() : null;
+    if (!(spec instanceof MultipleSpecificSegmentSpec) || !(subQuery.getDataSource() instanceof TableDataSource)) {
+      return 1;
+    }
+    final int segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors().size();
+    return new SplitPolicy(maxSplit(subQuery.context(), maxSplit))
+        .parts(segments, policy.expectedMillis(host), remainingMillis);
+  }
+
+  /**
+   * The most parts {@code context} lets a sub-query be split into: its {@value QueryContextKeys#SPLIT}, a whole
+   * number (or a string holding one) in the range of {@code druid.getafix.quality.maxSplit}, else {@code configured}.
+   *
+   * @throws org.apache.druid.error.DruidException (invalid input, HTTP 400) for any other value
+   */
+  static int maxSplit(QueryContext context, int configured)
+  {
+    final Object value = context.get(QueryContextKeys.SPLIT);
+    if (value == null) {
+      return configured;
+    }
+    final Integer parts = wholeNumber(value);
+    if (parts != null && QualityKnobs.MAX_SPLIT.accepts(parts)) {
+      return parts;
+    }
+    throw InvalidInput.exception(
+        "Query context key [%s] must be a whole number of parts, %s (1 never splits), but was [%s]",
+        QueryContextKeys.SPLIT,
+        QualityKnobs.MAX_SPLIT.requirement(),
+        value
+    );
+  }
+
+  /** {@code value} as an int if it is a whole number or a string holding one; else null. */
+  @Nullable
+  private static Integer wholeNumber(Object value)
+  {
+    if (value instanceof Integer || value instanceof Long || value instanceof Short) {
+      final long n = ((Number) value).longValue();
+      return n == (int) n ? (int) n : null;
+    }
+    if (value instanceof String) {
+      try {
+        return Integer.parseInt(((String) value).trim());
+      }
+      catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return null;
   }
 
   /** The hosts holding {@code segment} that the Broker has a client of, noting each client in {@code clientOf}. */

@@ -115,6 +115,9 @@ public class QualityConfig
   @JsonProperty
   private double hedgeRatio = QualityKnobs.HEDGE_RATIO.defaultValue();
 
+  @JsonProperty
+  private int maxSplit = QualityKnobs.MAX_SPLIT.defaultValue();
+
   /** What steers the admission of low-priority queries. */
   public enum AdmissionMode
   {
@@ -210,6 +213,11 @@ public class QualityConfig
     return hedging;
   }
 
+  public int getMaxSplit()
+  {
+    return maxSplit;
+  }
+
   /** The hedge policy's settings: the quantile and ratio set here, the rest {@link HedgeSettings#DEFAULTS}. */
   public HedgeSettings hedgeSettings()
   {
@@ -286,6 +294,7 @@ public class QualityConfig
     QualityKnobs.DEADLINE_RESERVE_MAX_SHARE.check(deadlineReserveMaxShare);
     QualityKnobs.HEDGE_QUANTILE.check(hedgeQuantile);
     QualityKnobs.HEDGE_RATIO.check(hedgeRatio);
+    QualityKnobs.MAX_SPLIT.check(maxSplit);
     return this;
   }
 

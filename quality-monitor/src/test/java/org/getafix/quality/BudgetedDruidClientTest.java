@@ -4,6 +4,7 @@ import com.google.common.util.concurrent.Futures;
 import com.google.common.util.concurrent.ListenableFuture;
 import com.google.common.util.concurrent.SettableFuture;
 import org.apache.druid.client.DirectDruidClient;
+import org.apache.druid.error.DruidException;
 import org.apache.druid.guice.http.DruidHttpClientConfig;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.Intervals;
@@ -63,6 +64,7 @@ import java.util.stream.Collectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -244,7 +246,17 @@ class BudgetedDruidClientTest
       BiPredicate<String, SegmentDescriptor> holds
   )
   {
-    final Hedging.Holders stub = new Hedging.Holders()
+    final QualityConfig config = MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class);
+    return new Hedging(config, new HedgePolicy(settings, latencies), latencies, holders(holders, holds), metrics);
+  }
+
+  /** {@code holders}, each holding the segments {@code holds} says, as the Broker's server view would tell. */
+  private static Hedging.Holders holders(
+      Map<String, BudgetedDruidClient<?>> holders,
+      BiPredicate<String, SegmentDescriptor> holds
+  )
+  {
+    return new Hedging.Holders()
     {
       @Override
       public List<DruidServerMetadata> of(String table, SegmentDescriptor segment)
@@ -263,8 +275,6 @@ class BudgetedDruidClientTest
         return holders.get(server.getHost());
       }
     };
-    final QualityConfig config = MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class);
-    return new Hedging(config, new HedgePolicy(settings, latencies), latencies, stub, metrics);
   }
 
   /** The client of the primary Historical, whose segments {@link #other} (answering at once) holds too if asked. */
@@ -423,6 +433,127 @@ class BudgetedDruidClientTest
 
     answer(historical.answers.get(0));
     assertEquals(1, run.late.get(0).get(10, TimeUnit.SECONDS).size(), "its answer reaches the mature run");
+  }
+
+  /**
+   * The client of {@link #historical} with splitting up to {@code maxSplit} parts, after {@code recentMillis} was its
+   * latency for a full window of sub-queries.
+   */
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> splitting(
+      BudgetedQueries budgetedQueries,
+      int maxSplit,
+      double recentMillis
+  )
+  {
+    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
+      latencies.record(PRIMARY, recentMillis);
+    }
+    final QualityConfig config = MAPPER.convertValue(Map.of("maxSplit", maxSplit), QualityConfig.class);
+    final Hedging hedging = new Hedging(
+        config,
+        new HedgePolicy(HedgeSettings.DEFAULTS, latencies),
+        latencies,
+        holders(Map.of(), (host, segment) -> true),
+        metrics
+    );
+    return client(budgetedQueries, historical, PRIMARY, hedging);
+  }
+
+  /**
+   * A Historical expected to miss the deadline gets a sub-query as parts of consecutive segments; the part it answers
+   * in time goes on and counts, the other is late.
+   */
+  @Test
+  void aSubQueryToAHistoricalExpectedToMissTheDeadlineIsSplitAndItsPartsInTimeCount() throws Exception
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> client = splitting(budgetedQueries, 4, 10 * STRAGGLER_BUDGET_MS);
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    final ResponseContext context = DirectDruidClient.makeResponseContextForQuery();
+    final var results = client.run(subQuery(budgeted.stamped()), context);
+    assertEquals(2, historical.requests.size(), "one part per segment, as there are fewer than 4: " + historical.requests);
+    assertTrue(historical.requests.get(0).contains("2025-01-01T00:00:00.000Z/2025-01-01T01:00:00.000Z"), historical.requests.get(0));
+    assertFalse(historical.requests.get(0).contains("2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z"), historical.requests.get(0));
+    assertTrue(historical.requests.get(1).contains("2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z"), historical.requests.get(1));
+    answer(historical.answers.get(0));
+
+    assertEquals(1, results.toList().size(), "the part in time goes on");
+    assertEquals(1, budgeted.coverage().answered());
+    assertEquals(1, budgeted.coverage().late());
+    assertEquals(List.of("2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z"), budgeted.coverage().missingIntervals());
+  }
+
+  @Test
+  void aSampledSubQuerysPartsInTimeAreMemoisedAndTheLateOnesAnswerItsMatureRun() throws Exception
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> client = splitting(budgetedQueries, 4, 10 * STRAGGLER_BUDGET_MS);
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, true)),
+        System.currentTimeMillis()
+    );
+    final MatureRun run = budgeted.matureRun();
+    final var results = run(client, budgeted.stamped());
+    assertEquals(2, historical.requests.size());
+    historical.requests.forEach(request -> assertTrue(request.contains("\"queryId\":\"q1-mature\""), request));
+    answer(historical.answers.get(1));
+
+    assertEquals(1, results.toList().size(), "the part in time goes on");
+    assertEquals(1, budgeted.coverage().answered());
+    assertEquals(1, run.memoised.size(), "the part in time is the mature run's for its segment");
+    assertEquals(1, run.late.size(), "the late part keeps running for the mature run");
+    assertFalse(historical.answers.get(0).isCancelled(), "and is not cancelled");
+
+    answer(historical.answers.get(0));
+    assertEquals(1, run.late.get(0).get(10, TimeUnit.SECONDS).size(), "its answer reaches the mature run");
+  }
+
+  @Test
+  void nothingIsSplitForAHistoricalExpectedInTimeOrAQueryThatSaysSo()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> fast = splitting(budgetedQueries, 4, 10);
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    run(fast, budgeted.stamped());
+    assertEquals(1, historical.requests.size(), "a Historical expected in time gets the whole sub-query");
+
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> slow = splitting(budgetedQueries, 4, 100 * STRAGGLER_BUDGET_MS);
+    final BudgetedQuery<Result<TimeseriesResultValue>> declining = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false, QueryContextKeys.SPLIT, 1)),
+        System.currentTimeMillis()
+    );
+    run(slow, declining.stamped());
+    assertEquals(2, historical.requests.size(), "getafixSplit 1 never splits");
+
+    final BudgetedQuery<Result<TimeseriesResultValue>> whole = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false, QueryContextKeys.ALLOW_PARTIAL, false)),
+        System.currentTimeMillis()
+    );
+    run(slow, whole.stamped());
+    assertEquals(3, historical.requests.size(), "a query that refuses partial answers gains nothing from parts");
+  }
+
+  @Test
+  void aBadSplitIsRefusedWith400()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    for (Object bad : List.of(0, 65, -2, 2.5, "many", "", true)) {
+      final DruidException e = assertThrows(
+          DruidException.class,
+          () -> budgetedQueries.start(query(Map.of(QueryContextKeys.BUDGET_MS, 1000, QueryContextKeys.SPLIT, bad)), 0),
+          String.valueOf(bad)
+      );
+      assertEquals(400, e.getStatusCode(), e.getMessage());
+      assertTrue(e.getMessage().contains(QueryContextKeys.SPLIT), e.getMessage());
+    }
+    assertEquals(3, Hedging.maxSplit(query(Map.of(QueryContextKeys.SPLIT, "3")).context(), 4));
+    assertEquals(4, Hedging.maxSplit(query(Map.of()).context(), 4));
   }
 
   @Test

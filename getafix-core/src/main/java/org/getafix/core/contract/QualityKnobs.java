@@ -197,6 +197,17 @@ public final class QualityKnobs
       "hedges allowed per primary sub-query in the long run, beyond a burst of 10"
   );
 
+  /**
+   * Each part holds a Broker reader thread ({@link #READER_THREADS}) until it answers or the deadline passes, so the
+   * parts of a few slow sub-queries must leave threads for the rest.
+   */
+  public static final Knob<Integer> MAX_SPLIT = Knob.integer(
+      PREFIX + ".maxSplit",
+      4,
+      Interval.closed(1, 64),
+      "most parts a budgeted sub-query to a Historical expected to miss the deadline is split into; 1 never splits"
+  );
+
   private QualityKnobs()
   {
   }

@@ -25,6 +25,12 @@ public final class QueryContextKeys
    */
   public static final String HEDGE = "getafixHedge";
   /**
+   * The most parts a budgeted sub-query to a Historical expected to miss the deadline is split into, so that the parts
+   * it finishes in time count (a whole number from 1, which never splits); absent: {@code
+   * druid.getafix.quality.maxSplit}.
+   */
+  public static final String SPLIT = "getafixSplit";
+  /**
    * Added by the Broker: an unguessable reference that binds a budgeted query's sub-queries to the query on the
    * Broker that owns their deadline. A reference the Broker does not know does nothing.
    */

@@ -1,0 +1,86 @@
+package org.getafix.core.redundancy;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * Whether a budgeted sub-query goes to its Historical as several smaller ones, over consecutive runs of its segments,
+ * and as how many. A Historical merges a sub-query's segments before it answers, so a sub-query cut off at its
+ * deadline yields nothing, not even the segments it had finished; split into parts, each part answers once its own
+ * segments are done, and the parts in by the deadline count. Partial answers then lose segments, not whole
+ * Historicals.
+ *
+ * <p>A part costs a request to the Historical and a Broker thread to read it, so a sub-query is split only where its
+ * Historical is expected to miss the deadline: its recent mean latency is at least {@link #LATE_SHARE} of the time
+ * left. A Historical cut off at every deadline records the time it had, so its mean sits just under the budget, not
+ * above it. With no slow Historical nothing is split, and nothing costs more.
+ *
+ * <p>Immutable.
+ */
+public final class SplitPolicy
+{
+  /** The share of the remaining budget from which a Historical's mean latency says it will miss the deadline. */
+  public static final double LATE_SHARE = 0.9;
+  /** Never splits. */
+  public static final SplitPolicy OFF = new SplitPolicy(1);
+
+  private final int maxParts;
+
+  /**
+   * @param maxParts the most parts one sub-query is split into; 1 never splits
+   * @throws IllegalArgumentException if {@code maxParts} is below 1
+   */
+  public SplitPolicy(int maxParts)
+  {
+    if (maxParts < 1) {
+      throw new IllegalArgumentException("maxParts must be at least 1, got " + maxParts);
+    }
+    this.maxParts = maxParts;
+  }
+
+  public int maxParts()
+  {
+    return maxParts;
+  }
+
+  /**
+   * Into how many parts a sub-query of {@code segments} segments is split: 1 (not split) unless its Historical's
+   * {@code expectedMillis} is at least {@link #LATE_SHARE} of {@code remainingMillis}, the query's time left, and
+   * then as many as it has segments, up to {@link #maxParts}. A sub-query without a deadline (NaN or infinite time
+   * left), or with none left, is not split; nor is one whose expected latency is unknown (NaN).
+   */
+  public int parts(int segments, double expectedMillis, double remainingMillis)
+  {
+    if (maxParts == 1
+        || segments < 2
+        || !(remainingMillis > 0)
+        || Double.isInfinite(remainingMillis)
+        || !(expectedMillis >= LATE_SHARE * remainingMillis)) {
+      return 1;
+    }
+    return Math.min(segments, maxParts);
+  }
+
+  /**
+   * {@code items} in {@code parts} consecutive runs, in order, whose lengths differ by at most one (the longer ones
+   * first); fewer runs if there are fewer items, none for none.
+   *
+   * @throws IllegalArgumentException if {@code parts} is below 1
+   */
+  public static <S> List<List<S>> partition(List<S> items, int parts)
+  {
+    if (parts < 1) {
+      throw new IllegalArgumentException("parts must be at least 1, got " + parts);
+    }
+    final int runs = Math.min(parts, items.size());
+    final List<List<S>> partition = new ArrayList<>(runs);
+    int from = 0;
+    for (int i = 0; i < runs; i++) {
+      final int length = items.size() / runs + (i < items.size() % runs ? 1 : 0);
+      partition.add(Collections.unmodifiableList(new ArrayList<>(items.subList(from, from + length))));
+      from += length;
+    }
+    return Collections.unmodifiableList(partition);
+  }
+}

@@ -1,0 +1,61 @@
+package org.getafix.core.redundancy;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.stream.IntStream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+class SplitPolicyTest
+{
+  private final SplitPolicy policy = new SplitPolicy(4);
+
+  @Test
+  void aHistoricalExpectedInTimeIsNotSplit()
+  {
+    assertEquals(1, policy.parts(10, 100, 1000), "expected at a tenth of the time left");
+    assertEquals(1, policy.parts(10, 899, 1000), "just under the late share");
+  }
+
+  @Test
+  void aHistoricalExpectedToMissTheDeadlineIsSplitUpToTheMost()
+  {
+    assertEquals(4, policy.parts(10, 900, 1000), "at the late share: a node cut off every time records the time it had");
+    assertEquals(4, policy.parts(10, 5000, 1000));
+    assertEquals(3, policy.parts(3, 5000, 1000), "no more parts than segments");
+  }
+
+  @Test
+  void nothingIsSplitWithoutADeadlineASecondSegmentOrAKnownLatency()
+  {
+    assertEquals(1, policy.parts(1, 5000, 1000), "one segment");
+    assertEquals(1, policy.parts(10, 5000, Double.POSITIVE_INFINITY), "no deadline");
+    assertEquals(1, policy.parts(10, 5000, Double.NaN), "no deadline");
+    assertEquals(1, policy.parts(10, 5000, 0), "no time left: the sub-query is late anyway");
+    assertEquals(1, policy.parts(10, 5000, -5), "no time left");
+    assertEquals(1, policy.parts(10, Double.NaN, 1000), "unknown latency");
+    assertEquals(1, SplitPolicy.OFF.parts(10, 5000, 1000), "off");
+  }
+
+  @Test
+  void partsAreConsecutiveRunsOfNearlyEqualLength()
+  {
+    final List<Integer> ten = IntStream.range(0, 10).boxed().toList();
+    assertEquals(
+        List.of(List.of(0, 1, 2), List.of(3, 4, 5), List.of(6, 7), List.of(8, 9)),
+        SplitPolicy.partition(ten, 4)
+    );
+    assertEquals(List.of(ten), SplitPolicy.partition(ten, 1));
+    assertEquals(List.of(List.of(0), List.of(1)), SplitPolicy.partition(List.of(0, 1), 5), "no empty parts");
+    assertEquals(List.of(), SplitPolicy.partition(List.of(), 3));
+  }
+
+  @Test
+  void badArgumentsAreRefused()
+  {
+    assertThrows(IllegalArgumentException.class, () -> new SplitPolicy(0));
+    assertThrows(IllegalArgumentException.class, () -> SplitPolicy.partition(List.of(1), 0));
+  }
+}
