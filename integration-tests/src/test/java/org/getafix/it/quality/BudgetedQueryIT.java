@@ -44,7 +44,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -77,6 +79,16 @@ class BudgetedQueryIT
   private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
   private static final String BUDGET = QueryContextKeys.BUDGET_MS;
   private static final String MATURE = QueryContextKeys.MATURE;
+  private static final String SPLIT = QueryContextKeys.SPLIT;
+  /**
+   * The split test: budgeted queries at once that teach the Broker the straggler misses its deadlines (a Historical's
+   * latency is known from 20 sub-queries within 30 s), in waves no larger than the launcher's 10 connections per
+   * Historical, each with twice the measured budget; and the parts the measured query's straggler sub-query is split
+   * into (each holds a Broker reader thread, of 32).
+   */
+  private static final int LEARNING_WAVES = 2;
+  private static final int LEARNING_QUERIES_PER_WAVE = 10;
+  private static final int SPLIT_PARTS = 8;
   private static final int STRAGGLER = GetafixItCluster.STRONG;
   private static final double STRAGGLER_CORES = 0.02;
   private static final long STRAGGLER_BUDGET_MS = 1500;
@@ -417,7 +429,8 @@ class BudgetedQueryIT
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
       final BrokerAnswer stock = "timeseries".equals(type) ? stockUnderStraggler(query) : null;
-      final BrokerAnswer budgeted = nativeQuery(withBudget(query, budgetMs));
+      // Whole, never split: a straggler's sub-query split into parts would answer for the parts it finishes.
+      final BrokerAnswer budgeted = nativeQuery(NativeQuery.withContext(withBudget(query, budgetMs), Map.of(SPLIT, 1)));
       final JsonNode coverage = budgeted.coverage();
       final Map<String, Object> figures = new LinkedHashMap<>();
       figures.put("unthrottledStockMs", unthrottledMillis);
@@ -470,6 +483,79 @@ class BudgetedQueryIT
       };
       assertTrue(expected.size() > 0, "nothing to compare: " + reference.body());
       assertEquals(expected, actual, "the partial answer vs the reference over the answered hours: " + what);
+    }
+    finally {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+    }
+  }
+
+  /**
+   * Partial answers by segment, not by Historical: once the Broker has seen the straggler miss its deadlines, a budgeted
+   * query's sub-query to it goes as parts of consecutive segments, and the parts it finishes in time count. The answer
+   * then covers more than every segment but the straggler's, and each hour it has is exactly the unthrottled answer's.
+   */
+  @Test
+  void aStragglersPartsFinishedInTimeCountOnceItsSubQueriesAreSplit() throws Exception
+  {
+    final Map<String, Object> query = stragglerQuery();
+    final List<Long> unthrottledMillis = new ArrayList<>();
+    BrokerAnswer unthrottled = null;
+    for (int run = 0; run < UNTHROTTLED_RUNS; run++) {
+      unthrottled = nativeQuery(query);
+      unthrottledMillis.add(unthrottled.millis());
+    }
+    final long slowestWarm = Collections.max(unthrottledMillis.subList(UNTHROTTLED_RUNS - 2, UNTHROTTLED_RUNS));
+    final long budgetMs = Math.max(STRAGGLER_BUDGET_MS, Math.round(STRAGGLER_BUDGET_OVER_UNTHROTTLED * slowestWarm));
+    final int otherHours = DATASET.hours() - STRAGGLER_HOURS.size();
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      final Map<String, Object> learning = NativeQuery.withContext(withBudget(query, 2 * budgetMs), Map.of(SPLIT, 1));
+      final ExecutorService clients = Executors.newFixedThreadPool(LEARNING_QUERIES_PER_WAVE);
+      try {
+        for (int wave = 0; wave < LEARNING_WAVES; wave++) {
+          final List<Future<BrokerAnswer>> answers = new ArrayList<>();
+          for (int i = 0; i < LEARNING_QUERIES_PER_WAVE; i++) {
+            answers.add(clients.submit(() -> nativeQuery(learning)));
+          }
+          for (Future<BrokerAnswer> answer : answers) {
+            assertTrue(answer.get(2, TimeUnit.MINUTES).coverage().path("timedOut").asBoolean(false), "the straggler was not cut off");
+          }
+        }
+      }
+      finally {
+        clients.shutdownNow();
+      }
+      final BrokerAnswer whole = nativeQuery(NativeQuery.withContext(withBudget(query, budgetMs), Map.of(SPLIT, 1)));
+      final BrokerAnswer split = nativeQuery(NativeQuery.withContext(withBudget(query, budgetMs), Map.of(SPLIT, SPLIT_PARTS)));
+      final JsonNode coverage = split.coverage();
+      final String what = "split into " + SPLIT_PARTS + " (" + split.millis() + " ms at a " + budgetMs + " ms budget; "
+                          + otherHours + " hours off the straggler; unsplit " + whole.coverage() + "): " + coverage;
+      FIGURES.put("split", Map.of(
+          "budgetMs", budgetMs,
+          "parts", SPLIT_PARTS,
+          "wholeAnswered", whole.coverage().path("answered").asInt(),
+          "splitAnswered", coverage.path("answered").asInt(),
+          "splitMs", split.millis(),
+          "stragglerHours", STRAGGLER_HOURS.size()
+      ));
+      assertEquals(otherHours, whole.coverage().path("answered").asInt(), "unsplit, the straggler's segments are all late: " + what);
+      assertEquals(DATASET.hours(), coverage.path("total").asInt(), what);
+      assertTrue(coverage.path("answered").asInt() > otherHours, "no part of the straggler's answered in time: " + what);
+      assertTrue(coverage.path("timedOut").asBoolean(false), "the straggler finished everything, nothing to split: " + what);
+      assertTrue(split.millis() < budgetMs + 2_000, "answered after the budget: " + what);
+
+      final Set<Integer> answeredHours = new TreeSet<>();
+      split.body().forEach(row -> {
+        if (row.path("result").path("rows").asLong() > 0) {
+          answeredHours.add(hourOf(row.path("timestamp")));
+        }
+      });
+      assertEquals(coverage.path("answered").asInt(), answeredHours.size(), "an hour per answered segment: " + what);
+      assertEquals(
+          MAPPER.valueToTree(rowsOfHours(unthrottled.body(), answeredHours)),
+          MAPPER.valueToTree(rowsOfHours(split.body(), answeredHours)),
+          "each answered hour exactly as unthrottled: " + what
+      );
     }
     finally {
       cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
