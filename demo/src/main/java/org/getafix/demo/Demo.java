@@ -366,13 +366,27 @@ public final class Demo
       final WorkloadResult measured;
       final Map<Long, JitCompilerCpu.CpuTimes> jitBefore = JitCompilerCpu.ofThisMachine().read(cluster.historicalPids());
       try {
-        if (straggler != null) {
+        final DemoOptions.Stalls stalls = options.stalls();
+        if (straggler != null && stalls == null) {
           timer.schedule(() -> {
             cluster.setCpuQuota(stragglerIndex, options.stragglerCores());
             stragglerAt[0] = sampler.seconds();
             progress(label + ": " + cluster.historical(stragglerIndex).name() + " is now a straggler ("
                      + options.stragglerCores() + " core)");
           }, options.measure().toMillis() / 2, TimeUnit.MILLISECONDS);
+        } else if (straggler != null) {
+          final long stallMillis = stalls.lasting().toMillis();
+          final long periodMillis = stalls.every().toMillis();
+          progress(label + ": " + cluster.historical(stragglerIndex).name() + " stalls (" + options.stragglerCores()
+                   + " core) " + stalls.describe());
+          timer.scheduleAtFixedRate(() -> {
+            cluster.setCpuQuota(stragglerIndex, options.stragglerCores());
+            timer.schedule(
+                () -> cluster.setCpuQuota(stragglerIndex, options.cpuQuotas().get(stragglerIndex)),
+                stallMillis,
+                TimeUnit.MILLISECONDS
+            );
+          }, periodMillis - stallMillis, periodMillis, TimeUnit.MILLISECONDS);
         }
         progress(label + ": measuring for " + options.measure().toSeconds() + " s");
         measured = WorkloadRunner.run(
@@ -574,7 +588,9 @@ public final class Demo
            + options.historicals() + " Historicals capped at " + caps + " cores"
            + (cluster.cgroupsEnabled()
               ? " by cgroup v1 CPU quotas; the " + options.cpuQuotas().get(strongest()) + "-core Historical is "
-                + "throttled to " + options.stragglerCores() + " core halfway through each measurement."
+                + "throttled to " + options.stragglerCores() + " core "
+                + (options.stalls() == null ? "halfway through each measurement." : options.stalls().describe()
+                                                                                     + " through each measurement.")
               : " (cgroups not writable here: caps approximated by processing threads, no straggler).")
            + " Machine: " + Runtime.getRuntime().availableProcessors() + " cores.";
   }

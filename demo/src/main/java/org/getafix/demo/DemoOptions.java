@@ -32,6 +32,8 @@ import java.util.stream.IntStream;
  * @param stragglerCores cores the strongest Historical is throttled to halfway through each measurement
  * @param timeoutMs      Druid's query {@code timeout} of every query of both setups, in milliseconds; null for none
  * @param clients        closed-loop clients of the workload
+ * @param stalls         instead of turning into a straggler halfway, the strongest Historical stalls (is throttled to
+ *                       {@code stragglerCores}) periodically through each measurement; null for the halfway straggler
  */
 public record DemoOptions(
     boolean quick,
@@ -50,7 +52,8 @@ public record DemoOptions(
     boolean budgeted,
     double stragglerCores,
     Long timeoutMs,
-    int clients
+    int clients,
+    Stalls stalls
 )
 {
   /** As in the routing experiment: slow enough to set the tail of every query that waits for it. */
@@ -71,13 +74,16 @@ public record DemoOptions(
       "  --straggler-cores C  cores the strongest Historical is throttled to halfway (default " + DEFAULT_STRAGGLER_CORES + ")",
       "  --timeout-ms MS Druid's query timeout of every query of both setups; a query past it fails (default none)",
       "  --clients N     closed-loop clients of the workload (default " + DEFAULT_CLIENTS + ")",
+      "  --stalls P:L    instead of a straggler from halfway, the strongest Historical stalls (is throttled to",
+      "                  --straggler-cores) for L seconds every P seconds through the measurement, e.g. 10:1.5",
       "  --repetitions N run the strategies N times, in the order given, then reversed, and so on (ABBA)"
   );
   public static final String USAGE = String.join(
       System.lineSeparator(),
       "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
       "                      [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
-      "                      [--straggler-cores C] [--timeout-ms MS] [--clients N] [--repetitions N] [--keep-running]",
+      "                      [--straggler-cores C] [--stalls P:L] [--timeout-ms MS] [--clients N] [--repetitions N]",
+      "                      [--keep-running]",
       "  (a single run takes 8-15 minutes on 2 cores, --quick 5-8)",
       OPTIONS + " (default 1)",
       "  --keep-running  leave the cluster up after the report and print the Druid web console URL"
@@ -87,7 +93,7 @@ public record DemoOptions(
       "usage: ./getafix bench live [--experiments placement,routing,budgeted,control,admission] [--quick]",
       "                            [--repetitions N] [--duration S] [--historicals N] [--quotas LIST]",
       "                            [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
-      "                            [--straggler-cores C] [--timeout-ms MS] [--clients N]",
+      "                            [--straggler-cores C] [--stalls P:L] [--timeout-ms MS] [--clients N]",
       "  (3 repetitions of placement take 25-45 minutes on 2 cores, --quick about 12; of each other experiment",
       "  about 10-15 minutes, --quick 6-10)",
       OPTIONS + " (default 3)"
@@ -144,6 +150,7 @@ public record DemoOptions(
     double stragglerCores = DEFAULT_STRAGGLER_CORES;
     Long timeoutMs = null;
     int clients = DEFAULT_CLIENTS;
+    Stalls stalls = null;
     for (int i = 0; i < args.length; i++) {
       final String arg = args[i];
       switch (arg) {
@@ -160,6 +167,7 @@ public record DemoOptions(
         case "--budget-ms" -> budgetMs = (long) positiveInt(value(args, ++i, arg), arg);
         case "--no-budget" -> budgeted = false;
         case "--straggler-cores" -> stragglerCores = cores(value(args, ++i, arg), arg);
+        case "--stalls" -> stalls = Stalls.parse(value(args, ++i, arg));
         case "--timeout-ms" -> timeoutMs = (long) positiveInt(value(args, ++i, arg), arg);
         case "--clients" -> {
           clients = positiveInt(value(args, ++i, arg), arg);
@@ -213,8 +221,59 @@ public record DemoOptions(
         budgeted,
         stragglerCores,
         timeoutMs,
-        clients
+        clients,
+        stalls
     );
+  }
+
+  /**
+   * A Historical's periodic stalls: throttled for {@code lasting} at the end of every {@code every}.
+   *
+   * @param every   the period, from the start of the measurement to the first stall's start and between stalls
+   * @param lasting how long each stall lasts, shorter than the period
+   */
+  public record Stalls(Duration every, Duration lasting)
+  {
+    public Stalls
+    {
+      if (lasting.isNegative() || lasting.isZero() || lasting.compareTo(every) >= 0) {
+        throw new IllegalArgumentException(
+            "a stall must last longer than 0 and less than its period, got " + lasting.toMillis() / 1e3 + " s every "
+            + every.toMillis() / 1e3 + " s"
+        );
+      }
+    }
+
+    /** {@code P:L}, seconds: stalls lasting L seconds every P seconds. */
+    static Stalls parse(String value)
+    {
+      final String[] parts = value.split(":");
+      if (parts.length != 2) {
+        throw new IllegalArgumentException("--stalls wants PERIOD:LENGTH in seconds like 10:1.5, got " + value);
+      }
+      return new Stalls(seconds(parts[0], value), seconds(parts[1], value));
+    }
+
+    private static Duration seconds(String part, String value)
+    {
+      final double seconds;
+      try {
+        seconds = Double.parseDouble(part.trim());
+      }
+      catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--stalls wants PERIOD:LENGTH in seconds like 10:1.5, got " + value);
+      }
+      if (!(seconds > 0) || seconds > 3600) {
+        throw new IllegalArgumentException("--stalls wants seconds above 0 and at most 3600, got " + value);
+      }
+      return Duration.ofMillis(Math.round(seconds * 1000));
+    }
+
+    /** In words, for the reports. */
+    String describe()
+    {
+      return String.format(Locale.ROOT, "for %.1f s every %.1f s", lasting.toMillis() / 1e3, every.toMillis() / 1e3);
+    }
   }
 
   /**

@@ -88,6 +88,18 @@ class DemoOptionsTest
   }
 
   @Test
+  void stallsArePeriodAndLengthInSeconds()
+  {
+    assertEquals(null, DemoOptions.parse().stalls(), "a straggler from halfway unless asked");
+    final DemoOptions.Stalls stalls = DemoOptions.parse("--stalls", "10:1.5").stalls();
+    assertEquals(Duration.ofSeconds(10), stalls.every());
+    assertEquals(Duration.ofMillis(1500), stalls.lasting());
+    for (String bad : List.of("10", "10:10", "10:0", "1.5:10", "ten:1", "10:1:2", "-10:1")) {
+      assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--stalls", bad), bad);
+    }
+  }
+
+  @Test
   void historicalsAndQuotasMustAgree()
   {
     assertEquals(List.of(1.0, 0.5, 0.5, 0.25), DemoOptions.parse("--historicals", "4").cpuQuotas());
