@@ -270,6 +270,7 @@ public class Hedging
 
   void won(Query<?> query)
   {
+    policy.onHedgeWon();
     metrics.hedge(query, GetafixMetric.HEDGE_WON);
   }
 

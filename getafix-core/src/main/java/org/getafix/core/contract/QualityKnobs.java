@@ -194,7 +194,7 @@ public final class QualityKnobs
       PREFIX + ".hedgeRatio",
       0.05,
       Interval.openClosed(0, 1),
-      "hedges allowed per primary sub-query in the long run, beyond a burst of 10"
+      "hedges that lose allowed per primary sub-query in the long run, beyond a burst of 10 (a winning hedge is free)"
   );
 
   /**

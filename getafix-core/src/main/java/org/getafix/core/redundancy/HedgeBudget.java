@@ -3,10 +3,17 @@ package org.getafix.core.redundancy;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Caps hedges at a share of primary sub-queries, like gRPC's retry throttling: a bucket of at most
- * {@code maxTokens} tokens, starting full; each primary adds {@code ratio} of a token, each hedge spends one and is
- * refused when less than one is left. Over any run, hedges ≤ ratio × primaries + maxTokens. Tokens are kept as
- * millionths in one atomic long, so both calls are lock-free and exact.
+ * Caps the hedges that duplicate work at a share of primary sub-queries, like gRPC's retry throttling: a bucket of at
+ * most {@code maxTokens} tokens, starting full; each primary adds {@code ratio} of a token, each hedge spends one and
+ * is refused when less than one is left, and a hedge that wins hands its token back. Over any run, hedges that lost ≤
+ * ratio × primaries + maxTokens.
+ *
+ * <p>Why a winning hedge is free: its primary is cancelled, so the work it stands for is the primary's, moved to a
+ * holder that answers. With no slow node hedges go out only past a node's latency quantile and mostly lose, so the
+ * extra load stays near the ratio; behind a node that stays slow they win, and the budget no longer caps how many of
+ * its sub-queries may dodge it (at the default ratio, 5 in 100).
+ *
+ * <p>Tokens are kept as millionths in one atomic long, so every call is lock-free and exact.
  */
 public final class HedgeBudget
 {
@@ -48,6 +55,12 @@ public final class HedgeBudget
       }
     } while (!tokens.compareAndSet(current, current - UNIT));
     return true;
+  }
+
+  /** Hands back the token of a hedge that won: see the class comment. */
+  public void onHedgeWon()
+  {
+    tokens.accumulateAndGet(UNIT, (current, add) -> Math.min(capacity, current + add));
   }
 
   public double tokens()

@@ -22,7 +22,7 @@ import java.util.function.ToDoubleFunction;
  * time until its answers are hopeless. The cap hedges early enough for the alternative to answer within the budget;
  * when even hedging at once could not, or when no other holder exists, there is no hedge. Whether a due hedge is
  * sent is then up to the {@link HedgeBudget}, so that with no slow node the extra load stays at the budget's share of
- * the primaries.
+ * the primaries, while hedges that win, and so replace their primaries, are not counted against it.
  *
  * <p>Thread-safe; allocates nothing per call but {@link #reassign}'s answer.
  */
@@ -157,6 +157,12 @@ public final class HedgePolicy
   public void onPrimary()
   {
     budget.onPrimary();
+  }
+
+  /** A hedge answered before its primary, which is cancelled: its token goes back to the budget. */
+  public void onHedgeWon()
+  {
+    budget.onHedgeWon();
   }
 
   /** Asks, when a hedge is due, whether the budget lets it go; spends a token if so. */

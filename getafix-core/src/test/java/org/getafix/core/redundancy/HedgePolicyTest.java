@@ -177,6 +177,50 @@ class HedgePolicyTest
   }
 
   @Test
+  void aHedgeThatWinsHandsItsTokenBack()
+  {
+    final HedgeBudget budget = new HedgeBudget(0.05, 2);
+    assertTrue(budget.tryAcquire());
+    assertTrue(budget.tryAcquire());
+    assertFalse(budget.tryAcquire(), "both tokens out");
+    budget.onHedgeWon();
+    assertTrue(budget.tryAcquire(), "the winner's token is back");
+    budget.onHedgeWon();
+    budget.onHedgeWon();
+    budget.onHedgeWon();
+    assertEquals(2, budget.tokens(), 1e-9, "capped at maxTokens");
+  }
+
+  /**
+   * Behind a node that stays slow, hedges win and replace their primaries: the budget caps the hedges that lose (work
+   * done twice), not the number of sub-queries that may dodge the slow node.
+   */
+  @Test
+  void winningHedgesAreNotCappedByTheBudget()
+  {
+    final HedgePolicy policy = new HedgePolicy(HedgeSettings.DEFAULTS, new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime));
+    int hedges = 0;
+    for (int i = 0; i < 1_000; i++) {
+      policy.onPrimary();
+      if (policy.tryHedge()) {
+        hedges++;
+        policy.onHedgeWon();
+      }
+    }
+    assertEquals(1_000, hedges, "every late primary hedged while its hedges win");
+
+    final HedgePolicy losing = new HedgePolicy(HedgeSettings.DEFAULTS, new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime));
+    int lost = 0;
+    for (int i = 0; i < 1_000; i++) {
+      losing.onPrimary();
+      if (losing.tryHedge()) {
+        lost++;
+      }
+    }
+    assertTrue(lost <= 0.05 * 1_000 + HedgeSettings.DEFAULTS.maxTokens(), "losing hedges stay within the ratio: " + lost);
+  }
+
+  @Test
   void budgetHoldsUnderConcurrentQueryThreads() throws InterruptedException
   {
     final HedgeBudget budget = new HedgeBudget(0.05, 10);

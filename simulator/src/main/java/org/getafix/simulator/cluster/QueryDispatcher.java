@@ -105,7 +105,7 @@ final class QueryDispatcher implements Historical.TaskListener, RoutingPolicy.Br
     }
     final int node = redundancy.hedgeTo(primary.segment, primary.node);
     if (node >= 0) {
-      submit(primary.query, primary.segment, primary.work, node, primary.race, false);
+      submit(primary.query, primary.segment, primary.work, node, primary.race, false).hedge = true;
     }
   }
 
@@ -158,6 +158,9 @@ final class QueryDispatcher implements Historical.TaskListener, RoutingPolicy.Br
     final Race race = task.race;
     if (race != null) {
       race.won = true;
+      if (task.hedge) {
+        redundancy.onHedgeWon();
+      }
       for (Task copy : race.copies) {
         if (copy != task) {
           cancel(copy);

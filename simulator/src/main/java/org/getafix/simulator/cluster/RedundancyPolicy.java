@@ -46,6 +46,11 @@ public interface RedundancyPolicy
       double dispatchedAt
   );
 
+  /** A hedge answered a share before its primary, which is cancelled. */
+  default void onHedgeWon()
+  {
+  }
+
   /** A query's last share was answered, {@code latencySeconds} after the query arrived. */
   void onQueryDone(double latencySeconds);
 

@@ -23,6 +23,8 @@ public final class Task
   Race race;
   /** Holds a token of its node in the redundancy policy's arbiter, to hand back when it finishes or is cancelled. */
   boolean token;
+  /** Sent at its race's hedge point, after the first copy was late. */
+  boolean hedge;
 
   Task(Query query, Segment segment, int node, double work, double overhead, double enqueuedAt)
   {

@@ -49,6 +49,12 @@ final class HedgeRedundancy extends LatencyLearningRedundancy
   }
 
   @Override
+  public void onHedgeWon()
+  {
+    policy.onHedgeWon();
+  }
+
+  @Override
   public int hedgeTo(Segment segment, int lateNode)
   {
     final Map<String, List<Segment>> target = policy.reassign(id(lateNode), List.of(segment), this::holderIds);
