@@ -31,7 +31,8 @@ public final class StragglerPlacement
 
   /**
    * Hands placement to stock Druid with {@code replicas} replicas and waits until every segment has exactly that many,
-   * a fifth or more of the segments on the straggler; returns the holders of each segment.
+   * a fifth or more of the segments on the straggler, then stops Druid's balancer from moving any; returns the holders
+   * of each segment.
    */
   public static Map<String, Set<String>> replicasEach(
       LocalDruidCluster cluster,
@@ -56,6 +57,9 @@ public final class StragglerPlacement
         },
         () -> "holders per segment: " + holders
     );
+    // Frozen there: Druid's balancer would otherwise go on moving segments, and a measurement that names the
+    // straggler's segments would find some of them moved.
+    cluster.coordinatorClient().updateDynamicConfig(Map.of("smartSegmentLoading", false, "maxSegmentsToMove", 0));
     return holders;
   }
 }
