@@ -28,7 +28,7 @@ import org.apache.druid.query.SegmentDescriptor;
 import org.apache.druid.query.context.ResponseContext;
 import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
 import org.apache.druid.query.spec.QuerySegmentSpec;
-import org.getafix.core.redundancy.SplitPolicy;
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.jboss.netty.handler.codec.http.HttpMethod;
 
 import javax.annotation.Nullable;
@@ -217,7 +217,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 
   /**
    * A sub-query to a Historical expected to miss the deadline, sent as {@code parts} sub-queries over consecutive runs
-   * of its segments ({@link SplitPolicy}), each read as it arrives: the parts in by the deadline go on online and their
+   * of its segments ({@link SubQuerySplit}), each read as it arrives: the parts in by the deadline go on online and their
    * segments count as answered, the others' as late. The Historical gives the late parts up at the deadline, which is
    * their fail time; a sampled sub-query's parts run under its mature run's id and fail time instead, the parts in time
    * memoised for the run and the others' answers coming to it late.
@@ -230,7 +230,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final long start = clock.getAsLong();
     final List<Part<T>> sent = new ArrayList<>();
     try {
-      for (List<SegmentDescriptor> segments : SplitPolicy.partition(descriptors(sub.query), parts)) {
+      for (List<SegmentDescriptor> segments : SubQuerySplit.partition(descriptors(sub.query), parts)) {
         final Query<T> part = whole.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(segments));
         sent.add(new Part<>(segments, attempt(bounded.withQuery(part), readBy)));
       }

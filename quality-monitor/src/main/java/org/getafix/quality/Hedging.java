@@ -22,7 +22,7 @@ import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.contract.QualityKnobs;
 import org.getafix.core.redundancy.NodeLatencies;
-import org.getafix.core.redundancy.SplitPolicy;
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.core.wire.QueryContextKeys;
 
 import javax.annotation.Nullable;
@@ -46,7 +46,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * hedged, and a query's own {@value QueryContextKeys#HEDGE} overrides it either way.
  *
  * <p>From the same latencies it says when a budgeted sub-query that cannot be hedged is split instead
- * ({@link SplitPolicy}), so that the part of it a slow Historical finishes in time counts.
+ * ({@link SubQuerySplit}), so that the part of it a slow Historical finishes in time counts.
  */
 public class Hedging
 {
@@ -158,7 +158,7 @@ public class Hedging
   }
 
   /**
-   * Into how many parts budgeted {@code subQuery} to {@code host} is split ({@link SplitPolicy}) with {@code
+   * Into how many parts budgeted {@code subQuery} to {@code host} is split ({@link SubQuerySplit}) with {@code
    * remainingMillis} left: at most its query's {@value QueryContextKeys#SPLIT}, else {@code maxSplit}; 1 if it does
    * not read one table's specific segments.
    */
@@ -169,7 +169,7 @@ public class Hedging
       return 1;
     }
     final int segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors().size();
-    return new SplitPolicy(maxSplit(subQuery.context(), maxSplit))
+    return new SubQuerySplit(maxSplit(subQuery.context(), maxSplit))
         .parts(segments, policy.expectedMillis(host), remainingMillis);
   }
 

@@ -8,7 +8,7 @@
  *   <li>{@link org.getafix.core.redundancy.HedgePolicy}: when to re-issue a late sub-query to another holder (the
  *   node's p95, capped by the remaining budget), under a {@link org.getafix.core.redundancy.HedgeBudget} of 5% extra
  *   sub-queries that lose (a hedge that wins replaces its primary and costs no token);</li>
- *   <li>{@link org.getafix.core.redundancy.SplitPolicy}: when a budgeted sub-query to a node expected to miss its
+ *   <li>{@link org.getafix.core.redundancy.SubQuerySplit}: when a budgeted sub-query to a node expected to miss its
  *   deadline goes as parts, so that the parts it finishes in time count;</li>
  *   <li>{@link org.getafix.core.redundancy.ZoolanderModel}: Zoolander's model of replication for predictability
  *   (§2.2, with M/G/1 queueing), predicting the share within a latency bound for N duplicates and choosing N;</li>

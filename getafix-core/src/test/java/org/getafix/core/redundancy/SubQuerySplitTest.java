@@ -8,9 +8,9 @@ import java.util.stream.IntStream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-class SplitPolicyTest
+class SubQuerySplitTest
 {
-  private final SplitPolicy policy = new SplitPolicy(4);
+  private final SubQuerySplit policy = new SubQuerySplit(4);
 
   @Test
   void aHistoricalExpectedInTimeIsNotSplit()
@@ -36,7 +36,7 @@ class SplitPolicyTest
     assertEquals(1, policy.parts(10, 5000, 0), "no time left: the sub-query is late anyway");
     assertEquals(1, policy.parts(10, 5000, -5), "no time left");
     assertEquals(1, policy.parts(10, Double.NaN, 1000), "unknown latency");
-    assertEquals(1, SplitPolicy.OFF.parts(10, 5000, 1000), "off");
+    assertEquals(1, SubQuerySplit.OFF.parts(10, 5000, 1000), "off");
   }
 
   @Test
@@ -45,17 +45,17 @@ class SplitPolicyTest
     final List<Integer> ten = IntStream.range(0, 10).boxed().toList();
     assertEquals(
         List.of(List.of(0, 1, 2), List.of(3, 4, 5), List.of(6, 7), List.of(8, 9)),
-        SplitPolicy.partition(ten, 4)
+        SubQuerySplit.partition(ten, 4)
     );
-    assertEquals(List.of(ten), SplitPolicy.partition(ten, 1));
-    assertEquals(List.of(List.of(0), List.of(1)), SplitPolicy.partition(List.of(0, 1), 5), "no empty parts");
-    assertEquals(List.of(), SplitPolicy.partition(List.of(), 3));
+    assertEquals(List.of(ten), SubQuerySplit.partition(ten, 1));
+    assertEquals(List.of(List.of(0), List.of(1)), SubQuerySplit.partition(List.of(0, 1), 5), "no empty parts");
+    assertEquals(List.of(), SubQuerySplit.partition(List.of(), 3));
   }
 
   @Test
   void badArgumentsAreRefused()
   {
-    assertThrows(IllegalArgumentException.class, () -> new SplitPolicy(0));
-    assertThrows(IllegalArgumentException.class, () -> SplitPolicy.partition(List.of(1), 0));
+    assertThrows(IllegalArgumentException.class, () -> new SubQuerySplit(0));
+    assertThrows(IllegalArgumentException.class, () -> SubQuerySplit.partition(List.of(1), 0));
   }
 }

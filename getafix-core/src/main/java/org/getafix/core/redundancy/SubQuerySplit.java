@@ -18,12 +18,12 @@ import java.util.List;
  *
  * <p>Immutable.
  */
-public final class SplitPolicy
+public final class SubQuerySplit
 {
   /** The share of the remaining budget from which a Historical's mean latency says it will miss the deadline. */
   public static final double LATE_SHARE = 0.9;
   /** Never splits. */
-  public static final SplitPolicy OFF = new SplitPolicy(1);
+  public static final SubQuerySplit OFF = new SubQuerySplit(1);
 
   private final int maxParts;
 
@@ -31,7 +31,7 @@ public final class SplitPolicy
    * @param maxParts the most parts one sub-query is split into; 1 never splits
    * @throws IllegalArgumentException if {@code maxParts} is below 1
    */
-  public SplitPolicy(int maxParts)
+  public SubQuerySplit(int maxParts)
   {
     if (maxParts < 1) {
       throw new IllegalArgumentException("maxParts must be at least 1, got " + maxParts);
