@@ -69,8 +69,10 @@ class RedundancySimulationTest
     assertEquals(0, runs.get("none").redundancy().extraSubQueries());
     // Two holders per segment once the plan has loaded them: nearly every share twice.
     assertTrue(runs.get("duplicate").redundancy().extraShare() > 0.9, "" + runs.get("duplicate").redundancy());
+    // The hedge budget bounds the hedges that lose at 5% (plus its initial burst); those that win behind a stalled
+    // node are free, so hedging sends more than 5% here, but far fewer copies than duplicating everything.
     final double hedges = runs.get("hedge").redundancy().extraShare();
-    assertTrue(hedges > 0 && hedges <= 0.05 + 0.01, "the hedge budget's 5% and its initial burst: " + hedges);
+    assertTrue(hedges > 0.05 && hedges < 0.25, "hedges beyond the losing ones' 5%, well below duplication: " + hedges);
     assertTrue(runs.get("spare").redundancy().meanReplicationFactor() >= 1);
     assertTrue(runs.get("zoolander").redundancy().extraShare() > 0, "light load: the model duplicates");
     // Masking the stalls: copies cut the tail.
