@@ -421,14 +421,10 @@ class BudgetedQueryIT
     }
     final Set<Integer> answeredHours = new TreeSet<>(allHours);
     answeredHours.removeAll(STRAGGLER_HOURS);
-    final List<Long> unthrottledMillis = new ArrayList<>();
-    BrokerAnswer unthrottled = null;
-    for (int run = 0; run < UNTHROTTLED_RUNS; run++) {
-      unthrottled = nativeQuery(query);
-      unthrottledMillis.add(unthrottled.millis());
-    }
-    final long slowestWarm = Collections.max(unthrottledMillis.subList(UNTHROTTLED_RUNS - 2, UNTHROTTLED_RUNS));
-    final long budgetMs = Math.max(STRAGGLER_BUDGET_MS, Math.round(STRAGGLER_BUDGET_OVER_UNTHROTTLED * slowestWarm));
+    final Unthrottled runs = unthrottled(query);
+    final BrokerAnswer unthrottled = runs.last();
+    final List<Long> unthrottledMillis = runs.millis();
+    final long budgetMs = Math.max(STRAGGLER_BUDGET_MS, Math.round(STRAGGLER_BUDGET_OVER_UNTHROTTLED * runs.slowestWarm()));
     final BrokerAnswer reference;
     if ("topN".equals(type)) {
       final Map<String, Object> overAnswered = new HashMap<>(query);
@@ -509,14 +505,10 @@ class BudgetedQueryIT
   void aStragglersPartsFinishedInTimeCountOnceItsSubQueriesAreSplit() throws Exception
   {
     final Map<String, Object> query = stragglerQuery();
-    final List<Long> unthrottledMillis = new ArrayList<>();
-    BrokerAnswer unthrottled = null;
-    for (int run = 0; run < UNTHROTTLED_RUNS; run++) {
-      unthrottled = nativeQuery(query);
-      unthrottledMillis.add(unthrottled.millis());
-    }
-    final long slowestWarm = Collections.max(unthrottledMillis.subList(UNTHROTTLED_RUNS - 2, UNTHROTTLED_RUNS));
-    final long budgetMs = Math.round(SPLIT_BUDGET_OVER_UNTHROTTLED * slowestWarm);
+    final Unthrottled runs = unthrottled(query);
+    final BrokerAnswer unthrottled = runs.last();
+    final List<Long> unthrottledMillis = runs.millis();
+    final long budgetMs = Math.round(SPLIT_BUDGET_OVER_UNTHROTTLED * runs.slowestWarm());
     cluster.setCpuQuota(STRAGGLER, SPLIT_STRAGGLER_CORES);
     try {
       final Map<String, Object> learning = withBudget(query, budgetMs, 1);
@@ -571,6 +563,28 @@ class BudgetedQueryIT
     }
     finally {
       cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+    }
+  }
+
+  /** {@link #UNTHROTTLED_RUNS} answers to {@code query} with no straggler: their times, and the last as the reference. */
+  private static Unthrottled unthrottled(Map<String, Object> query) throws IOException, InterruptedException
+  {
+    final List<Long> millis = new ArrayList<>();
+    BrokerAnswer last = null;
+    for (int run = 0; run < UNTHROTTLED_RUNS; run++) {
+      last = nativeQuery(query);
+      millis.add(last.millis());
+    }
+    return new Unthrottled(last, millis);
+  }
+
+  /** Unthrottled answers to one query: the last of them, and how long each took. */
+  private record Unthrottled(BrokerAnswer last, List<Long> millis)
+  {
+    /** The slower of the last two: the first runs of a type compile its code paths. */
+    long slowestWarm()
+    {
+      return Collections.max(millis.subList(millis.size() - 2, millis.size()));
     }
   }
 
