@@ -198,12 +198,14 @@ public final class QualityKnobs
   );
 
   /**
-   * Each part holds a Broker reader thread ({@link #READER_THREADS}) until it answers or the deadline passes, so the
-   * parts of a few slow sub-queries must leave threads for the rest.
+   * Off by default: each part holds one of the Broker's connections to its Historical and a reader thread until it
+   * answers or the deadline passes, and Druid's HTTP client makes a sub-query wait for a free connection before it is
+   * sent. Under load the parts of a slow Historical's sub-queries took all of its connections, and queries waited
+   * seconds past their budgets for one (with the launcher's 10 connections per Historical and a 0.1-core node).
    */
   public static final Knob<Integer> MAX_SPLIT = Knob.integer(
       PREFIX + ".maxSplit",
-      4,
+      1,
       Interval.closed(1, 64),
       "most parts a budgeted sub-query to a Historical expected to miss the deadline is split into; 1 never splits"
   );
