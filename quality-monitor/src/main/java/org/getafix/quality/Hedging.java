@@ -168,9 +168,13 @@ public class Hedging
     if (!(spec instanceof MultipleSpecificSegmentSpec) || !(subQuery.getDataSource() instanceof TableDataSource)) {
       return 1;
     }
+    final int maxParts = maxSplit(subQuery.context(), maxSplit);
+    if (maxParts == 1) {
+      // Off (the default): every budgeted sub-query without a hedge asks, so it reads no latency window.
+      return 1;
+    }
     final int segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors().size();
-    return new SubQuerySplit(maxSplit(subQuery.context(), maxSplit))
-        .parts(segments, policy.expectedMillis(host), remainingMillis);
+    return new SubQuerySplit(maxParts).parts(segments, policy.expectedMillis(host), remainingMillis);
   }
 
   /**
