@@ -105,9 +105,9 @@ public final class PlacementKnobs
 
   public static final Knob<Double> CAPACITY_SMOOTHING = Knob.number(
       "druid.getafix.capacity.smoothing",
-      0.5,
+      1.0,
       Interval.openClosed(0, 1),
-      "weight of the newest round in the capacity moving average; 1 means no smoothing"
+      "weight of the newest median of three rounds in the capacity moving average; 1 means the median alone"
   );
 
   private PlacementKnobs()

@@ -3,34 +3,45 @@ package org.getafix.core.placement.capacity;
 import org.getafix.core.contract.PlacementKnobs;
 import org.getafix.core.placement.plan.Validation;
 
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The common part of the estimators: validation of reports, an exponentially weighted moving average per node, and
- * the record of rejected reports. Subclasses only say what one round's sample of capacity is.
+ * The common part of the estimators: validation of reports, a robust estimate per node, and the record of rejected
+ * reports. Subclasses only say what one round's sample of capacity is.
  *
- * <p>One round moves an estimate a bounded amount either way. Down, the moving average already bounds it: a sample
- * is never negative, so an estimate keeps at least (1 − smoothing) of itself. Up, a sample counts for at most
- * {@value #MAX_SAMPLE_STEP} × the larger of the node's estimate and the mean estimate of all nodes: a round of
- * counters that passed every plausibility check and still claims a node got a hundred times faster (a long query's
- * CPU landing in one round, a clock hiccup) would otherwise rate a quarter-core node above the whole tier and pull
- * most segments onto it. A real change, say a quota raised eightfold, still shows within a few rounds. The tier
- * mean in the bound lets a node that was idle (an estimate near 0, as {@link CpuTimeCapacityEstimator} rates it)
- * climb back at once to the tier's level.
+ * <p>A node's estimate is the median of its last {@value #WINDOW} samples, optionally smoothed further by an
+ * exponentially weighted moving average ({@code smoothing} below 1). The median is what keeps one report from
+ * moving the plan: a single round of absurd but plausible counters (a long query's CPU landing in one round, a GC
+ * pause, a clock hiccup) is outvoted by the rounds around it, either way, while a real change (a quota cut, a noisy
+ * neighbour that stays) shows fully after two rounds. A moving average cannot do both: at weight ½ a node cut to a
+ * twentieth of its CPU needed six rounds, more with its late reports, to look like the straggler it was, and one
+ * absurd round still moved it by half.
+ *
+ * <p>Up, a sample also counts for at most {@value #MAX_SAMPLE_STEP} × the larger of the node's estimate and the mean
+ * estimate of all nodes, so that a run of absurd rounds lifts an estimate at most that much a round, not to the
+ * absurd value. A real change, say a quota raised eightfold, still shows within a few rounds. The tier mean in the
+ * bound lets a node that was idle (an estimate near 0, as {@link CpuTimeCapacityEstimator} rates it) climb back to
+ * the tier's level in two rounds.
  */
 abstract class SmoothedCapacityEstimator implements CapacityEstimator
 {
   /** See the class comment. The simulator's scenarios plan the same with and without this bound. */
   static final double MAX_SAMPLE_STEP = 4.0;
+  /** Rounds the median is taken over: the fewest in which one outlier never decides. */
+  static final int WINDOW = 3;
 
   private final double smoothing;
   // TreeMaps: capacities() and rejections() iterate by node id, whatever order the nodes reported in.
   private final Map<String, Double> estimates = new TreeMap<>();
+  // Oldest first.
+  private final Map<String, double[]> recentSamples = new HashMap<>();
   private final Map<String, String> rejections = new TreeMap<>();
 
-  /** @param smoothing weight of the newest sample in the moving average, in (0, 1]; 1 means no smoothing */
+  /** @param smoothing weight of the newest median in the moving average, in (0, 1]; 1 means the median alone */
   SmoothedCapacityEstimator(double smoothing)
   {
     PlacementKnobs.CAPACITY_SMOOTHING.checkAs("smoothing", smoothing);
@@ -62,11 +73,22 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
       return;
     }
     final Double previous = estimates.get(nodeId);
-    if (previous == null) {
-      estimates.put(nodeId, sample);
-    } else {
-      estimates.put(nodeId, smoothing * Math.min(sample, ceilingOf(previous)) + (1 - smoothing) * previous);
-    }
+    final double median = medianOfRecent(nodeId, previous == null ? sample : Math.min(sample, ceilingOf(previous)));
+    estimates.put(nodeId, previous == null ? median : smoothing * median + (1 - smoothing) * previous);
+  }
+
+  /** Adds {@code sample} to the node's last {@value #WINDOW} samples and returns their median. */
+  private double medianOfRecent(String nodeId, double sample)
+  {
+    final double[] before = recentSamples.getOrDefault(nodeId, new double[0]);
+    final int kept = Math.min(before.length, WINDOW - 1);
+    final double[] recent = Arrays.copyOfRange(before, before.length - kept, before.length + 1);
+    recent[kept] = sample;
+    recentSamples.put(nodeId, recent);
+    final double[] sorted = recent.clone();
+    Arrays.sort(sorted);
+    final int mid = sorted.length / 2;
+    return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   }
 
   /** The largest sample one round may count for a node whose estimate is {@code previous}; see the class comment. */
@@ -90,6 +112,7 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
   public final void forget(String nodeId)
   {
     estimates.remove(nodeId);
+    recentSamples.remove(nodeId);
     rejections.remove(nodeId);
   }
 

@@ -69,18 +69,59 @@ class CapacityEstimatorTest
   }
 
   @Test
-  void cpuTimeIsSmoothed()
+  void theEstimateIsTheMedianOfTheLastThreeRoundsSmoothedByTheMovingAverage()
   {
     final CpuTimeCapacityEstimator estimator = new CpuTimeCapacityEstimator(0.5);
     estimator.observe("n", new NodeRoundStats(40, 5, 10, 1));
     assertEquals(4.0, estimator.capacities().get("n"), 1e-12);
+    // Samples 4, 8: median 6, averaged with the estimate 4.
     estimator.observe("n", new NodeRoundStats(80, 5, 10, 1));
-    assertEquals(6.0, estimator.capacities().get("n"), 1e-12);
-    // Smoothing 1 is the thesis' "last round only".
-    final CpuTimeCapacityEstimator lastRound = new CpuTimeCapacityEstimator(1.0);
-    lastRound.observe("n", new NodeRoundStats(40, 5, 10, 1));
-    lastRound.observe("n", new NodeRoundStats(80, 5, 10, 1));
-    assertEquals(8.0, lastRound.capacities().get("n"), 1e-12);
+    assertEquals(5.0, estimator.capacities().get("n"), 1e-12);
+    // Smoothing 1 (the default) is the median alone; with one sample that is the thesis' "last round only".
+    final CpuTimeCapacityEstimator median = new CpuTimeCapacityEstimator(1.0);
+    median.observe("n", new NodeRoundStats(40, 5, 10, 1));
+    median.observe("n", new NodeRoundStats(80, 5, 10, 1));
+    assertEquals(6.0, median.capacities().get("n"), 1e-12);
+    median.observe("n", new NodeRoundStats(100, 5, 10, 1));
+    assertEquals(8.0, median.capacities().get("n"), 1e-12);
+    // The oldest of the three leaves the window: samples 8, 10, 2.
+    median.observe("n", new NodeRoundStats(20, 5, 10, 1));
+    assertEquals(8.0, median.capacities().get("n"), 1e-12);
+    assertEquals(1.0, PlacementKnobs.CAPACITY_SMOOTHING.defaultValue());
+  }
+
+  @Test
+  void oneAbsurdRoundMovesNoSettledEstimateEitherWay()
+  {
+    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator();
+    for (int round = 0; round < 3; round++) {
+      estimator.observe("quarter", new NodeRoundStats(1.25, 5, 5, 1.25));
+      estimator.observe("full", new NodeRoundStats(5, 5, 5, 5));
+    }
+    // Plausible to every check, yet a thousand times the node's quota.
+    estimator.observe("quarter", new NodeRoundStats(1250, 5, 5, 1250));
+    assertEquals(0.25, estimator.capacities().get("quarter"), 1e-12);
+    estimator.observe("quarter", new NodeRoundStats(1.25, 5, 5, 1.25));
+    // A round in which the node seemed to do nothing in all its busy time (a GC pause over the whole round).
+    estimator.observe("full", new NodeRoundStats(1e-6, 5, 5, 1e-6));
+    assertEquals(1.0, estimator.capacities().get("full"), 1e-12);
+  }
+
+  @Test
+  void aNodeCutToATwentiethOfItsCpuIsAStragglerAfterTwoRounds()
+  {
+    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator();
+    for (int round = 0; round < 3; round++) {
+      estimator.observe("h1", new NodeRoundStats(5, 5, 5, 5));
+      estimator.observe("h2", new NodeRoundStats(2.5, 5, 5, 2.5));
+      estimator.observe("h3", new NodeRoundStats(1.25, 5, 5, 1.25));
+    }
+    // h1's quota is cut from 1.0 to 0.05 core; it stays busy.
+    estimator.observe("h1", new NodeRoundStats(0.25, 5, 5, 0.25));
+    assertEquals(1.0, estimator.capacities().get("h1"), 1e-12, "one round is not enough");
+    estimator.observe("h1", new NodeRoundStats(0.25, 5, 5, 0.25));
+    assertEquals(0.05, estimator.capacities().get("h1"), 1e-12);
+    assertTrue(estimator.capacities().get("h1") < 0.25 * estimator.capacities().get("h3"));
   }
 
   @Test
@@ -128,36 +169,32 @@ class CapacityEstimatorTest
   }
 
   @Test
-  void anExtremeRoundMovesTheEstimateOnlyABoundedAmount()
+  void twoExtremeRoundsMoveTheEstimateOnlyABoundedAmount()
   {
-    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator(0.5);
+    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator();
     estimator.observe("quarter", new NodeRoundStats(1.25, 5, 5, 1.25));
     estimator.observe("full", new NodeRoundStats(5, 5, 5, 5));
     assertEquals(0.25, estimator.capacities().get("quarter"), 1e-12);
-    // A round that says the 0.25-core node delivered 2.3e12 cores counts as 4 × the tier mean (0.625) at most.
+    // Rounds that say the 0.25-core node delivered 2.3e12 cores count as 4 × the tier mean (0.625) at most.
     estimator.observe("quarter", new NodeRoundStats(2.3e12, 1, 5, 2.3e12));
-    assertEquals(0.5 * 4 * 0.625 + 0.5 * 0.25, estimator.capacities().get("quarter"), 1e-12);
-    assertTrue(estimator.capacities().get("quarter") < 2 * estimator.capacities().get("full"));
-
-    // Within the bound the moving average is as before.
-    final ThroughputCapacityEstimator plain = new ThroughputCapacityEstimator(0.5);
-    plain.observe("n", new NodeRoundStats(1, 1, 5, 1));
-    plain.observe("n", new NodeRoundStats(3.5, 1, 5, 3.5));
-    assertEquals(2.25, plain.capacities().get("n"), 1e-12);
-    // Down, the average alone bounds it: at least half the estimate stays, whatever the round.
-    plain.observe("n", new NodeRoundStats(1e-9, 1, 5, 1e-9));
-    assertEquals(1.125, plain.capacities().get("n"), 1e-6);
+    assertEquals((0.25 + 4 * 0.625) / 2, estimator.capacities().get("quarter"), 1e-12);
+    estimator.observe("quarter", new NodeRoundStats(2.3e12, 1, 5, 2.3e12));
+    final double meanBefore = (1.375 + 1.0) / 2;
+    assertEquals(Math.min(4 * 0.625, 4 * meanBefore), estimator.capacities().get("quarter"), 1e-12);
+    assertTrue(estimator.capacities().get("quarter") < 4 * estimator.capacities().get("full"));
   }
 
   @Test
-  void anIdleNodeRatedZeroClimbsBackToTheTierAtOnce()
+  void anIdleNodeRatedZeroClimbsBackToTheTierInTwoRounds()
   {
     final CpuTimeCapacityEstimator estimator = new CpuTimeCapacityEstimator(1.0);
     estimator.observe("idle", new NodeRoundStats(0, 0, 10, 0));
     estimator.observe("busy", new NodeRoundStats(20, 10, 10, 20));
     assertEquals(0.0, estimator.capacities().get("idle"));
     estimator.observe("idle", new NodeRoundStats(30, 10, 10, 30));
-    assertEquals(3.0, estimator.capacities().get("idle"), 1e-12, "3 is under 4 × the tier mean of 1");
+    assertEquals(1.5, estimator.capacities().get("idle"), 1e-12, "the median of 0 and 3");
+    estimator.observe("idle", new NodeRoundStats(30, 10, 10, 30));
+    assertEquals(3.0, estimator.capacities().get("idle"), 1e-12, "3 is under 4 × the tier mean");
   }
 
   @Test
