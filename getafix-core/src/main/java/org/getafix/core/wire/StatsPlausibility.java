@@ -18,9 +18,9 @@ import java.util.function.ToLongFunction;
  *   in flight) × the uptime: no query or scan lasted longer than the node has been up;</li>
  *   <li>between a node's accepted report and the next of the same epoch: no counter went backwards; the node's
  *   uptime advanced about as much as the reader's clock ({@value #SLACK}× either way, plus the reader's pull
- *   deadline, within which either report may have been written); {@code cpuCores} did not change by more than
- *   {@value #MAX_CORES_CHANGE}×, nor stop being reported; the processing threads did not change; the process
- *   CPU delta is at most its cores × (the round + the deadline) × {@value #SLACK}; query CPU at most cores × (the
+ *   deadline, within which either report may have been written); {@code cpuCores} did not rise by more than
+ *   {@value #MAX_CORES_RISE}× (a cut of any size is genuine), nor stop being reported; the processing threads did
+ *   not change; the process CPU delta is at most its cores × (the round + the deadline) × {@value #SLACK}; query CPU at most cores × (the
  *   round + {@value #COMPLETION_GRACE_MILLIS} ms) × {@value #SLACK}, and segment time, in total and summed over the
  *   segments, at most threads × the same, because Druid reports a query's CPU and a scan's time when it completes,
  *   so a round also carries the earlier part of the work that completed in it; event counts at most
@@ -38,8 +38,12 @@ public final class StatsPlausibility
   public static final int MAX_PROCESSING_THREADS = 4096;
   /** Scans, queries: a million a second is far beyond what one Historical serves. */
   public static final double MAX_EVENTS_PER_SECOND = 1e6;
-  /** A quota changed at runtime (say 1 → 0.25 cores) is a genuine change; an order of magnitude at once is not. */
-  public static final double MAX_CORES_CHANGE = 10;
+  /**
+   * A quota raised at runtime (say 0.25 → 1 core) is a genuine change; an order of magnitude at once is not. A cut
+   * of any size is: a noisy neighbour's node cut to a twentieth of a core is exactly what the plan must see, and a
+   * lower {@code cpuCores} only lowers what the node's counters may claim.
+   */
+  public static final double MAX_CORES_RISE = 10;
   /** Headroom over a physical bound: CFS burst, the instants counters and clocks are read at. */
   public static final double SLACK = 1.5;
   /** Work of queries that completed in a round but started before it, which Druid reports in that round. */
@@ -162,13 +166,9 @@ public final class StatsPlausibility
       return new Problem("cpuCores", "cpuCores stopped being reported within one process [" + previous.cpuCores()
                                      + " -> 0]");
     }
-    if (previous != null && previous.cpuCores() > 0 && current.cpuCores() > 0) {
-      final double change = Math.max(previous.cpuCores(), current.cpuCores())
-                            / Math.min(previous.cpuCores(), current.cpuCores());
-      if (change > MAX_CORES_CHANGE) {
-        return new Problem("cpuCores", "cpuCores changed by more than " + MAX_CORES_CHANGE + "× ["
-                                       + previous.cpuCores() + " -> " + current.cpuCores() + "]");
-      }
+    if (previous != null && previous.cpuCores() > 0 && current.cpuCores() > MAX_CORES_RISE * previous.cpuCores()) {
+      return new Problem("cpuCores", "cpuCores rose by more than " + MAX_CORES_RISE + "× at once ["
+                                     + previous.cpuCores() + " -> " + current.cpuCores() + "]");
     }
     final double cores = Math.max(current.cpuCores(), previous == null ? 0 : previous.cpuCores());
     final double allowance = cores > 0 ? cores : current.numProcessingThreads();

@@ -87,6 +87,9 @@ class StatsPlausibilityTest
     assertNull(StatsPlausibility.problemOf(
         report(1000, 0, 0, 0, 0, 0.25, Map.of()), report(6000, 0, 0, 0, 0, 2, Map.of()), 5000, DEADLINE
     ), "8x, e.g. a quota raised at runtime");
+    assertNull(StatsPlausibility.problemOf(
+        report(1000, 0, 0, 0, 0, 1, Map.of()), report(6000, 0, 0, 0, 0, 0.05, Map.of()), 5000, DEADLINE
+    ), "a cut to a twentieth, e.g. a noisy neighbour's node throttled");
     final StatsPlausibility.Problem unreported = StatsPlausibility.problemOf(
         report(1000, 0, 0, 0, 0, 0.25, Map.of()), report(6000, 0, 0, 0, 0, 0, Map.of()), 5000, DEADLINE
     );
