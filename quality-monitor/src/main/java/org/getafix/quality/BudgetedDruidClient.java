@@ -87,10 +87,13 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   private final HttpClient httpClient;
   private final String cancelUrl;
   private final ScheduledExecutorService cancellation;
+  private final int connectionsPerHistorical;
 
   /**
    * @param requests the query watcher, through which a hedged sub-query's requests are captured for cancelling: one
    *                 per client
+   * @param connectionsPerHistorical the Broker's HTTP connections per Historical ({@code
+   *                 druid.broker.http.numConnections}), of which a split leaves half to other sub-queries
    */
   public BudgetedDruidClient(
       QueryRunnerFactoryConglomerate conglomerate,
@@ -105,6 +108,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       BudgetedQueries budgetedQueries,
       MatureRuns matureRuns,
       Hedging hedging,
+      int connectionsPerHistorical,
       LongSupplier clock
   )
   {
@@ -119,6 +123,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     this.httpClient = httpClient;
     this.cancelUrl = StringUtils.format("%s://%s/druid/v2/", scheme, host);
     this.cancellation = queryCancellationExecutor;
+    this.connectionsPerHistorical = connectionsPerHistorical;
   }
 
   @Override
@@ -145,7 +150,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final Hedging.Plan plan = hedging.plan(query, host, deadline - clock.getAsLong(), budgeted.partialAllowed());
     final MatureRun mature = budgeted.matureRun();
     if (plan == null && budgeted.partialAllowed()) {
-      final int parts = hedging.splitParts(query, host, deadline - clock.getAsLong());
+      final int parts = hedging.splitParts(
+          query,
+          host,
+          deadline - clock.getAsLong(),
+          SubQuerySplit.spareConnections(getNumOpenConnections(), connectionsPerHistorical)
+      );
       if (parts > 1) {
         return runSplit(queryPlus.withQuery(bounded), sub, mature, parts);
       }

@@ -6,6 +6,7 @@ import org.apache.druid.client.DruidServer;
 import org.apache.druid.client.QueryableDruidServer;
 import org.apache.druid.guice.annotations.EscalatedClient;
 import org.apache.druid.guice.annotations.Smile;
+import org.apache.druid.guice.http.DruidHttpClientConfig;
 import org.apache.druid.java.util.common.concurrent.Execs;
 import org.apache.druid.java.util.common.concurrent.ScheduledExecutors;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
@@ -33,6 +34,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
   private final BudgetedQueries budgetedQueries;
   private final MatureRuns matureRuns;
   private final Hedging hedging;
+  private final int connectionsPerHistorical;
 
   @Inject
   public BudgetedDruidClientFactory(
@@ -41,6 +43,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
       QueryWatcher queryWatcher,
       @Smile ObjectMapper smileMapper,
       @EscalatedClient HttpClient httpClient,
+      @EscalatedClient DruidHttpClientConfig httpClientConfig,
       QualityConfig config,
       BudgetedQueries budgetedQueries,
       MatureRuns matureRuns,
@@ -55,6 +58,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
     this.queryWatcher = queryWatcher;
     this.smileMapper = smileMapper;
     this.httpClient = httpClient;
+    this.connectionsPerHistorical = httpClientConfig.getNumConnections();
     this.queryCancellationExecutor = ScheduledExecutors.fixed(
         Math.max(1, JvmUtils.getRuntimeInfo().getAvailableProcessors() / 2),
         "query-cancellation-executor"
@@ -82,6 +86,7 @@ public class BudgetedDruidClientFactory implements QueryableDruidServer.Maker
             budgetedQueries,
             matureRuns,
             hedging,
+            connectionsPerHistorical,
             System::currentTimeMillis
         )
     );

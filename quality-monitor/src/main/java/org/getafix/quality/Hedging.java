@@ -159,10 +159,11 @@ public class Hedging
 
   /**
    * Into how many parts budgeted {@code subQuery} to {@code host} is split ({@link SubQuerySplit}) with {@code
-   * remainingMillis} left: at most its query's {@value QueryContextKeys#SPLIT}, else {@code maxSplit}; 1 if it does
-   * not read one table's specific segments.
+   * remainingMillis} left and {@code spareConnections} to the Historical for the parts beyond the first: at most its
+   * query's {@value QueryContextKeys#SPLIT}, else {@code maxSplit}; 1 if it does not read one table's specific
+   * segments.
    */
-  int splitParts(Query<?> subQuery, String host, double remainingMillis)
+  int splitParts(Query<?> subQuery, String host, double remainingMillis, int spareConnections)
   {
     final QuerySegmentSpec spec = subQuery instanceof BaseQuery ? ((BaseQuery<?>) subQuery).getQuerySegmentSpec() : null;
     if (!(spec instanceof MultipleSpecificSegmentSpec) || !(subQuery.getDataSource() instanceof TableDataSource)) {
@@ -174,7 +175,7 @@ public class Hedging
       return 1;
     }
     final int segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors().size();
-    return new SubQuerySplit(maxParts).parts(segments, policy.expectedMillis(host), remainingMillis);
+    return new SubQuerySplit(maxParts).parts(segments, policy.expectedMillis(host), remainingMillis, spareConnections);
   }
 
   /**

@@ -79,6 +79,8 @@ class BudgetedDruidClientTest
    * deadline on a slow machine, short enough to wait for.
    */
   private static final int STRAGGLER_BUDGET_MS = 2_000;
+  /** Druid's default {@code druid.broker.http.numConnections}. */
+  private static final int CONNECTIONS = 20;
   private static final String ANSWER = "[{\"timestamp\":\"2025-01-01T00:00:00.000Z\",\"result\":{\"rows\":5}}]";
   private static final List<SegmentDescriptor> SEGMENTS = List.of(
       new SegmentDescriptor(Intervals.of("2025-01-01T00/2025-01-01T01"), "v1", 0),
@@ -192,6 +194,17 @@ class BudgetedDruidClientTest
       Hedging hedging
   )
   {
+    return client(budgetedQueries, server, host, hedging, CONNECTIONS);
+  }
+
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> client(
+      BudgetedQueries budgetedQueries,
+      StubHistorical server,
+      String host,
+      Hedging hedging,
+      int connectionsPerHistorical
+  )
+  {
     return new BudgetedDruidClient<>(
         CONGLOMERATE,
         new RequestCapture((query, future) -> {}),
@@ -205,6 +218,7 @@ class BudgetedDruidClientTest
         budgetedQueries,
         matureRuns,
         hedging,
+        connectionsPerHistorical,
         System::currentTimeMillis
     );
   }
@@ -445,6 +459,16 @@ class BudgetedDruidClientTest
       double recentMillis
   )
   {
+    return splitting(budgetedQueries, maxSplit, recentMillis, CONNECTIONS);
+  }
+
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> splitting(
+      BudgetedQueries budgetedQueries,
+      int maxSplit,
+      double recentMillis,
+      int connectionsPerHistorical
+  )
+  {
     for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
       latencies.record(PRIMARY, recentMillis);
     }
@@ -456,7 +480,7 @@ class BudgetedDruidClientTest
         holders(Map.of(), (host, segment) -> true),
         metrics
     );
-    return client(budgetedQueries, historical, PRIMARY, hedging);
+    return client(budgetedQueries, historical, PRIMARY, hedging, connectionsPerHistorical);
   }
 
   /**
@@ -509,6 +533,39 @@ class BudgetedDruidClientTest
 
     answer(historical.answers.get(0));
     assertEquals(1, run.late.get(0).get(10, TimeUnit.SECONDS).size(), "its answer reaches the mature run");
+  }
+
+  /**
+   * Each part holds a connection to the slow Historical until it answers; the parts take no more than half the pool,
+   * counting what is open already, so that other sub-queries never wait for a connection behind them.
+   */
+  @Test
+  void partsLeaveHalfTheBrokersConnectionsToTheHistoricalFree()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> client = splitting(budgetedQueries, 4, 10 * STRAGGLER_BUDGET_MS, 3);
+    final BudgetedQuery<Result<TimeseriesResultValue>> first = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    client.run(subQuery(first.stamped()), DirectDruidClient.makeResponseContextForQuery());
+    assertEquals(2, historical.requests.size(), "split in two: one connection spare of a pool of 3");
+    assertEquals(2, client.getNumOpenConnections());
+
+    final BudgetedQuery<Result<TimeseriesResultValue>> second = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    client.run(subQuery(second.stamped()), DirectDruidClient.makeResponseContextForQuery());
+    assertEquals(3, historical.requests.size(), "the parts in flight hold the spare connection: not split");
+
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> single = splitting(budgetedQueries(), 4, 10 * STRAGGLER_BUDGET_MS, 1);
+    final BudgetedQuery<Result<TimeseriesResultValue>> third = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    single.run(subQuery(third.stamped()), DirectDruidClient.makeResponseContextForQuery());
+    assertEquals(4, historical.requests.size(), "a pool of one connection is never split");
   }
 
   @Test

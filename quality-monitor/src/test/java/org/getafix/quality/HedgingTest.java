@@ -46,7 +46,7 @@ class HedgingTest
   private static BudgetedDruidClient<?> client(String host)
   {
     return new BudgetedDruidClient<>(new TimeseriesConglomerate(), new RequestCapture((query, future) -> {}), MAPPER,
-                                     null, "http", host, null, null, null, null, null, null, System::currentTimeMillis);
+                                     null, "http", host, null, null, null, null, null, null, 20, System::currentTimeMillis);
   }
 
   /** FIRST is on a, b and c; SECOND on a and c; THIRD on a only. */

@@ -16,6 +16,12 @@ import java.util.List;
  * left. A Historical cut off at every deadline records the time it had, so its mean sits just under the budget, not
  * above it. With no slow Historical nothing is split, and nothing costs more.
  *
+ * <p>A part also holds one of the Broker's HTTP connections to the Historical until it answers, and the Broker's client
+ * blocks a request while its pool to that Historical is full. The parts of a slow node's sub-queries, each waiting
+ * there until the deadline, once took every connection and held other queries' sub-queries, whose budgets they then
+ * missed by seconds. So a split adds parts only while the connections open to the Historical stay within half its
+ * pool, as the mature runs do ({@link #spareConnections}).
+ *
  * <p>Immutable.
  */
 public final class SubQuerySplit
@@ -47,19 +53,36 @@ public final class SubQuerySplit
   /**
    * Into how many parts a sub-query of {@code segments} segments is split: 1 (not split) unless its Historical's
    * {@code expectedMillis} is at least {@link #LATE_SHARE} of {@code remainingMillis}, the query's time left, and
-   * then as many as it has segments, up to {@link #maxParts}. A sub-query without a deadline (NaN or infinite time
-   * left), or with none left, is not split; nor is one whose expected latency is unknown (NaN).
+   * then as many as it has segments, up to {@link #maxParts}, and one more than {@code spareConnections}. A sub-query
+   * without a deadline (NaN or infinite time left), or with none left, is not split; nor is one whose expected latency
+   * is unknown (NaN).
+   *
+   * @param spareConnections how many connections to the Historical the parts beyond the first may take
+   *                         ({@link #spareConnections})
    */
-  public int parts(int segments, double expectedMillis, double remainingMillis)
+  public int parts(int segments, double expectedMillis, double remainingMillis, int spareConnections)
   {
     if (maxParts == 1
         || segments < 2
+        || spareConnections < 1
         || !(remainingMillis > 0)
         || Double.isInfinite(remainingMillis)
         || !(expectedMillis >= LATE_SHARE * remainingMillis)) {
       return 1;
     }
-    return Math.min(segments, maxParts);
+    return Math.min(Math.min(segments, maxParts), 1 + spareConnections);
+  }
+
+  /**
+   * The connections to a Historical that a split may add: what keeps the Broker's connections open to it within half
+   * its pool (see the class comment), never below 0.
+   *
+   * @param open the Broker's requests to the Historical in flight
+   * @param pool the Broker's connections per Historical ({@code druid.broker.http.numConnections})
+   */
+  public static int spareConnections(int open, int pool)
+  {
+    return Math.max(0, pool / 2 - Math.max(0, open));
   }
 
   /**

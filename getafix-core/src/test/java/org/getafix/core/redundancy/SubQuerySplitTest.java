@@ -10,33 +10,47 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class SubQuerySplitTest
 {
+  /** Connections enough for any split here. */
+  private static final int SPARE = 10;
   private final SubQuerySplit policy = new SubQuerySplit(4);
 
   @Test
   void aHistoricalExpectedInTimeIsNotSplit()
   {
-    assertEquals(1, policy.parts(10, 100, 1000), "expected at a tenth of the time left");
-    assertEquals(1, policy.parts(10, 899, 1000), "just under the late share");
+    assertEquals(1, policy.parts(10, 100, 1000, SPARE), "expected at a tenth of the time left");
+    assertEquals(1, policy.parts(10, 899, 1000, SPARE), "just under the late share");
   }
 
   @Test
   void aHistoricalExpectedToMissTheDeadlineIsSplitUpToTheMost()
   {
-    assertEquals(4, policy.parts(10, 900, 1000), "at the late share: a node cut off every time records the time it had");
-    assertEquals(4, policy.parts(10, 5000, 1000));
-    assertEquals(3, policy.parts(3, 5000, 1000), "no more parts than segments");
+    assertEquals(4, policy.parts(10, 900, 1000, SPARE), "at the late share: a node cut off every time records the time it had");
+    assertEquals(4, policy.parts(10, 5000, 1000, SPARE));
+    assertEquals(3, policy.parts(3, 5000, 1000, SPARE), "no more parts than segments");
   }
 
   @Test
   void nothingIsSplitWithoutADeadlineASecondSegmentOrAKnownLatency()
   {
-    assertEquals(1, policy.parts(1, 5000, 1000), "one segment");
-    assertEquals(1, policy.parts(10, 5000, Double.POSITIVE_INFINITY), "no deadline");
-    assertEquals(1, policy.parts(10, 5000, Double.NaN), "no deadline");
-    assertEquals(1, policy.parts(10, 5000, 0), "no time left: the sub-query is late anyway");
-    assertEquals(1, policy.parts(10, 5000, -5), "no time left");
-    assertEquals(1, policy.parts(10, Double.NaN, 1000), "unknown latency");
-    assertEquals(1, SubQuerySplit.OFF.parts(10, 5000, 1000), "off");
+    assertEquals(1, policy.parts(1, 5000, 1000, SPARE), "one segment");
+    assertEquals(1, policy.parts(10, 5000, Double.POSITIVE_INFINITY, SPARE), "no deadline");
+    assertEquals(1, policy.parts(10, 5000, Double.NaN, SPARE), "no deadline");
+    assertEquals(1, policy.parts(10, 5000, 0, SPARE), "no time left: the sub-query is late anyway");
+    assertEquals(1, policy.parts(10, 5000, -5, SPARE), "no time left");
+    assertEquals(1, policy.parts(10, Double.NaN, 1000, SPARE), "unknown latency");
+    assertEquals(1, SubQuerySplit.OFF.parts(10, 5000, 1000, SPARE), "off");
+  }
+
+  @Test
+  void partsTakeNoMoreThanHalfTheBrokersConnectionsToTheHistorical()
+  {
+    assertEquals(5, SubQuerySplit.spareConnections(0, 10));
+    assertEquals(2, SubQuerySplit.spareConnections(3, 10));
+    assertEquals(0, SubQuerySplit.spareConnections(5, 10), "half the pool is open already");
+    assertEquals(0, SubQuerySplit.spareConnections(9, 10));
+    assertEquals(0, SubQuerySplit.spareConnections(0, 1), "a pool of one is never shared");
+    assertEquals(3, policy.parts(10, 5000, 1000, 2), "one part on the sub-query's own connection, two on spare ones");
+    assertEquals(1, policy.parts(10, 5000, 1000, 0), "no spare connection: not split");
   }
 
   @Test
