@@ -30,9 +30,10 @@ class BuiltInScenariosTest
                                          .sorted()
                                          .toList();
       assertEquals(
-          11,
+          13,
           inFolder.size(),
-          "the six thesis scenarios, live-3, budget-control and the three redundancy scenarios: " + inFolder
+          "the six thesis scenarios, live-3, the two untuned clusters, budget-control and the three redundancy "
+          + "scenarios: " + inFolder
       );
       assertEquals(inFolder, BuiltInScenarios.names());
     }
