@@ -171,7 +171,7 @@ public class Hedging
     }
     final int maxParts = maxSplit(subQuery.context(), maxSplit);
     if (maxParts == 1) {
-      // Off (the default): every budgeted sub-query without a hedge asks, so it reads no latency window.
+      // Off: every budgeted sub-query without a hedge asks, so it reads no latency window.
       return 1;
     }
     final int segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors().size();

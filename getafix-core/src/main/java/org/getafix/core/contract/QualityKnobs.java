@@ -205,7 +205,7 @@ public final class QualityKnobs
    */
   public static final Knob<Integer> MAX_SPLIT = Knob.integer(
       PREFIX + ".maxSplit",
-      1,
+      4,
       Interval.closed(1, 64),
       "most parts a budgeted sub-query to a Historical expected to miss the deadline is split into; 1 never splits"
   );
