@@ -198,10 +198,9 @@ public final class QualityKnobs
   );
 
   /**
-   * Off by default: each part holds one of the Broker's connections to its Historical and a reader thread until it
-   * answers or the deadline passes, and Druid's HTTP client makes a sub-query wait for a free connection before it is
-   * sent. Under load the parts of a slow Historical's sub-queries took all of its connections, and queries waited
-   * seconds past their budgets for one (with the launcher's 10 connections per Historical and a 0.1-core node).
+   * A few parts at most: each holds one of the Broker's connections to its Historical and a reader thread until it
+   * answers or the deadline passes, and the parts of one slow sub-query gain little beyond a few. How many
+   * connections the parts of all sub-queries may take together is {@code SubQuerySplit}'s to bound.
    */
   public static final Knob<Integer> MAX_SPLIT = Knob.integer(
       PREFIX + ".maxSplit",

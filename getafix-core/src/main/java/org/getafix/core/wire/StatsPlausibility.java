@@ -20,9 +20,9 @@ import java.util.function.ToLongFunction;
  *   uptime advanced about as much as the reader's clock ({@value #SLACK}× either way, plus the reader's pull
  *   deadline, within which either report may have been written); {@code cpuCores} did not rise by more than
  *   {@value #MAX_CORES_RISE}× (a cut of any size is genuine), nor stop being reported; the processing threads did
- *   not change; the process CPU delta is at most its cores × (the round + the deadline) × {@value #SLACK}; query CPU at most cores × (the
- *   round + {@value #COMPLETION_GRACE_MILLIS} ms) × {@value #SLACK}, and segment time, in total and summed over the
- *   segments, at most threads × the same, because Druid reports a query's CPU and a scan's time when it completes,
+ *   not change; the process CPU delta is at most its cores × (the round + the deadline) × {@value #SLACK}; query
+ *   CPU at most cores × (the round + {@value #COMPLETION_GRACE_MILLIS} ms) × {@value #SLACK}, and segment time, in
+ *   total and summed over the segments, at most threads × the same, because Druid reports a query's CPU and a scan's time when it completes,
  *   so a round also carries the earlier part of the work that completed in it; event counts at most
  *   {@value #MAX_EVENTS_PER_SECOND} a second.</li>
  * </ul>
