@@ -14,6 +14,14 @@ public enum GetafixMetric
   SEGMENT_LOADS("getafix/segment/load/count", "plan-driven loads issued since the previous round"),
   SEGMENT_DROPS("getafix/segment/drop/count", "plan-driven drops issued since the previous round"),
   NODE_CAPACITY("getafix/node/capacity", "a Historical's estimated capacity (dimension server)"),
+  NODE_SLOW_ROUNDS(
+      "getafix/node/slowRounds",
+      "of a Historical's last 20 capacity samples, how many were below half their median (server)"
+  ),
+  NODE_UNSTABLE(
+      "getafix/node/unstable",
+      "1 for a Historical slow often enough that what it holds alone gets a second holder, else 0 (server)"
+  ),
   NODE_TIER("getafix/node/tier", "a Historical's measured tier, 2 = HOT, 1 = WARM, 0 = COLD (server, getafixTier)"),
   TIERING_ACCURACY("getafix/tiering/accuracy", "share of Historicals whose measured tier matches the hardware's"),
   STATS_MISSING("getafix/stats/missing", "1 for each Historical without usable stats this round (server)"),

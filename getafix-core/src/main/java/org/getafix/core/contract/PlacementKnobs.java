@@ -51,6 +51,12 @@ public final class PlacementKnobs
       "a segment is hot only if it also draws at least this share of a mean node's load"
   );
 
+  public static final Knob<Boolean> BACK_UP_UNSTABLE = Knob.flag(
+      "backUpUnstable",
+      true,
+      "a segment held only by Historicals that are slow for a few seconds now and then gets a second holder"
+  );
+
   public static final Knob<Integer> MAX_LOADS_PER_ROUND = Knob.integer(
       "maxLoadsPerRound",
       50,

@@ -126,6 +126,9 @@ public final class PlanningRound
    * @param cpuSeconds  node id → CPU seconds measured this round, for the nodes with statistics
    * @param segments    the segments as observed, which {@link #plan} places
    * @param nodes       the nodes as observed, which {@link #plan} places on (the placeable ones)
+   * @param slowRounds  node id → its recent slow rounds ({@link CapacityEstimator#slowRounds}), by id; empty when the
+   *                    strategy is not capacity-aware
+   * @param unstable    the nodes slow often enough to need backing up ({@link CapacityEstimator#unstable}), by id
    */
   public record Observed(
       Map<String, Double> popularity,
@@ -134,7 +137,9 @@ public final class PlanningRound
       Map<String, String> rejections,
       Map<String, Double> cpuSeconds,
       List<SegmentSample> segments,
-      List<NodeSample> nodes
+      List<NodeSample> nodes,
+      Map<String, Integer> slowRounds,
+      Set<String> unstable
   )
   {
     /** HOT / WARM / COLD by the CPU time the nodes measured (thesis Fig 4.3), natural breaks. */
@@ -239,7 +244,9 @@ public final class PlanningRound
         rejections,
         Collections.unmodifiableMap(cpuSeconds),
         List.copyOf(segments),
-        List.copyOf(nodes)
+        List.copyOf(nodes),
+        estimator == null ? Map.of() : estimator.slowRounds(),
+        estimator == null ? Set.of() : estimator.unstable()
     );
     return observed;
   }
@@ -265,7 +272,12 @@ public final class PlanningRound
     final List<NodeCapacity> placeable = new ArrayList<>(observed.nodes().size());
     for (NodeSample n : observed.nodes()) {
       if (n.placeable()) {
-        placeable.add(new NodeCapacity(n.nodeId(), observed.capacities().get(n.nodeId()), n.memoryBytes()));
+        placeable.add(new NodeCapacity(
+            n.nodeId(),
+            observed.capacities().get(n.nodeId()),
+            n.memoryBytes(),
+            observed.unstable().contains(n.nodeId())
+        ));
       }
     }
     final PlacementPlan plan = strategy.plan(new PlacementInput(loads, placeable, constraints, currentHolders));

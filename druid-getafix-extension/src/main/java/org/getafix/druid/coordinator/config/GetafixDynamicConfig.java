@@ -34,10 +34,11 @@ public final class GetafixDynamicConfig
   private final int maxDropsPerRound;
   private final double hotLoadShare;
   private final double hotMinNodeLoadShare;
+  private final boolean backUpUnstable;
 
   /**
-   * As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double, Double)}, with the
-   * default hot floor.
+   * As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double, Double, Boolean)},
+   * with the default hot floor and backups.
    */
   public GetafixDynamicConfig(
       boolean enabled,
@@ -50,7 +51,19 @@ public final class GetafixDynamicConfig
       int maxDropsPerRound
   )
   {
-    this(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound, maxDropsPerRound, null, null);
+    this(
+        enabled,
+        dryRun,
+        gamma,
+        minReplicas,
+        maxReplicas,
+        roundPeriod,
+        maxLoadsPerRound,
+        maxDropsPerRound,
+        null,
+        null,
+        null
+    );
   }
 
   /**
@@ -58,6 +71,8 @@ public final class GetafixDynamicConfig
    *                     ({@link PlacementKnobs#HOT_LOAD_SHARE}); null: the default
    * @param hotMinNodeLoadShare a segment is hot only if it draws at least this share of a mean Historical's load
    *                     ({@link PlacementKnobs#HOT_MIN_NODE_LOAD_SHARE}); null: the default
+   * @param backUpUnstable what Historicals slow now and then hold alone gets a second holder
+   *                     ({@link PlacementKnobs#BACK_UP_UNSTABLE}); null: the default
    */
   @JsonCreator
   public GetafixDynamicConfig(
@@ -70,9 +85,11 @@ public final class GetafixDynamicConfig
       @JsonProperty("maxLoadsPerRound") int maxLoadsPerRound,
       @JsonProperty("maxDropsPerRound") int maxDropsPerRound,
       @JsonProperty("hotLoadShare") @Nullable Double hotLoadShare,
-      @JsonProperty("hotMinNodeLoadShare") @Nullable Double hotMinNodeLoadShare
+      @JsonProperty("hotMinNodeLoadShare") @Nullable Double hotMinNodeLoadShare,
+      @JsonProperty("backUpUnstable") @Nullable Boolean backUpUnstable
   )
   {
+    this.backUpUnstable = backUpUnstable == null ? PlacementKnobs.BACK_UP_UNSTABLE.defaultValue() : backUpUnstable;
     this.hotLoadShare = hotLoadShare == null ? PlacementKnobs.HOT_LOAD_SHARE.defaultValue() : hotLoadShare;
     this.hotMinNodeLoadShare = hotMinNodeLoadShare == null
                                ? PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.defaultValue()
@@ -159,6 +176,12 @@ public final class GetafixDynamicConfig
   }
 
   @JsonProperty
+  public boolean isBackUpUnstable()
+  {
+    return backUpUnstable;
+  }
+
+  @JsonProperty
   public boolean isEnabled()
   {
     return enabled;
@@ -221,14 +244,15 @@ public final class GetafixDynamicConfig
            && Objects.equals(roundPeriod, that.roundPeriod)
            && maxLoadsPerRound == that.maxLoadsPerRound && maxDropsPerRound == that.maxDropsPerRound
            && Double.compare(hotLoadShare, that.hotLoadShare) == 0
-           && Double.compare(hotMinNodeLoadShare, that.hotMinNodeLoadShare) == 0;
+           && Double.compare(hotMinNodeLoadShare, that.hotMinNodeLoadShare) == 0
+           && backUpUnstable == that.backUpUnstable;
   }
 
   @Override
   public int hashCode()
   {
     return Objects.hash(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound,
-                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare);
+                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare, backUpUnstable);
   }
 
   @Override
@@ -237,7 +261,8 @@ public final class GetafixDynamicConfig
     return "GetafixDynamicConfig{enabled=" + enabled + ", dryRun=" + dryRun + ", gamma=" + gamma
            + ", minReplicas=" + minReplicas + ", maxReplicas=" + maxReplicas + ", roundPeriod=" + roundPeriod
            + ", maxLoadsPerRound=" + maxLoadsPerRound + ", maxDropsPerRound=" + maxDropsPerRound
-           + ", hotLoadShare=" + hotLoadShare + ", hotMinNodeLoadShare=" + hotMinNodeLoadShare + "}";
+           + ", hotLoadShare=" + hotLoadShare + ", hotMinNodeLoadShare=" + hotMinNodeLoadShare
+           + ", backUpUnstable=" + backUpUnstable + "}";
   }
 
   /**
@@ -277,6 +302,9 @@ public final class GetafixDynamicConfig
     @JsonProperty
     @Nullable
     Double hotMinNodeLoadShare;
+    @JsonProperty
+    @Nullable
+    Boolean backUpUnstable;
 
     @JsonProperty("roundPeriod")
     void setRoundPeriod(@Nullable String roundPeriod)
@@ -297,7 +325,8 @@ public final class GetafixDynamicConfig
           maxLoadsPerRound == null ? current.maxLoadsPerRound : maxLoadsPerRound,
           maxDropsPerRound == null ? current.maxDropsPerRound : maxDropsPerRound,
           hotLoadShare == null ? current.hotLoadShare : hotLoadShare,
-          hotMinNodeLoadShare == null ? current.hotMinNodeLoadShare : hotMinNodeLoadShare
+          hotMinNodeLoadShare == null ? current.hotMinNodeLoadShare : hotMinNodeLoadShare,
+          backUpUnstable == null ? current.backUpUnstable : backUpUnstable
       );
     }
   }

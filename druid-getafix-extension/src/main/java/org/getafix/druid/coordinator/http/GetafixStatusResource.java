@@ -21,6 +21,7 @@ import javax.ws.rs.core.MediaType;
 import javax.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * Read-only views of the current Getafix round (READ on STATE), all under {@code /druid/coordinator/v1/getafix}.
@@ -65,6 +66,7 @@ public class GetafixStatusResource
     status.put("plannedSegments", s.shares().size());
     status.put("plannedReplicas", s.shares().values().stream().mapToInt(Map::size).sum());
     status.put("unplacedSegments", s.unplaced().size());
+    status.put("unstableHistoricals", new TreeSet<>(s.unstable()));
     status.put("loadsIssued", handoff.loadsIssued());
     status.put("dropsIssued", handoff.dropsIssued());
     status.put("statsMissing", holder.statsMissing());

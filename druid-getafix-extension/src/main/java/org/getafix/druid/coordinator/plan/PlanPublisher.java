@@ -95,6 +95,10 @@ public class PlanPublisher
     observed.capacities().forEach((node, capacity) -> emit(
         forServer(node), GetafixMetric.NODE_CAPACITY, capacity
     ));
+    observed.slowRounds().forEach((node, slow) -> {
+      emit(forServer(node), GetafixMetric.NODE_SLOW_ROUNDS, slow);
+      emit(forServer(node), GetafixMetric.NODE_UNSTABLE, observed.unstable().contains(node) ? 1 : 0);
+    });
     emit(ServiceMetricEvent.builder(), GetafixMetric.REPLICAS_ACTUAL,
          input.holders().values().stream().mapToInt(Set::size).sum());
     emit(ServiceMetricEvent.builder(), GetafixMetric.SEGMENT_LOADS, loadsIssued - loadsReported);
@@ -109,7 +113,8 @@ public class PlanPublisher
     final List<String> all = new ArrayList<>(problems);
     all.add(why);
     holder.publish(new PlanSnapshot(round, 0, DateTimes.nowUtc(), Mode.WARMING_UP, all, config.getTier(), Map.of(),
-                                    observed.popularity(), observed.capacities(), Map.of(), List.of(), dynamic));
+                                    observed.popularity(), observed.capacities(), observed.unstable(), Map.of(),
+                                    List.of(), dynamic));
     emitRoundTime();
   }
 
@@ -150,6 +155,7 @@ public class PlanPublisher
         unchanged ? previous.shares() : plan.shares(),
         observed.popularity(),
         observed.capacities(),
+        observed.unstable(),
         nodeTiers,
         plan.unplaced(),
         dynamic

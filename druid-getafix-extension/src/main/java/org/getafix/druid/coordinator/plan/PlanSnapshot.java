@@ -24,6 +24,7 @@ import java.util.Set;
  * @param shares      segment id → Historical (host:port) → share; empty before the first plan
  * @param popularity  segment id → popularity
  * @param capacities  Historical → estimated capacity
+ * @param unstable    Historicals slow often enough that what they hold alone gets a second holder
  * @param nodeTiers   Historical → HOT/WARM/COLD measured from its planned load share
  * @param unplaced    segments the plan could not give all the replicas they needed
  * @param config      the dynamic config the round ran with
@@ -38,6 +39,7 @@ public record PlanSnapshot(
     Map<String, Map<String, Double>> shares,
     Map<String, Double> popularity,
     Map<String, Double> capacities,
+    Set<String> unstable,
     Map<String, Tier> nodeTiers,
     List<UnplacedSegment> unplaced,
     GetafixDynamicConfig config
@@ -51,6 +53,7 @@ public record PlanSnapshot(
     shares = java.util.Collections.unmodifiableMap(shares);
     popularity = java.util.Collections.unmodifiableMap(popularity);
     capacities = java.util.Collections.unmodifiableMap(capacities);
+    unstable = Set.copyOf(unstable);
     nodeTiers = java.util.Collections.unmodifiableMap(nodeTiers);
     unplaced = List.copyOf(unplaced);
   }
@@ -59,8 +62,8 @@ public record PlanSnapshot(
   public static PlanSnapshot withoutPlan(long round, DateTime at, Mode mode, List<String> problems, String tier,
                                          GetafixDynamicConfig config)
   {
-    return new PlanSnapshot(round, 0, at, mode, problems, tier, Map.of(), Map.of(), Map.of(), Map.of(), List.of(),
-                            config);
+    return new PlanSnapshot(round, 0, at, mode, problems, tier, Map.of(), Map.of(), Map.of(), Set.of(), Map.of(),
+                            List.of(), config);
   }
 
   /** The servers planned to hold the segment; empty when the plan does not know it. */

@@ -86,7 +86,8 @@ public class RoundPlanner
             dynamic.getMaxReplicas(),
             dynamic.getGamma(),
             dynamic.getHotLoadShare(),
-            dynamic.getHotMinNodeLoadShare()
+            dynamic.getHotMinNodeLoadShare(),
+            dynamic.isBackUpUnstable()
         ),
         input.holders()
     );

@@ -73,6 +73,9 @@ class GetafixDynamicConfigResourceTest
     assertEquals(200, resource.setConfig("{\"hotMinNodeLoadShare\": 0.1}", request).getStatus());
     assertEquals(0.1, stored.get().getHotMinNodeLoadShare());
     assertTrue(stored.get().isDryRun(), "fields the POST does not name keep their values");
+    assertEquals(200, resource.setConfig("{\"backUpUnstable\": false}", request).getStatus());
+    assertFalse(stored.get().isBackUpUnstable());
+    assertEquals(0.1, stored.get().getHotMinNodeLoadShare());
   }
 
   @Test
@@ -137,10 +140,12 @@ class GetafixDynamicConfigResourceTest
   void configRoundTripsThroughJson() throws Exception
   {
     final DefaultObjectMapper mapper = new DefaultObjectMapper();
-    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1);
+    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, false);
     assertEquals(config, mapper.readValue(mapper.writeValueAsString(config), GetafixDynamicConfig.class));
     assertEquals(0.1, config.getHotMinNodeLoadShare());
     assertEquals(0.08, GetafixDynamicConfig.defaults().getHotMinNodeLoadShare());
+    assertFalse(config.isBackUpUnstable());
+    assertTrue(GetafixDynamicConfig.defaults().isBackUpUnstable());
     assertEquals(10_000, config.roundPeriodMillisOr(5000));
     assertEquals(5000, GetafixDynamicConfig.defaults().roundPeriodMillisOr(5000));
     assertEquals(List.of(), config.validate());

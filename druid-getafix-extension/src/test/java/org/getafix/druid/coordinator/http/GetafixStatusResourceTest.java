@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import javax.ws.rs.core.Response;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -125,6 +126,6 @@ class GetafixStatusResourceTest
   private void publish(long round, long version, Mode mode, Map<String, Map<String, Double>> shares)
   {
     holder.publish(new PlanSnapshot(round, version, DateTimes.nowUtc(), mode, List.of(), "_default_tier", shares,
-                                    Map.of(), Map.of(), Map.of(), List.of(), GetafixDynamicConfig.defaults()));
+                                    Map.of(), Map.of(), Set.of(), Map.of(), List.of(), GetafixDynamicConfig.defaults()));
   }
 }

@@ -220,7 +220,7 @@ class GetafixCoordinatorSimulationTest
   {
     final long round = holder.snapshot().round() + 1;
     holder.publish(new PlanSnapshot(round, round, DateTimes.nowUtc(), mode, List.of(), TIER, plan, Map.of(),
-                                    Map.of(), Map.of(), List.of(), config));
+                                    Map.of(), Set.of(), Map.of(), List.of(), config));
   }
 
   private Set<String> holders(DataSegment segment)

@@ -142,7 +142,7 @@ class GetafixLoadRuleTest
   private void publish(Mode mode, Map<String, Double> shares)
   {
     holder.publish(new PlanSnapshot(1, 1, DateTimes.nowUtc(), mode, List.of(), "_default_tier",
-                                    Map.of(SEGMENT.getId().toString(), shares), Map.of(), Map.of(), Map.of(),
+                                    Map.of(SEGMENT.getId().toString(), shares), Map.of(), Map.of(), Set.of(), Map.of(),
                                     List.of(), GetafixDynamicConfig.defaults()));
   }
 

@@ -1,6 +1,7 @@
 package org.getafix.core.placement.capacity;
 
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Estimates each Historical's compute capacity from the statistics it reports every round (thesis §3.1). The
@@ -29,6 +30,18 @@ public interface CapacityEstimator
    * node's next usable report). For logs and metrics.
    */
   Map<String, String> rejections();
+
+  /**
+   * node id → how many of its recent capacity samples were slow rounds, well below its usual speed, for every node
+   * with samples, by id. For metrics and the status endpoint.
+   */
+  Map<String, Integer> slowRounds();
+
+  /**
+   * The nodes slow often enough that a segment they hold alone needs a second holder to be read predictably (a
+   * query that meets a slow spell has nowhere else to go), by id.
+   */
+  Set<String> unstable();
 
   /** The estimate of {@code nodeId}, or {@code fallback} when it has none yet (a node that just joined). */
   default double capacityOr(String nodeId, double fallback)

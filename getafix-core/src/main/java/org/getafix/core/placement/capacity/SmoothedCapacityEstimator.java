@@ -7,7 +7,9 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The common part of the estimators: validation of reports, a robust estimate per node, and the record of rejected
@@ -26,6 +28,14 @@ import java.util.TreeMap;
  * absurd value. A real change, say a quota raised eightfold, still shows within a few rounds. The tier mean in the
  * bound lets a node that was idle (an estimate near 0, as {@link CpuTimeCapacityEstimator} rates it) climb back to
  * the tier's level in two rounds.
+ *
+ * <p><b>Stability.</b> The median hides a node that is slow for a second or two every few rounds (a noisy neighbour
+ * with a period, a recurring GC pause or flush): its estimate stays at its usual speed, yet every query that reaches
+ * it during a slow spell waits. Such a node is <em>unstable</em> ({@link #unstable()}) when at least
+ * {@value #UNSTABLE_SLOW_ROUNDS} of its last {@value #STABILITY_WINDOW} samples were slow rounds, below
+ * {@value #SLOW_SHARE} × the median of those samples. One slow round in the window is a measuring accident (a GC,
+ * a late report); two that recur within a minute are a pattern a single holder cannot mask. A node cut for good
+ * counts as unstable only until its slow samples are the window's majority, and by then it is a straggler.
  */
 abstract class SmoothedCapacityEstimator implements CapacityEstimator
 {
@@ -33,6 +43,12 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
   static final double MAX_SAMPLE_STEP = 4.0;
   /** Rounds the median is taken over: the fewest in which one outlier never decides. */
   static final int WINDOW = 3;
+  /** Rounds a node's stability is judged over: about a minute of rounds of a few seconds. */
+  static final int STABILITY_WINDOW = 20;
+  /** A sample below this share of the stability window's median is a slow round. */
+  static final double SLOW_SHARE = 0.5;
+  /** Slow rounds within the stability window that make a node unstable. */
+  static final int UNSTABLE_SLOW_ROUNDS = 2;
 
   private final double smoothing;
   // TreeMaps: capacities() and rejections() iterate by node id, whatever order the nodes reported in.
@@ -77,18 +93,55 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
     estimates.put(nodeId, previous == null ? median : smoothing * median + (1 - smoothing) * previous);
   }
 
-  /** Adds {@code sample} to the node's last {@value #WINDOW} samples and returns their median. */
+  /**
+   * Adds {@code sample} to the node's last {@value #STABILITY_WINDOW} samples and returns the median of the last
+   * {@value #WINDOW}.
+   */
   private double medianOfRecent(String nodeId, double sample)
   {
     final double[] before = recentSamples.getOrDefault(nodeId, new double[0]);
-    final int kept = Math.min(before.length, WINDOW - 1);
+    final int kept = Math.min(before.length, STABILITY_WINDOW - 1);
     final double[] recent = Arrays.copyOfRange(before, before.length - kept, before.length + 1);
     recent[kept] = sample;
     recentSamples.put(nodeId, recent);
-    final double[] sorted = recent.clone();
+    return median(Arrays.copyOfRange(recent, Math.max(0, recent.length - WINDOW), recent.length));
+  }
+
+  private static double median(double[] values)
+  {
+    final double[] sorted = values.clone();
     Arrays.sort(sorted);
     final int mid = sorted.length / 2;
     return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  }
+
+  @Override
+  public final Map<String, Integer> slowRounds()
+  {
+    final Map<String, Integer> slow = new TreeMap<>();
+    recentSamples.forEach((node, samples) -> {
+      final double bar = SLOW_SHARE * median(samples);
+      int count = 0;
+      for (double sample : samples) {
+        if (sample < bar) {
+          count++;
+        }
+      }
+      slow.put(node, count);
+    });
+    return Collections.unmodifiableMap(slow);
+  }
+
+  @Override
+  public final Set<String> unstable()
+  {
+    final Set<String> unstable = new TreeSet<>();
+    slowRounds().forEach((node, count) -> {
+      if (count >= UNSTABLE_SLOW_ROUNDS) {
+        unstable.add(node);
+      }
+    });
+    return Collections.unmodifiableSet(unstable);
   }
 
   /** The largest sample one round may count for a node whose estimate is {@code previous}; see the class comment. */

@@ -38,6 +38,8 @@ final class PlacementProblem
   final String[] nodeIds;
   final double[] capacity;
   final long[] maxSize;
+  /** {@link NodeCapacity#unstable}, by node. */
+  final boolean[] unstable;
   /** Position of each segment in id order. */
   private final int[] idRank;
   /** The segments in id order: idOrder[idRank[s]] == s. */
@@ -62,11 +64,13 @@ final class PlacementProblem
     nodeIds = new String[nodeCount];
     capacity = new double[nodeCount];
     maxSize = new long[nodeCount];
+    unstable = new boolean[nodeCount];
     for (int n = 0; n < nodeCount; n++) {
       final NodeCapacity node = nodes.get(nodeOrder[n]);
       nodeIds[n] = node.nodeId();
       capacity[n] = node.capacity();
       maxSize[n] = node.maxSizeBytes();
+      unstable[n] = node.unstable();
     }
 
     final List<SegmentLoad> segments = input.segments();

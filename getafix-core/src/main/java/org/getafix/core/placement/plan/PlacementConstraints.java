@@ -17,13 +17,17 @@ import org.getafix.core.contract.PlacementKnobs;
  *                      total load over the nodes): below it one holder cannot become a hotspot, and a second copy
  *                      costs memory for no choice that matters. Without it, on a cluster of few Historicals the
  *                      hottest 90% of the load spans a third of the segments, most of them under 1% of a node each
+ * @param backUpUnstable every segment held only by unstable nodes ({@link NodeCapacity#unstable}) gets a second holder
+ *                      on a stable node (when maxReplicas allows and memory is left), which carries no planned load
+ *                      and is there for Brokers to route or hedge to while the unstable node is in a slow spell
  */
 public record PlacementConstraints(
     int minReplicas,
     int maxReplicas,
     double gamma,
     double hotLoadShare,
-    double hotMinNodeLoadShare
+    double hotMinNodeLoadShare,
+    boolean backUpUnstable
 )
 {
   /**
@@ -35,8 +39,21 @@ public record PlacementConstraints(
       Integer.MAX_VALUE,
       PlacementKnobs.GAMMA.defaultValue(),
       PlacementKnobs.HOT_LOAD_SHARE.defaultValue(),
-      PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.defaultValue()
+      PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.defaultValue(),
+      PlacementKnobs.BACK_UP_UNSTABLE.defaultValue()
   );
+
+  /** With unstable nodes backed up as by default. */
+  public PlacementConstraints(
+      int minReplicas,
+      int maxReplicas,
+      double gamma,
+      double hotLoadShare,
+      double hotMinNodeLoadShare
+  )
+  {
+    this(minReplicas, maxReplicas, gamma, hotLoadShare, hotMinNodeLoadShare, PlacementKnobs.BACK_UP_UNSTABLE.defaultValue());
+  }
 
   /** The thesis' constraints: no hot floor. */
   public PlacementConstraints(int minReplicas, int maxReplicas, double gamma)

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -122,6 +123,55 @@ class CapacityEstimatorTest
     estimator.observe("h1", new NodeRoundStats(0.25, 5, 5, 0.25));
     assertEquals(0.05, estimator.capacities().get("h1"), 1e-12);
     assertTrue(estimator.capacities().get("h1") < 0.25 * estimator.capacities().get("h3"));
+  }
+
+  /** A busy round of a 1-core node that delivered {@code cores} of it: work / busy = cores. */
+  private static NodeRoundStats delivering(double cores)
+  {
+    return new NodeRoundStats(3 * cores, 3, 3, 3 * cores);
+  }
+
+  /**
+   * A node stalled for 1.5 s in every 10 s, read in rounds of 3 s: every third or fourth round delivers half its
+   * speed. Its estimate stays at its usual speed (the median hides the spells), but it is unstable; a node with one
+   * slow round in a minute is not, nor is one that only wobbles.
+   */
+  @Test
+  void aNodeSlowEveryFewRoundsIsUnstableOneSlowRoundOrAWobbleIsNot()
+  {
+    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator();
+    for (int round = 0; round < 20; round++) {
+      estimator.observe("stalling", delivering(round % 3 == 2 ? 0.4 : 1.0));
+      estimator.observe("once", delivering(round == 7 ? 0.1 : 0.5));
+      estimator.observe("wobbling", delivering(round % 2 == 0 ? 0.3 : 0.25));
+    }
+    assertEquals(1.0, estimator.capacities().get("stalling"), 1e-12);
+    assertEquals(Map.of("once", 1, "stalling", 6, "wobbling", 0), estimator.slowRounds());
+    assertEquals(Set.of("stalling"), estimator.unstable());
+    // Twenty steady rounds later the spells are out of the window.
+    for (int round = 0; round < 20; round++) {
+      estimator.observe("stalling", delivering(1.0));
+    }
+    assertEquals(Set.of(), estimator.unstable());
+    estimator.forget("once");
+    assertFalse(estimator.slowRounds().containsKey("once"));
+  }
+
+  /** A node cut for good is unstable only while its slow samples are the window's minority; then it is a straggler. */
+  @Test
+  void aNodeCutForGoodIsUnstableOnlyForAWhile()
+  {
+    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator();
+    for (int round = 0; round < 20; round++) {
+      estimator.observe("h1", delivering(1.0));
+    }
+    int unstableRounds = 0;
+    for (int round = 0; round < 20; round++) {
+      estimator.observe("h1", delivering(0.05));
+      unstableRounds += estimator.unstable().contains("h1") ? 1 : 0;
+    }
+    assertTrue(unstableRounds > 0 && unstableRounds < 10, "unstable for " + unstableRounds + " rounds");
+    assertEquals(Set.of(), estimator.unstable());
   }
 
   @Test
