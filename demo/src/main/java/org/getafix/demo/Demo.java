@@ -292,6 +292,7 @@ public final class Demo
     final JsonNode statusAtStart = readOrEmpty("Getafix status", getafix::status);
     final Waits.Check settled;
     double gamma = 0;
+    ScheduledExecutorService stalls = null;
     try {
       progress(label + ": handing placement over (" + strategy.balancer() + " balancer, " + strategy.router()
                + " routing)");
@@ -303,7 +304,12 @@ public final class Demo
         };
       } else {
         GetafixSetup.handPlacementToGetafix(cluster, DATA_SOURCE, 1);
-        getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
+        getafix.setConfig(Map.of(
+            "enabled", true,
+            "dryRun", false,
+            "maxReplicas", 3,
+            "backUpUnstable", options.backUpUnstable()
+        ));
         Waits.await("Getafix to act", Duration.ofMinutes(3), () -> "ACTIVE".equals(getafix.mode()));
         gamma = getafix.config().path("gamma").asDouble();
         if (budgeted) {
@@ -325,6 +331,9 @@ public final class Demo
         };
       }
 
+      // Periodic stalls are a standing condition, not an event: they start with the warm-up, so that each setup is
+      // measured as it has settled under them (the plan backs up a node only after it has seen it stall).
+      stalls = startStalls(cluster, label);
       progress(label + ": warming up for " + options.warmUp().toSeconds() + " s, then until placement settles "
                + "(at most " + options.settleTimeout().toSeconds() + " s more)");
       final long warmUpStart = System.nanoTime();
@@ -366,27 +375,13 @@ public final class Demo
       final WorkloadResult measured;
       final Map<Long, JitCompilerCpu.CpuTimes> jitBefore = JitCompilerCpu.ofThisMachine().read(cluster.historicalPids());
       try {
-        final DemoOptions.Stalls stalls = options.stalls();
-        if (straggler != null && stalls == null) {
+        if (straggler != null && options.stalls() == null) {
           timer.schedule(() -> {
             cluster.setCpuQuota(stragglerIndex, options.stragglerCores());
             stragglerAt[0] = sampler.seconds();
             progress(label + ": " + cluster.historical(stragglerIndex).name() + " is now a straggler ("
                      + options.stragglerCores() + " core)");
           }, options.measure().toMillis() / 2, TimeUnit.MILLISECONDS);
-        } else if (straggler != null) {
-          final long stallMillis = stalls.lasting().toMillis();
-          final long periodMillis = stalls.every().toMillis();
-          progress(label + ": " + cluster.historical(stragglerIndex).name() + " stalls (" + options.stragglerCores()
-                   + " core) " + stalls.describe());
-          timer.scheduleAtFixedRate(() -> {
-            cluster.setCpuQuota(stragglerIndex, options.stragglerCores());
-            timer.schedule(
-                () -> cluster.setCpuQuota(stragglerIndex, options.cpuQuotas().get(stragglerIndex)),
-                stallMillis,
-                TimeUnit.MILLISECONDS
-            );
-          }, periodMillis - stallMillis, periodMillis, TimeUnit.MILLISECONDS);
         }
         progress(label + ": measuring for " + options.measure().toSeconds() + " s");
         measured = WorkloadRunner.run(
@@ -468,8 +463,36 @@ public final class Demo
       );
     }
     finally {
+      if (stalls != null) {
+        stalls.shutdownNow();
+        stalls.awaitTermination(30, TimeUnit.SECONDS);
+        cluster.setCpuQuota(strongest(), options.cpuQuotas().get(strongest()));
+      }
       sampler.close();
     }
+  }
+
+  /**
+   * With {@code --stalls} on a cluster with cgroups, throttles the strongest Historical to {@code --straggler-cores}
+   * for the stalls' length at the end of every period, from now until the returned timer is shut down; else null.
+   */
+  private ScheduledExecutorService startStalls(LocalDruidCluster cluster, String label)
+  {
+    final DemoOptions.Stalls stalls = options.stalls();
+    if (stalls == null || !cluster.cgroupsEnabled()) {
+      return null;
+    }
+    final int node = strongest();
+    final long stallMillis = stalls.lasting().toMillis();
+    final long periodMillis = stalls.every().toMillis();
+    progress(label + ": " + cluster.historical(node).name() + " stalls (" + options.stragglerCores() + " core) "
+             + stalls.describe() + ", from the warm-up on");
+    final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    timer.scheduleAtFixedRate(() -> {
+      cluster.setCpuQuota(node, options.stragglerCores());
+      timer.schedule(() -> cluster.setCpuQuota(node, options.cpuQuotas().get(node)), stallMillis, TimeUnit.MILLISECONDS);
+    }, periodMillis - stallMillis, periodMillis, TimeUnit.MILLISECONDS);
+    return timer;
   }
 
   /** Lets the mature runs of the last measured queries finish, so that their qualities count. */

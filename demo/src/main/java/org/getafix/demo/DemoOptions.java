@@ -33,7 +33,9 @@ import java.util.stream.IntStream;
  * @param timeoutMs      Druid's query {@code timeout} of every query of both setups, in milliseconds; null for none
  * @param clients        closed-loop clients of the workload
  * @param stalls         instead of turning into a straggler halfway, the strongest Historical stalls (is throttled to
- *                       {@code stragglerCores}) periodically through each measurement; null for the halfway straggler
+ *                       {@code stragglerCores}) periodically from each warm-up on; null for the halfway straggler
+ * @param backUpUnstable whether druid-getafix's plan gives what an unstable Historical holds alone a second holder
+ *                       (the dynamic config's {@code backUpUnstable})
  */
 public record DemoOptions(
     boolean quick,
@@ -53,7 +55,8 @@ public record DemoOptions(
     double stragglerCores,
     Long timeoutMs,
     int clients,
-    Stalls stalls
+    Stalls stalls,
+    boolean backUpUnstable
 )
 {
   /** As in the routing experiment: slow enough to set the tail of every query that waits for it. */
@@ -75,15 +78,16 @@ public record DemoOptions(
       "  --timeout-ms MS Druid's query timeout of every query of both setups; a query past it fails (default none)",
       "  --clients N     closed-loop clients of the workload (default " + DEFAULT_CLIENTS + ")",
       "  --stalls P:L    instead of a straggler from halfway, the strongest Historical stalls (is throttled to",
-      "                  --straggler-cores) for L seconds every P seconds through the measurement, e.g. 10:1.5",
+      "                  --straggler-cores) for L seconds every P seconds from the warm-up on, e.g. 10:1.5",
+      "  --no-backup     druid-getafix's plan does not back up unstable Historicals (backUpUnstable false)",
       "  --repetitions N run the strategies N times, in the order given, then reversed, and so on (ABBA)"
   );
   public static final String USAGE = String.join(
       System.lineSeparator(),
       "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
       "                      [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
-      "                      [--straggler-cores C] [--stalls P:L] [--timeout-ms MS] [--clients N] [--repetitions N]",
-      "                      [--keep-running]",
+      "                      [--straggler-cores C] [--stalls P:L] [--no-backup] [--timeout-ms MS] [--clients N]",
+      "                      [--repetitions N] [--keep-running]",
       "  (a single run takes 8-15 minutes on 2 cores, --quick 5-8)",
       OPTIONS + " (default 1)",
       "  --keep-running  leave the cluster up after the report and print the Druid web console URL"
@@ -93,7 +97,8 @@ public record DemoOptions(
       "usage: ./getafix bench live [--experiments placement,routing,budgeted,control,admission] [--quick]",
       "                            [--repetitions N] [--duration S] [--historicals N] [--quotas LIST]",
       "                            [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
-      "                            [--straggler-cores C] [--stalls P:L] [--timeout-ms MS] [--clients N]",
+      "                            [--straggler-cores C] [--stalls P:L] [--no-backup] [--timeout-ms MS]",
+      "                            [--clients N]",
       "  (3 repetitions of placement take 25-45 minutes on 2 cores, --quick about 12; of each other experiment",
       "  about 10-15 minutes, --quick 6-10)",
       OPTIONS + " (default 3)"
@@ -151,6 +156,7 @@ public record DemoOptions(
     Long timeoutMs = null;
     int clients = DEFAULT_CLIENTS;
     Stalls stalls = null;
+    boolean backUpUnstable = true;
     for (int i = 0; i < args.length; i++) {
       final String arg = args[i];
       switch (arg) {
@@ -168,6 +174,7 @@ public record DemoOptions(
         case "--no-budget" -> budgeted = false;
         case "--straggler-cores" -> stragglerCores = cores(value(args, ++i, arg), arg);
         case "--stalls" -> stalls = Stalls.parse(value(args, ++i, arg));
+        case "--no-backup" -> backUpUnstable = false;
         case "--timeout-ms" -> timeoutMs = (long) positiveInt(value(args, ++i, arg), arg);
         case "--clients" -> {
           clients = positiveInt(value(args, ++i, arg), arg);
@@ -222,14 +229,15 @@ public record DemoOptions(
         stragglerCores,
         timeoutMs,
         clients,
-        stalls
+        stalls,
+        backUpUnstable
     );
   }
 
   /**
    * A Historical's periodic stalls: throttled for {@code lasting} at the end of every {@code every}.
    *
-   * @param every   the period, from the start of the measurement to the first stall's start and between stalls
+   * @param every   the period, from the start of the warm-up to the first stall's end and between stalls
    * @param lasting how long each stall lasts, shorter than the period
    */
   public record Stalls(Duration every, Duration lasting)

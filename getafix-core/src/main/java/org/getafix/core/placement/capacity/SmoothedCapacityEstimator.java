@@ -45,8 +45,12 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
   static final int WINDOW = 3;
   /** Rounds a node's stability is judged over: about a minute of rounds of a few seconds. */
   static final int STABILITY_WINDOW = 20;
-  /** A sample below this share of the stability window's median is a slow round. */
-  static final double SLOW_SHARE = 0.5;
+  /**
+   * A sample below this share of the stability window's median is a slow round. A stall of half a round on a node
+   * that is busy throughout halves that round's sample at most, and a stall across two rounds takes a quarter off
+   * each, so the bar sits above a half.
+   */
+  static final double SLOW_SHARE = 0.7;
   /** Slow rounds within the stability window that make a node unstable. */
   static final int UNSTABLE_SLOW_ROUNDS = 2;
 
