@@ -23,12 +23,13 @@ class WireFormatModuleTest
 
     final HistoricalStatsReport report = new HistoricalStatsReport(
         "e1", 5, 2, 7, 1, 3, 1, 4, 9, 1, Map.of("s1", new HistoricalStatsReport.SegmentStats(3, 1)), 0.25,
-        11
+        11, 13
     );
     final JsonNode written = mapper.readTree(mapper.writeValueAsBytes(report));
-    assertEquals(13, written.size(), written.toString());
+    assertEquals(14, written.size(), written.toString());
     assertEquals(0.25, written.path("cpuCores").asDouble());
     assertEquals(11, written.path("processCpuMicros").asLong());
+    assertEquals(13, written.path("stalledMillis").asLong());
     assertEquals(3, written.path("segments").path("s1").path("timeMillis").asLong());
     assertEquals(report, mapper.readValue(mapper.writeValueAsBytes(report), HistoricalStatsReport.class));
 

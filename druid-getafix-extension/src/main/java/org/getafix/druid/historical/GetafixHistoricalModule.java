@@ -3,6 +3,8 @@ package org.getafix.druid.historical;
 import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
 import org.apache.druid.guice.Jerseys;
+import org.apache.druid.guice.LifecycleModule;
+import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
 
@@ -26,5 +28,7 @@ public class GetafixHistoricalModule implements DruidModule
   public void configure(Binder binder)
   {
     Jerseys.addResource(binder, HistoricalStatsResource.class);
+    binder.bind(StallMeter.class).in(ManageLifecycle.class);
+    LifecycleModule.register(binder, StallMeter.class);
   }
 }

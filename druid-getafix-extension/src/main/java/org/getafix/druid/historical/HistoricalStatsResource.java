@@ -22,13 +22,19 @@ public class HistoricalStatsResource
 {
   private final QueryStatsCollector collector;
   private final DruidProcessingConfig processingConfig;
+  private final StallMeter stallMeter;
   private final CpuAllowance cpuAllowance = new CpuAllowance();
 
   @Inject
-  public HistoricalStatsResource(QueryStatsCollector collector, DruidProcessingConfig processingConfig)
+  public HistoricalStatsResource(
+      QueryStatsCollector collector,
+      DruidProcessingConfig processingConfig,
+      StallMeter stallMeter
+  )
   {
     this.collector = collector;
     this.processingConfig = processingConfig;
+    this.stallMeter = stallMeter;
   }
 
   @GET
@@ -38,7 +44,12 @@ public class HistoricalStatsResource
   public Response getStats()
   {
     return Response.ok(
-        collector.report(processingConfig.getNumThreads(), cpuAllowance.cores(), processCpuMicros())
+        collector.report(
+            processingConfig.getNumThreads(),
+            cpuAllowance.cores(),
+            processCpuMicros(),
+            stallMeter.stalledMillis()
+        )
     ).build();
   }
 

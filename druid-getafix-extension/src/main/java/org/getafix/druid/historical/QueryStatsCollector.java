@@ -90,7 +90,12 @@ public final class QueryStatsCollector
    * The counters now, with the node's CPU allowance and its process CPU time (0 when the JVM cannot tell). Also forgets segments that were not scanned since {@code idleEvictionMillis}; called by the
    * stats endpoint only, a few times a minute, so the eviction scan costs nothing on query threads.
    */
-  public synchronized HistoricalStatsReport report(int numProcessingThreads, double cpuCores, long processCpuMicros)
+  public synchronized HistoricalStatsReport report(
+      int numProcessingThreads,
+      double cpuCores,
+      long processCpuMicros,
+      long stalledMillis
+  )
   {
     final long now = System.nanoTime();
     final Map<String, HistoricalStatsReport.SegmentStats> perSegment = new TreeMap<>();
@@ -118,7 +123,8 @@ public final class QueryStatsCollector
         queryTimes.sum(),
         perSegment,
         cpuCores,
-        processCpuMicros
+        processCpuMicros,
+        stalledMillis
     );
   }
 

@@ -42,7 +42,7 @@ class QueryStatsEmitterTest
     emitter.emit(metric("query/segment/time", -1).setDimension("segment", "s1").build(SERVICE));
     emitter.emit(AlertBuilder.create("alert").build(SERVICE));
 
-    final HistoricalStatsReport report = collector.report(4, 1.0, 0);
+    final HistoricalStatsReport report = collector.report(4, 1.0, 0, 0);
     assertEquals(4, report.numProcessingThreads());
     assertEquals(new HistoricalStatsReport.SegmentStats(12, 2), report.segments().get("s1"));
     assertEquals(new HistoricalStatsReport.SegmentStats(3, 1), report.segments().get("s2"));
@@ -68,11 +68,11 @@ class QueryStatsEmitterTest
           }
         }));
       }
-      final HistoricalStatsReport during = collector.report(1, 1.0, 0);
+      final HistoricalStatsReport during = collector.report(1, 1.0, 0, 0);
       for (Future<?> f : futures) {
         f.get();
       }
-      final HistoricalStatsReport after = collector.report(1, 1.0, 0);
+      final HistoricalStatsReport after = collector.report(1, 1.0, 0, 0);
       assertTrue(after.segmentScans() >= during.segmentScans());
       assertEquals(40_000, after.segmentScans());
       assertEquals(40_000, after.segments().values().stream().mapToLong(HistoricalStatsReport.SegmentStats::scans)
@@ -90,9 +90,9 @@ class QueryStatsEmitterTest
   {
     final QueryStatsCollector shortMemory = new QueryStatsCollector(1);
     shortMemory.recordSegmentTime("s1", 5);
-    assertTrue(shortMemory.report(1, 1.0, 0).segments().containsKey("s1"));
+    assertTrue(shortMemory.report(1, 1.0, 0, 0).segments().containsKey("s1"));
     Thread.sleep(5); // the eviction period is 1 ms; this only has to exceed it
-    assertFalse(shortMemory.report(1, 1.0, 0).segments().containsKey("s1"), "idle for longer than the eviction period");
+    assertFalse(shortMemory.report(1, 1.0, 0, 0).segments().containsKey("s1"), "idle for longer than the eviction period");
     assertNotEquals(shortMemory.epoch(), collector.epoch());
     assertThrows(IllegalArgumentException.class, () -> new QueryStatsCollector(0));
   }
@@ -102,9 +102,15 @@ class QueryStatsEmitterTest
   {
     collector.recordSegmentTime("s1", 7);
     final ObjectMapper mapper = new DefaultObjectMapper().registerModule(new WireFormatModule());
-    final String json = mapper.writeValueAsString(collector.report(2, 1.0, 0));
+    final String json = mapper.writeValueAsString(collector.report(2, 1.0, 0, 1234));
     assertTrue(json.contains("\"segments\":{\"s1\":{\"timeMillis\":7,\"scans\":1}}"), json);
-    assertEquals(collector.epoch(), mapper.readValue(json, HistoricalStatsReport.class).epoch());
+    final HistoricalStatsReport parsed = mapper.readValue(json, HistoricalStatsReport.class);
+    assertEquals(collector.epoch(), parsed.epoch());
+    assertEquals(1234, parsed.stalledMillis());
+    // A Historical of an earlier version does not send it: no stalls known.
+    final String older = json.replace(",\"stalledMillis\":1234", "");
+    assertFalse(older.contains("stalledMillis"), older);
+    assertEquals(0, mapper.readValue(older, HistoricalStatsReport.class).stalledMillis());
   }
 
   private static ServiceMetricEvent.Builder metric(String name, long value)

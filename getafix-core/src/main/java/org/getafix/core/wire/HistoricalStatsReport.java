@@ -24,6 +24,9 @@ import java.util.Map;
  * @param processCpuMicros     CPU time of the whole Historical process since it started: query CPU plus what
  *                             {@code query/cpu/time} does not count (HTTP, merging and serialising results, GC);
  *                             0 from a Historical that does not report it
+ * @param stalledMillis        time the Historical process could not run when it should have, since it started
+ *                             (its threads woke late: a CPU quota exhausted, a neighbour on the cores, a
+ *                             stop-the-world pause); 0 from a Historical that does not report it
  */
 public record HistoricalStatsReport(
     String epoch,
@@ -38,7 +41,8 @@ public record HistoricalStatsReport(
     long queryTimes,
     Map<String, SegmentStats> segments,
     double cpuCores,
-    long processCpuMicros
+    long processCpuMicros,
+    long stalledMillis
 )
 {
   public static final String PATH = "/druid/historical/v1/getafix/stats";
@@ -48,7 +52,28 @@ public record HistoricalStatsReport(
     segments = segments == null ? Map.of() : segments;
   }
 
-  /** A report without {@code cpuCores} and {@code processCpuMicros}, as older Historicals send it. */
+  /** A report without {@code stalledMillis}, as older Historicals send it. */
+  public HistoricalStatsReport(
+      String epoch,
+      long uptimeMillis,
+      int numProcessingThreads,
+      long cpuTimeMicros,
+      long queries,
+      long segmentTimeMillis,
+      long segmentScans,
+      long waitTimeMillis,
+      long queryTimeMillis,
+      long queryTimes,
+      Map<String, SegmentStats> segments,
+      double cpuCores,
+      long processCpuMicros
+  )
+  {
+    this(epoch, uptimeMillis, numProcessingThreads, cpuTimeMicros, queries, segmentTimeMillis, segmentScans,
+         waitTimeMillis, queryTimeMillis, queryTimes, segments, cpuCores, processCpuMicros, 0);
+  }
+
+  /** A report without {@code cpuCores}, {@code processCpuMicros} and {@code stalledMillis}, as older ones send it. */
   public HistoricalStatsReport(
       String epoch,
       long uptimeMillis,
@@ -64,7 +89,7 @@ public record HistoricalStatsReport(
   )
   {
     this(epoch, uptimeMillis, numProcessingThreads, cpuTimeMicros, queries, segmentTimeMillis, segmentScans,
-         waitTimeMillis, queryTimeMillis, queryTimes, segments, 0, 0);
+         waitTimeMillis, queryTimeMillis, queryTimes, segments, 0, 0, 0);
   }
 
   /**
@@ -89,6 +114,9 @@ public record HistoricalStatsReport(
     }
     if (numProcessingThreads < 1) {
       return "numProcessingThreads [" + numProcessingThreads + "] is not >= 1";
+    }
+    if (stalledMillis < 0) {
+      return "stalledMillis [" + stalledMillis + "] is negative";
     }
     if (processCpuMicros < 0) {
       return "processCpuMicros [" + processCpuMicros + "] is negative";

@@ -105,7 +105,8 @@ public final class StatsPlausibility
                "(segmentScans + threads) × uptime"),
         atMost("queryTimeMillis", report.queryTimeMillis(),
                (double) (report.queryTimes() + MAX_PROCESSING_THREADS) * upMillis,
-               "(queryTimes + " + MAX_PROCESSING_THREADS + ") × uptime")
+               "(queryTimes + " + MAX_PROCESSING_THREADS + ") × uptime"),
+        atMost("stalledMillis", report.stalledMillis(), upMillis, "uptime")
     );
     if (counts != null) {
       return counts;
@@ -191,7 +192,9 @@ public final class StatsPlausibility
         atMost("queryTimes", delta(previous, current, HistoricalStatsReport::queryTimes), eventsIn(withGrace),
                "events a second × (round + grace)"),
         atMost("segments", segmentTimeDelta(previous, current), threads * withGrace * SLACK,
-               "threads × (round + grace)", "the segments' timeMillis grew by")
+               "threads × (round + grace)", "the segments' timeMillis grew by"),
+        atMost("stalledMillis", delta(previous, current, HistoricalStatsReport::stalledMillis),
+               (roundMillis + graceMillis) * SLACK, "round + deadline")
     );
     return deltas == null
            ? null
@@ -221,7 +224,9 @@ public final class StatsPlausibility
         current.queryTimeMillis() < previous.queryTimeMillis()
         ? backwards("queryTimeMillis", previous.queryTimeMillis(), current.queryTimeMillis()) : null,
         current.queryTimes() < previous.queryTimes()
-        ? backwards("queryTimes", previous.queryTimes(), current.queryTimes()) : null
+        ? backwards("queryTimes", previous.queryTimes(), current.queryTimes()) : null,
+        current.stalledMillis() < previous.stalledMillis()
+        ? backwards("stalledMillis", previous.stalledMillis(), current.stalledMillis()) : null
     );
   }
 

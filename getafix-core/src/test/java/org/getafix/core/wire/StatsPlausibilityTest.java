@@ -128,6 +128,23 @@ class StatsPlausibilityTest
     assertEquals("segmentScans", StatsPlausibility.problemOf(scans).field());
   }
 
+  @Test
+  void stallsFitTheRoundAndNeverGoBack()
+  {
+    final HistoricalStatsReport before = stalled(100_000, 1_000);
+    // Stalled through the whole 5 s round, its report late by the deadline: plausible.
+    assertNull(StatsPlausibility.problemOf(before, stalled(105_000, 6_000), 5000, DEADLINE));
+    assertEquals("stalledMillis", StatsPlausibility.problemOf(before, stalled(105_000, 20_000), 5000, DEADLINE).field());
+    assertEquals("stalledMillis", StatsPlausibility.problemOf(before, stalled(105_000, 900), 5000, DEADLINE).field());
+    assertEquals("stalledMillis", StatsPlausibility.problemOf(stalled(10_000, 100_000)).field(), "beyond the uptime");
+    assertTrue(stalled(10_000, -1).problem().contains("stalledMillis"));
+  }
+
+  private static HistoricalStatsReport stalled(long uptime, long stalledMillis)
+  {
+    return new HistoricalStatsReport("e", uptime, 2, 0, 0, 0, 0, 0, 0, 0, Map.of(), 1, 0, stalledMillis);
+  }
+
   private static HistoricalStatsReport report(
       long uptime,
       long cpu,

@@ -77,6 +77,7 @@ public final class NodeStatsTracker
    * @param cpuCores             CPU the node may use, in cores, as it reported last; 0 when it does not say
    * @param processCpuMicros     CPU time of the whole Historical process; 0 when unknown: the node does not report
    *                             it, or the round starts at the node's start, whose start-up CPU is no query's cost
+   * @param stalledMillis        time the node's process could not run when it should have; 0 when it does not say
    */
   public record NodeDelta(
       long wallMillis,
@@ -86,7 +87,8 @@ public final class NodeStatsTracker
       long segmentScans,
       Map<String, HistoricalStatsReport.SegmentStats> segments,
       double cpuCores,
-      long processCpuMicros
+      long processCpuMicros,
+      long stalledMillis
   )
   {
   }
@@ -180,7 +182,8 @@ public final class NodeStatsTracker
         current.cpuCores(),
         previous == null || previous.processCpuMicros() == 0 || current.processCpuMicros() == 0
         ? 0
-        : current.processCpuMicros() - previous.processCpuMicros()
+        : current.processCpuMicros() - previous.processCpuMicros(),
+        current.stalledMillis() - (previous == null ? 0 : previous.stalledMillis())
     );
   }
 }

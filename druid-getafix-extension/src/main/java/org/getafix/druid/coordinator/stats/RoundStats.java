@@ -37,6 +37,7 @@ public record RoundStats(Map<String, Double> accessTime, Map<String, NodeRoundSt
         delta.cpuCores(),
         delta.cpuTimeMicros(),
         delta.processCpuMicros(),
+        delta.stalledMillis(),
         segments
     );
   }

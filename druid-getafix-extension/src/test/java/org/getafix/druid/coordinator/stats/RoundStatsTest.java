@@ -100,6 +100,6 @@ class RoundStatsTest
   {
     final long time = segments.values().stream().mapToLong(SegmentStats::timeMillis).sum();
     final long scans = segments.values().stream().mapToLong(SegmentStats::scans).sum();
-    return new NodeStatsTracker.NodeDelta(wallMillis, threads, cpuMicros, time, scans, segments, cpuCores, 0);
+    return new NodeStatsTracker.NodeDelta(wallMillis, threads, cpuMicros, time, scans, segments, cpuCores, 0, 0);
   }
 }

@@ -34,8 +34,8 @@ import java.util.Map;
  * shared unit: throttled or starved, a scan burns the same instructions, only later.
  *
  * @param accessTimeMillis segment id → query time spent on it in the round, in ms, summed over nodes
- * @param nodeStats        node → its round for the capacity estimator: CPU seconds, busy seconds, wall seconds, and
- *                         work units (= CPU seconds)
+ * @param nodeStats        node → its round for the capacity estimator: CPU seconds, busy seconds, wall seconds,
+ *                         work units (= CPU seconds) and stalled seconds (capped at the round)
  */
 public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, NodeRoundStats> nodeStats)
 {
@@ -59,6 +59,7 @@ public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, No
    *                          the node does not say (an older Historical), then its processing threads stand in
    * @param cpuTimeMicros     query CPU time ({@code query/cpu/time})
    * @param processCpuMicros  CPU time of the whole Historical process; 0 when unknown
+   * @param stalledMillis     time the process could not run when it should have; 0 when unknown
    * @param segments          segment id → its scans on this node this round
    */
   public record NodeCounters(
@@ -67,9 +68,23 @@ public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, No
       double cpuCores,
       long cpuTimeMicros,
       long processCpuMicros,
+      long stalledMillis,
       Map<String, ScanCounters> segments
   )
   {
+    /** A node that does not report its stalls. */
+    public NodeCounters(
+        long wallMillis,
+        int processingThreads,
+        double cpuCores,
+        long cpuTimeMicros,
+        long processCpuMicros,
+        Map<String, ScanCounters> segments
+    )
+    {
+      this(wallMillis, processingThreads, cpuCores, cpuTimeMicros, processCpuMicros, 0, segments);
+    }
+
     /** A node that does not report its process CPU. */
     public NodeCounters(
         long wallMillis,
@@ -79,7 +94,7 @@ public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, No
         Map<String, ScanCounters> segments
     )
     {
-      this(wallMillis, processingThreads, cpuCores, cpuTimeMicros, 0, segments);
+      this(wallMillis, processingThreads, cpuCores, cpuTimeMicros, 0, 0, segments);
     }
 
     /** The CPU allowance busy time is measured against. */
@@ -110,7 +125,13 @@ public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, No
       final double threadBusySeconds = threadBusyMillis / 1000.0 / node.processingThreads();
       final double cpuBusySeconds = cpuSeconds / node.allowanceCores();
       final double busySeconds = Math.min(wallSeconds, Math.max(threadBusySeconds, cpuBusySeconds));
-      nodeStats.put(id, new NodeRoundStats(cpuSeconds, busySeconds, wallSeconds, cpuSeconds));
+      nodeStats.put(id, new NodeRoundStats(
+          cpuSeconds,
+          busySeconds,
+          wallSeconds,
+          cpuSeconds,
+          Math.min(wallSeconds, node.stalledMillis() / 1000.0)
+      ));
     });
     return new MeasuredRound(accessTime, nodeStats);
   }

@@ -13,9 +13,23 @@ package org.getafix.core.placement.capacity;
  * @param wallTimeSeconds length of the round on this node; &gt; 0
  * @param workUnits       work completed in the round, in a unit shared by all nodes that does not depend on the
  *                        node's speed ({@link MeasuredRound} uses CPU seconds)
+ * @param stalledSeconds  how long in the round the node could not run when it should have (0 when it does not say);
+ *                        at most wallTimeSeconds
  */
-public record NodeRoundStats(double cpuTimeSeconds, double busyTimeSeconds, double wallTimeSeconds, double workUnits)
+public record NodeRoundStats(
+    double cpuTimeSeconds,
+    double busyTimeSeconds,
+    double wallTimeSeconds,
+    double workUnits,
+    double stalledSeconds
+)
 {
+  /** A round without a measure of stalls. */
+  public NodeRoundStats(double cpuTimeSeconds, double busyTimeSeconds, double wallTimeSeconds, double workUnits)
+  {
+    this(cpuTimeSeconds, busyTimeSeconds, wallTimeSeconds, workUnits, 0);
+  }
+
   /**
    * Why these stats cannot be used, or null when they can: every value must be finite and ≥ 0, the round must have
    * a positive length, and a node cannot be busy for longer than the round.
@@ -33,6 +47,9 @@ public record NodeRoundStats(double cpuTimeSeconds, double busyTimeSeconds, doub
     }
     if (!nonNegativeFinite(workUnits)) {
       return "workUnits [" + workUnits + "] is not a finite number >= 0";
+    }
+    if (!nonNegativeFinite(stalledSeconds) || stalledSeconds > wallTimeSeconds * 1.01) {
+      return "stalledSeconds [" + stalledSeconds + "] is not a finite number in [0, wallTimeSeconds]";
     }
     // A small tolerance: busy and wall time are read from different clocks.
     if (busyTimeSeconds > wallTimeSeconds * 1.01) {

@@ -31,11 +31,17 @@ import java.util.TreeSet;
  *
  * <p><b>Stability.</b> The median hides a node that is slow for a second or two every few rounds (a noisy neighbour
  * with a period, a recurring GC pause or flush): its estimate stays at its usual speed, yet every query that reaches
- * it during a slow spell waits. Such a node is <em>unstable</em> ({@link #unstable()}) when at least
- * {@value #UNSTABLE_SLOW_ROUNDS} of its last {@value #STABILITY_WINDOW} samples were slow rounds, below
- * {@value #SLOW_SHARE} × the median of those samples. One slow round in the window is a measuring accident (a GC,
- * a late report); two that recur within a minute are a pattern a single holder cannot mask. A node cut for good
- * counts as unstable only until its slow samples are the window's majority, and by then it is a straggler.
+ * it during a slow spell waits. Such a node becomes <em>unstable</em> ({@link #unstable()}) when at least
+ * {@value #UNSTABLE_SLOW_ROUNDS} of its last {@value #STABILITY_WINDOW} rounds were slow, and stays so until none of
+ * them is. A round is slow when its sample is below {@value #SLOW_SHARE} × the median of those samples, or when the
+ * node was stalled ({@link NodeRoundStats#stalledSeconds}) for at least {@value #STALLED_SHARE} of the round more than
+ * in its median round. The stalls are the sharper signal: a sample only drops when the node stayed busy through the
+ * spell, while queries that reach it then wait either way; and against the node's own median, a node throttled by
+ * its quota whenever it is busy is slow all the time, which its estimate already says, not now and then. One slow
+ * round in the window is a measuring accident (a GC, a late report); two that recur within a minute are a pattern a
+ * single holder cannot mask. The way back needs a clean window, so that a node whose spells come every half minute is not backed
+ * up and dropped in turn (each backup is a segment load). A node cut for good counts as unstable only until its slow
+ * samples are the window's majority, and by then it is a straggler.
  */
 abstract class SmoothedCapacityEstimator implements CapacityEstimator
 {
@@ -51,6 +57,11 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
    * each, so the bar sits above a half.
    */
   static final double SLOW_SHARE = 0.7;
+  /**
+   * A round in which the node was stalled for this share of it more than in its median round is slow: 450 ms of a
+   * 3-second round, far beyond a young-generation GC pause or the scheduler's jitter.
+   */
+  static final double STALLED_SHARE = 0.15;
   /** Slow rounds within the stability window that make a node unstable. */
   static final int UNSTABLE_SLOW_ROUNDS = 2;
 
@@ -59,7 +70,10 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
   private final Map<String, Double> estimates = new TreeMap<>();
   // Oldest first.
   private final Map<String, double[]> recentSamples = new HashMap<>();
+  // Each of those rounds' stalled share, in the same order.
+  private final Map<String, double[]> recentStalls = new HashMap<>();
   private final Map<String, String> rejections = new TreeMap<>();
+  private final Set<String> unstable = new TreeSet<>();
 
   /** @param smoothing weight of the newest median in the moving average, in (0, 1]; 1 means the median alone */
   SmoothedCapacityEstimator(double smoothing)
@@ -95,6 +109,13 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
     final Double previous = estimates.get(nodeId);
     final double median = medianOfRecent(nodeId, previous == null ? sample : Math.min(sample, ceilingOf(previous)));
     estimates.put(nodeId, previous == null ? median : smoothing * median + (1 - smoothing) * previous);
+    recentStalls.put(nodeId, appended(recentStalls.get(nodeId), stats.stalledSeconds() / stats.wallTimeSeconds()));
+    final int slow = slowRoundsOf(recentSamples.get(nodeId), recentStalls.get(nodeId));
+    if (slow >= UNSTABLE_SLOW_ROUNDS) {
+      unstable.add(nodeId);
+    } else if (slow == 0) {
+      unstable.remove(nodeId);
+    }
   }
 
   /**
@@ -103,12 +124,19 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
    */
   private double medianOfRecent(String nodeId, double sample)
   {
-    final double[] before = recentSamples.getOrDefault(nodeId, new double[0]);
-    final int kept = Math.min(before.length, STABILITY_WINDOW - 1);
-    final double[] recent = Arrays.copyOfRange(before, before.length - kept, before.length + 1);
-    recent[kept] = sample;
+    final double[] recent = appended(recentSamples.get(nodeId), sample);
     recentSamples.put(nodeId, recent);
     return median(Arrays.copyOfRange(recent, Math.max(0, recent.length - WINDOW), recent.length));
+  }
+
+  /** The last {@value #STABILITY_WINDOW} of {@code before} (null: none) and {@code value}. */
+  private static double[] appended(double[] before, double value)
+  {
+    final double[] from = before == null ? new double[0] : before;
+    final int kept = Math.min(from.length, STABILITY_WINDOW - 1);
+    final double[] recent = Arrays.copyOfRange(from, from.length - kept, from.length + 1);
+    recent[kept] = value;
+    return recent;
   }
 
   private static double median(double[] values)
@@ -119,33 +147,31 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
     return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
   }
 
+  private static int slowRoundsOf(double[] samples, double[] stalls)
+  {
+    final double bar = SLOW_SHARE * median(samples);
+    final double stallBar = median(stalls) + STALLED_SHARE;
+    int count = 0;
+    for (int i = 0; i < samples.length; i++) {
+      if (samples[i] < bar || stalls[i] >= stallBar) {
+        count++;
+      }
+    }
+    return count;
+  }
+
   @Override
   public final Map<String, Integer> slowRounds()
   {
     final Map<String, Integer> slow = new TreeMap<>();
-    recentSamples.forEach((node, samples) -> {
-      final double bar = SLOW_SHARE * median(samples);
-      int count = 0;
-      for (double sample : samples) {
-        if (sample < bar) {
-          count++;
-        }
-      }
-      slow.put(node, count);
-    });
+    recentSamples.forEach((node, samples) -> slow.put(node, slowRoundsOf(samples, recentStalls.get(node))));
     return Collections.unmodifiableMap(slow);
   }
 
   @Override
   public final Set<String> unstable()
   {
-    final Set<String> unstable = new TreeSet<>();
-    slowRounds().forEach((node, count) -> {
-      if (count >= UNSTABLE_SLOW_ROUNDS) {
-        unstable.add(node);
-      }
-    });
-    return Collections.unmodifiableSet(unstable);
+    return Collections.unmodifiableSet(new TreeSet<>(unstable));
   }
 
   /** The largest sample one round may count for a node whose estimate is {@code previous}; see the class comment. */
@@ -170,7 +196,9 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
   {
     estimates.remove(nodeId);
     recentSamples.remove(nodeId);
+    recentStalls.remove(nodeId);
     rejections.remove(nodeId);
+    unstable.remove(nodeId);
   }
 
   @Override

@@ -148,13 +148,39 @@ class CapacityEstimatorTest
     assertEquals(1.0, estimator.capacities().get("stalling"), 1e-12);
     assertEquals(Map.of("once", 1, "stalling", 6, "wobbling", 0), estimator.slowRounds());
     assertEquals(Set.of("stalling"), estimator.unstable());
-    // Twenty steady rounds later the spells are out of the window.
-    for (int round = 0; round < 20; round++) {
+    // Down to one slow round in the window, it stays unstable; only a clean window makes it stable again.
+    for (int round = 0; round < 16; round++) {
+      estimator.observe("stalling", delivering(1.0));
+    }
+    assertEquals(1, estimator.slowRounds().get("stalling"));
+    assertEquals(Set.of("stalling"), estimator.unstable());
+    for (int round = 0; round < 2; round++) {
       estimator.observe("stalling", delivering(1.0));
     }
     assertEquals(Set.of(), estimator.unstable());
     estimator.forget("once");
     assertFalse(estimator.slowRounds().containsKey("once"));
+    estimator.forget("stalling");
+    assertFalse(estimator.unstable().contains("stalling"));
+  }
+
+  /**
+   * The stalls the node itself measured: a node whose samples stay at its speed (it was not busy through its spells)
+   * but that was stalled for half of every third round is unstable; one throttled by its quota for 60% ± 10% of every
+   * round is slow all the time, not now and then, and is not.
+   */
+  @Test
+  void aNodeStalledEveryFewRoundsIsUnstableOneAlwaysThrottledIsNot()
+  {
+    final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator();
+    for (int round = 0; round < 20; round++) {
+      estimator.observe("stalling", new NodeRoundStats(1.5, 1.5, 3, 1.5, round % 3 == 2 ? 1.5 : 0.01));
+      estimator.observe("throttled", new NodeRoundStats(0.75, 3, 3, 0.75, round % 2 == 0 ? 1.5 : 2.1));
+    }
+    assertEquals(1.0, estimator.capacities().get("stalling"), 1e-12, "the estimate does not see the stalls");
+    assertEquals(Map.of("stalling", 6, "throttled", 0), estimator.slowRounds());
+    assertEquals(Set.of("stalling"), estimator.unstable());
+    assertTrue(new NodeRoundStats(1, 1, 3, 1, 3.5).problem().contains("stalledSeconds"), "longer than the round");
   }
 
   /** A node cut for good is unstable only while its slow samples are the window's minority; then it is a straggler. */

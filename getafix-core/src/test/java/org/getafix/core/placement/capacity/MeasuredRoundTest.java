@@ -126,6 +126,19 @@ class MeasuredRoundTest
     assertEquals(0.3, stats.get("nan").busyTimeSeconds(), 1e-9, "NaN cores: 2 processing threads stand in");
   }
 
+  @Test
+  void stalledTimeIsPassedOnInSecondsCappedAtTheRound()
+  {
+    final Map<String, NodeRoundStats> stats = MeasuredRound.of(Map.of(
+        "stalled", new MeasuredRound.NodeCounters(3000, 2, 1.0, 600_000, 0, 1_500, Map.of()),
+        "late", new MeasuredRound.NodeCounters(3000, 2, 1.0, 600_000, 0, 3_200, Map.of()),
+        "older", node(1.0, 600_000, Map.of())
+    )).nodeStats();
+    assertEquals(1.5, stats.get("stalled").stalledSeconds(), 1e-9);
+    assertEquals(3.0, stats.get("late").stalledSeconds(), 1e-9, "a stall read on both sides of a round boundary");
+    assertEquals(0.0, stats.get("older").stalledSeconds(), 0.0);
+  }
+
   private static MeasuredRound.NodeCounters node(
       double cores,
       long cpuMicros,
