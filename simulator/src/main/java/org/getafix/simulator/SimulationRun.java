@@ -133,7 +133,14 @@ public final class SimulationRun
         p.popularityDecay(),
         p.popularityBiasCorrection(),
         p.popularityInheritance(),
-        new PlacementConstraints(p.minReplicas(), p.maxReplicas(), gamma(), p.hotLoadShare(), p.hotMinNodeLoadShare()),
+        new PlacementConstraints(
+            p.minReplicas(),
+            p.maxReplicas(),
+            gamma(),
+            p.hotLoadShare(),
+            p.hotMinNodeLoadShare(),
+            run.backUpUnstable() != null ? run.backUpUnstable() : p.backUpUnstable()
+        ),
         p.druidDefaultReplicas()
     );
 

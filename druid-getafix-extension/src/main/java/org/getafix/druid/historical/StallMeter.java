@@ -11,17 +11,23 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * How long this Historical could not run when it should have, jHiccup's way: a thread asks to wake every
  * {@value #TICK_MILLIS} ms and adds up how much later than asked it woke, wherever that was over
- * {@value #NOISE_MILLIS} ms. An exhausted CPU quota, a neighbour holding the cores, a stop-the-world pause or a
- * page-in stops every thread alike, the query threads too, so the sum counts the node's slow spells directly, whatever
- * their cause, where CPU time and scan times blur them over a round (a query that waited out a stall reports its time
- * only when it ends, and no CPU for the wait). The Coordinator diffs it per round ({@code stalledMillis}).
+ * {@value #PAUSE_MILLIS} ms. A stop-the-world pause, a quota cut to almost nothing, a process frozen or descheduled
+ * stops every thread alike, the query threads too, so the sum counts the node's slow spells directly, whatever their
+ * cause, where CPU time and scan times blur them over a round (a query that waited out a stall reports its time only
+ * when it ends, and no CPU for the wait). The Coordinator diffs it per round ({@code stalledMillis}).
+ *
+ * <p>Why only wake-ups that late: a Historical busy at its CPU quota is throttled every CFS period (100 ms by
+ * default) for the part of it its quota does not cover, 75 ms at a quarter core. That is the node being weak, which
+ * its capacity estimate says, and it comes and goes with its load; counted, it made a busy quarter-core Historical
+ * look as unstable as one that stalls. A hold-off beyond {@value #PAUSE_MILLIS} ms is more than a quota of a tenth of
+ * a core or more ever imposes.
  */
 @ManageLifecycle
 public final class StallMeter
 {
   static final long TICK_MILLIS = 5;
-  /** Below this a late wake-up is the scheduler's ordinary jitter on a busy machine, not a stall. */
-  static final long NOISE_MILLIS = 20;
+  /** A wake-up later than this is a stall; see the class comment. */
+  static final long PAUSE_MILLIS = 90;
 
   private final AtomicLong stalledNanos = new AtomicLong();
   private volatile Thread thread;
@@ -53,18 +59,18 @@ public final class StallMeter
   private void run()
   {
     final long tick = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
-    final long noise = TimeUnit.MILLISECONDS.toNanos(NOISE_MILLIS);
+    final long pause = TimeUnit.MILLISECONDS.toNanos(PAUSE_MILLIS);
     while (!Thread.currentThread().isInterrupted()) {
       final long before = System.nanoTime();
       LockSupport.parkNanos(tick);
-      record(System.nanoTime() - before - tick, noise);
+      record(System.nanoTime() - before - tick, pause);
     }
   }
 
-  /** Counts a wake-up {@code lateNanos} late when that is over {@code noiseNanos}. */
-  void record(long lateNanos, long noiseNanos)
+  /** Counts a wake-up {@code lateNanos} late when that is over {@code pauseNanos}. */
+  void record(long lateNanos, long pauseNanos)
   {
-    if (lateNanos > noiseNanos) {
+    if (lateNanos > pauseNanos) {
       stalledNanos.addAndGet(lateNanos);
     }
   }

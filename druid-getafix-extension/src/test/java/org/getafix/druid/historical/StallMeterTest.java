@@ -13,14 +13,16 @@ class StallMeterTest
   private static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
   @Test
-  void countsOnlyWakeUpsLaterThanTheNoiseAndAllOfTheirDelay()
+  void countsOnlyWakeUpsLaterThanAPauseAndAllOfTheirDelay()
   {
     final StallMeter meter = new StallMeter();
-    meter.record(3 * MS, 20 * MS);
-    meter.record(20 * MS, 20 * MS);
-    assertEquals(0, meter.stalledMillis(), "jitter up to the noise bar is not a stall");
-    meter.record(98 * MS, 20 * MS);
-    meter.record(1500 * MS, 20 * MS);
+    final long pause = StallMeter.PAUSE_MILLIS * MS;
+    meter.record(3 * MS, pause);
+    meter.record(75 * MS, pause);
+    meter.record(pause, pause);
+    assertEquals(0, meter.stalledMillis(), "jitter, and a quarter-core quota's throttling, are no stall");
+    meter.record(98 * MS, pause);
+    meter.record(1500 * MS, pause);
     assertEquals(1598, meter.stalledMillis());
   }
 

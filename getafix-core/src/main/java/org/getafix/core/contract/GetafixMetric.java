@@ -16,7 +16,7 @@ public enum GetafixMetric
   NODE_CAPACITY("getafix/node/capacity", "a Historical's estimated capacity (dimension server)"),
   NODE_SLOW_ROUNDS(
       "getafix/node/slowRounds",
-      "of a Historical's last 20 capacity samples, how many were below 0.7 × their median (server)"
+      "of a Historical's last 20 rounds, how many were slow: stalled or slower than usual (server)"
   ),
   NODE_UNSTABLE(
       "getafix/node/unstable",

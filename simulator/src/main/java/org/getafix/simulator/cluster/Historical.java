@@ -134,6 +134,25 @@ public final class Historical
     this.stallFactor = factor;
   }
 
+  /**
+   * How long in [from, to) this node could not run when it should have, as a live Historical's stall meter counts it:
+   * the part of each stall that its factor takes away (a stall at 0.1 of the speed is 90% stalled). A straggler is
+   * slow all the time, which its capacity estimate says; only the stalls come and go.
+   */
+  double stalledSecondsIn(double from, double to)
+  {
+    if (stallEvery <= 0 || stallFor <= 0 || to <= stallOffset) {
+      return 0;
+    }
+    double stalled = 0;
+    final double start = Math.max(from, stallOffset);
+    for (long k = (long) Math.floor((start - stallOffset) / stallEvery); stallOffset + k * stallEvery < to; k++) {
+      final double stallStart = stallOffset + k * stallEvery;
+      stalled += Math.max(0, Math.min(to, stallStart + stallFor) - Math.max(start, stallStart));
+    }
+    return stalled * (1 - Math.min(1, stallFactor));
+  }
+
   public double speedAt(double time)
   {
     final double speed = time >= slowFrom ? slowSpeed : baseSpeed;
@@ -216,7 +235,11 @@ public final class Historical
   public RoundCounters takeRoundStats(double wallSeconds)
   {
     accountBusy(loop.now());
-    final RoundCounters counters = new RoundCounters(roundBusyCoreSeconds, meter.takeRound(wallSeconds));
+    final double now = loop.now();
+    final RoundCounters counters = new RoundCounters(
+        roundBusyCoreSeconds,
+        meter.takeRound(wallSeconds, stalledSecondsIn(now - wallSeconds, now))
+    );
     roundBusyCoreSeconds = 0;
     return counters;
   }

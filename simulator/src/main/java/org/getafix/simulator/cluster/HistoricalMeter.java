@@ -57,8 +57,12 @@ final class HistoricalMeter
     processCpuSeconds += cpu;
   }
 
-  /** The round's counters, then starts the next round. Scans still running count in the round they finish. */
-  MeasuredRound.NodeCounters takeRound(double wallSeconds)
+  /**
+   * The round's counters, then starts the next round. Scans still running count in the round they finish.
+   *
+   * @param stalledSeconds how long in the round the node could not run (its stall meter's count)
+   */
+  MeasuredRound.NodeCounters takeRound(double wallSeconds, double stalledSeconds)
   {
     final Map<String, MeasuredRound.ScanCounters> segments = new HashMap<>();
     scans.forEach((id, s) -> segments.put(id, new MeasuredRound.ScanCounters(s[0], s[1])));
@@ -68,6 +72,7 @@ final class HistoricalMeter
         cpuCores,
         Math.round(cpuSeconds * 1e6),
         Math.round(processCpuSeconds * 1e6),
+        Math.round(stalledSeconds * 1000),
         segments
     );
     scans.clear();

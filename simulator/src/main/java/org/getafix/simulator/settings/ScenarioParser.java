@@ -338,7 +338,7 @@ public final class ScenarioParser
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
         "routing", "maxLoadsPerRound", "maxDropsPerRound", "loadBeforeDrop", "popularityInheritance", "hotLoadShare",
-        "hotMinNodeLoadShare"
+        "hotMinNodeLoadShare", "backUpUnstable"
     ));
     // The extension's knobs, with its defaults and ranges; replicas are also bounded by the scenario's nodes, and
     // by default not capped below them.
@@ -368,7 +368,8 @@ public final class ScenarioParser
                              ScenarioSettings.LOAD_BEFORE_DROP)),
         p.bool("popularityInheritance", PlacementKnobs.POPULARITY_INHERITANCE.defaultValue()),
         p.number("hotLoadShare", PlacementKnobs.HOT_LOAD_SHARE),
-        p.number("hotMinNodeLoadShare", PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE)
+        p.number("hotMinNodeLoadShare", PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE),
+        p.bool("backUpUnstable", PlacementKnobs.BACK_UP_UNSTABLE.defaultValue())
     );
   }
 
@@ -389,7 +390,7 @@ public final class ScenarioParser
       final JsonFields r = new JsonFields(array.get(i), "runs[" + i + "]");
       r.rejectUnknown(Set.of(
           "label", "strategy", "routing", "gamma", "capacityEstimator", "execution", "loadFactors", "loadStep",
-          "budgetAs", "redundancy"
+          "budgetAs", "redundancy", "backUpUnstable"
       ));
       final String strategy = oneOf(r, "strategy", null, PlacementStrategies.REGISTRY.names());
       final String label = r.string("label", strategy);
@@ -418,7 +419,8 @@ public final class ScenarioParser
             factor,
             step,
             oneOf(r, "budgetAs", ScenarioSettings.BUDGET_AS.get(0), ScenarioSettings.BUDGET_AS),
-            oneOf(r, "redundancy", ScenarioSettings.REDUNDANCIES.get(0), ScenarioSettings.REDUNDANCIES)
+            oneOf(r, "redundancy", ScenarioSettings.REDUNDANCIES.get(0), ScenarioSettings.REDUNDANCIES),
+            r.has("backUpUnstable") ? r.bool("backUpUnstable", false) : null
         ));
       }
     }

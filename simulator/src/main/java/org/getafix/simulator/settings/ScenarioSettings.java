@@ -195,6 +195,8 @@ public record ScenarioSettings(
    *                             ({@code PlacementConstraints#hotLoadShare}); Getafix strategies only
    * @param hotMinNodeLoadShare  ... and each draws at least this share of a mean node's load
    *                             ({@code PlacementConstraints#hotMinNodeLoadShare})
+   * @param backUpUnstable       what nodes with recurring slow spells hold alone gets a second holder
+   *                             ({@code PlacementConstraints#backUpUnstable}); capacity-aware strategies only
    */
   public record Planning(
       double popularityDecay,
@@ -210,7 +212,8 @@ public record ScenarioSettings(
       LoadBeforeDrop loadBeforeDrop,
       boolean popularityInheritance,
       double hotLoadShare,
-      double hotMinNodeLoadShare
+      double hotMinNodeLoadShare,
+      boolean backUpUnstable
   )
   {
   }
@@ -227,6 +230,7 @@ public record ScenarioSettings(
    *                   arrival + share with the segments done, the rest cancelled) or {@code segments} (only as many
    *                   segments as the share pays for are queried, evenly spaced; the answer waits for them)
    * @param redundancy one of {@link #REDUNDANCIES}: whether and how sub-queries are sent to more than one holder
+   * @param backUpUnstable overrides the planning's {@link Planning#backUpUnstable}; null keeps it
    */
   public record Run(
       String label,
@@ -239,7 +243,8 @@ public record ScenarioSettings(
       double loadFactor,
       LoadStep loadStep,
       String budgetAs,
-      String redundancy
+      String redundancy,
+      Boolean backUpUnstable
   )
   {
     public Run(String label, String strategy, String routing, Double gamma, String capacityEstimator)
@@ -255,7 +260,8 @@ public record ScenarioSettings(
           1,
           null,
           BUDGET_AS.get(0),
-          REDUNDANCIES.get(0)
+          REDUNDANCIES.get(0),
+          null
       );
     }
 

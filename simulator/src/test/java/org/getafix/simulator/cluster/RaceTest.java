@@ -125,4 +125,18 @@ class RaceTest
     assertEquals(0.1, node.speedAt(16.9), 1e-12);
     assertEquals(1.0, node.speedAt(17));
   }
+
+  /** What the node's stall meter reports: the share of each stall its factor takes away, within the round. */
+  @Test
+  void aStallCountsAsStalledTimeInTheRoundsItOverlaps()
+  {
+    final Historical node = cluster.nodes()[0];
+    assertEquals(0.0, node.stalledSecondsIn(0, 30), 0.0, "a node without stalls");
+    node.stallPeriodically(10, 2, 5, 0.1);
+    assertEquals(0.0, node.stalledSecondsIn(0, 5), 1e-12, "before the first stall");
+    assertEquals(1.8, node.stalledSecondsIn(3, 9), 1e-12);
+    assertEquals(0.9, node.stalledSecondsIn(6, 8), 1e-12, "a round that ends after the stall began a second before");
+    assertEquals(2 * 1.8, node.stalledSecondsIn(4, 24), 1e-12, "two stalls");
+    assertEquals(0.9, node.stalledSecondsIn(16, 20), 1e-12, "the stall's last second");
+  }
 }

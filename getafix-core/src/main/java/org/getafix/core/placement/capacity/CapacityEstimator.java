@@ -32,8 +32,8 @@ public interface CapacityEstimator
   Map<String, String> rejections();
 
   /**
-   * node id → how many of its recent capacity samples were slow rounds, well below its usual speed, for every node
-   * with samples, by id. For metrics and the status endpoint.
+   * node id → how many of its recent rounds were slow (stalled, or well below its usual speed), for every node with
+   * samples, by id. For metrics.
    */
   Map<String, Integer> slowRounds();
 
