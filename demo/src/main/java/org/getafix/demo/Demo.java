@@ -612,8 +612,9 @@ public final class Demo
            + (cluster.cgroupsEnabled()
               ? " by cgroup v1 CPU quotas; the " + options.cpuQuotas().get(strongest()) + "-core Historical is "
                 + "throttled to " + options.stragglerCores() + " core "
-                + (options.stalls() == null ? "halfway through each measurement." : options.stalls().describe()
-                                                                                     + " through each measurement.")
+                + (options.stalls() == null
+                   ? "halfway through each measurement."
+                   : options.stalls().describe() + " from each warm-up to the end of its measurement.")
               : " (cgroups not writable here: caps approximated by processing threads, no straggler).")
            + " Machine: " + Runtime.getRuntime().availableProcessors() + " cores.";
   }

@@ -79,14 +79,14 @@ public record DemoOptions(
       "  --clients N     closed-loop clients of the workload (default " + DEFAULT_CLIENTS + ")",
       "  --stalls P:L    instead of a straggler from halfway, the strongest Historical stalls (is throttled to",
       "                  --straggler-cores) for L seconds every P seconds from the warm-up on, e.g. 10:1.5",
-      "  --no-backup     druid-getafix's plan does not back up unstable Historicals (backUpUnstable false)",
+      "  --backup        druid-getafix's plan backs up unstable Historicals (backUpUnstable true)",
       "  --repetitions N run the strategies N times, in the order given, then reversed, and so on (ABBA)"
   );
   public static final String USAGE = String.join(
       System.lineSeparator(),
       "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
       "                      [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
-      "                      [--straggler-cores C] [--stalls P:L] [--no-backup] [--timeout-ms MS] [--clients N]",
+      "                      [--straggler-cores C] [--stalls P:L] [--backup] [--timeout-ms MS] [--clients N]",
       "                      [--repetitions N] [--keep-running]",
       "  (a single run takes 8-15 minutes on 2 cores, --quick 5-8)",
       OPTIONS + " (default 1)",
@@ -97,7 +97,7 @@ public record DemoOptions(
       "usage: ./getafix bench live [--experiments placement,routing,budgeted,control,admission] [--quick]",
       "                            [--repetitions N] [--duration S] [--historicals N] [--quotas LIST]",
       "                            [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
-      "                            [--straggler-cores C] [--stalls P:L] [--no-backup] [--timeout-ms MS]",
+      "                            [--straggler-cores C] [--stalls P:L] [--backup] [--timeout-ms MS]",
       "                            [--clients N]",
       "  (3 repetitions of placement take 25-45 minutes on 2 cores, --quick about 12; of each other experiment",
       "  about 10-15 minutes, --quick 6-10)",
@@ -156,7 +156,7 @@ public record DemoOptions(
     Long timeoutMs = null;
     int clients = DEFAULT_CLIENTS;
     Stalls stalls = null;
-    boolean backUpUnstable = true;
+    boolean backUpUnstable = false;
     for (int i = 0; i < args.length; i++) {
       final String arg = args[i];
       switch (arg) {
@@ -174,7 +174,7 @@ public record DemoOptions(
         case "--no-budget" -> budgeted = false;
         case "--straggler-cores" -> stragglerCores = cores(value(args, ++i, arg), arg);
         case "--stalls" -> stalls = Stalls.parse(value(args, ++i, arg));
-        case "--no-backup" -> backUpUnstable = false;
+        case "--backup" -> backUpUnstable = true;
         case "--timeout-ms" -> timeoutMs = (long) positiveInt(value(args, ++i, arg), arg);
         case "--clients" -> {
           clients = positiveInt(value(args, ++i, arg), arg);

@@ -24,8 +24,8 @@ class DemoOptionsTest
     assertEquals(100, options.hours());
     assertFalse(options.keepRunning());
     assertEquals(JitCompilerCpu.WarmUp.WORKLOAD, options.jitWarmUp());
-    assertTrue(options.backUpUnstable());
-    assertFalse(DemoOptions.parse("--no-backup").backUpUnstable());
+    assertFalse(options.backUpUnstable());
+    assertTrue(DemoOptions.parse("--backup").backUpUnstable());
   }
 
   @Test

@@ -51,9 +51,10 @@ public final class PlacementKnobs
       "a segment is hot only if it also draws at least this share of a mean node's load"
   );
 
+  /** Off: live it cost memory and loads without lowering the p99 (docs/benchmarks.md). */
   public static final Knob<Boolean> BACK_UP_UNSTABLE = Knob.flag(
       "backUpUnstable",
-      true,
+      false,
       "a segment held only by Historicals that are slow for a few seconds now and then gets a second holder"
   );
 

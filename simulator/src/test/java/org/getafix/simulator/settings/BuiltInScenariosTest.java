@@ -30,10 +30,10 @@ class BuiltInScenariosTest
                                          .sorted()
                                          .toList();
       assertEquals(
-          13,
+          14,
           inFolder.size(),
-          "the six thesis scenarios, live-3, the two untuned clusters, budget-control and the three redundancy "
-          + "scenarios: " + inFolder
+          "the six thesis scenarios, live-3, the two untuned clusters, budget-control, the three redundancy "
+          + "scenarios and stalls-live-3: " + inFolder
       );
       assertEquals(inFolder, BuiltInScenarios.names());
     }

@@ -73,8 +73,8 @@ class GetafixDynamicConfigResourceTest
     assertEquals(200, resource.setConfig("{\"hotMinNodeLoadShare\": 0.1}", request).getStatus());
     assertEquals(0.1, stored.get().getHotMinNodeLoadShare());
     assertTrue(stored.get().isDryRun(), "fields the POST does not name keep their values");
-    assertEquals(200, resource.setConfig("{\"backUpUnstable\": false}", request).getStatus());
-    assertFalse(stored.get().isBackUpUnstable());
+    assertEquals(200, resource.setConfig("{\"backUpUnstable\": true}", request).getStatus());
+    assertTrue(stored.get().isBackUpUnstable());
     assertEquals(0.1, stored.get().getHotMinNodeLoadShare());
   }
 
@@ -140,12 +140,12 @@ class GetafixDynamicConfigResourceTest
   void configRoundTripsThroughJson() throws Exception
   {
     final DefaultObjectMapper mapper = new DefaultObjectMapper();
-    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, false);
+    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, true);
     assertEquals(config, mapper.readValue(mapper.writeValueAsString(config), GetafixDynamicConfig.class));
     assertEquals(0.1, config.getHotMinNodeLoadShare());
     assertEquals(0.08, GetafixDynamicConfig.defaults().getHotMinNodeLoadShare());
-    assertFalse(config.isBackUpUnstable());
-    assertTrue(GetafixDynamicConfig.defaults().isBackUpUnstable());
+    assertTrue(config.isBackUpUnstable());
+    assertFalse(GetafixDynamicConfig.defaults().isBackUpUnstable());
     assertEquals(10_000, config.roundPeriodMillisOr(5000));
     assertEquals(5000, GetafixDynamicConfig.defaults().roundPeriodMillisOr(5000));
     assertEquals(List.of(), config.validate());

@@ -62,6 +62,12 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
    * 3-second round, far beyond a young-generation GC pause or the scheduler's jitter.
    */
   static final double STALLED_SHARE = 0.15;
+  /**
+   * Rounds a node must have reported before it can become unstable: over fewer, the median that decides what is slow
+   * is a node's first rounds (a fresh cluster's ingestion and loading), and live a quarter-core Historical came out
+   * unstable from them for half a minute.
+   */
+  static final int MIN_ROUNDS_TO_JUDGE = STABILITY_WINDOW / 2;
   /** Slow rounds within the stability window that make a node unstable. */
   static final int UNSTABLE_SLOW_ROUNDS = 2;
 
@@ -111,7 +117,7 @@ abstract class SmoothedCapacityEstimator implements CapacityEstimator
     estimates.put(nodeId, previous == null ? median : smoothing * median + (1 - smoothing) * previous);
     recentStalls.put(nodeId, appended(recentStalls.get(nodeId), stats.stalledSeconds() / stats.wallTimeSeconds()));
     final int slow = slowRoundsOf(recentSamples.get(nodeId), recentStalls.get(nodeId));
-    if (slow >= UNSTABLE_SLOW_ROUNDS) {
+    if (slow >= UNSTABLE_SLOW_ROUNDS && recentSamples.get(nodeId).length >= MIN_ROUNDS_TO_JUDGE) {
       unstable.add(nodeId);
     } else if (slow == 0) {
       unstable.remove(nodeId);

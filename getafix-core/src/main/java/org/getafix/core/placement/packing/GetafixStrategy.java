@@ -120,10 +120,13 @@ public record GetafixStrategy(boolean capacityAware, boolean balance, SplitPolic
    * every 10 s held a third of the segments, most of them alone, and hedging lowered the p99 by 9% only.
    *
    * <p>Each such segment, hottest first, gets one more replica on a stable node that is not a straggler: a node that
-   * holds it now if there is one (nothing to load), else the one with the fewest segments that has room. The replica
-   * carries no planned load (Brokers that route by the plan leave it alone while the segment's holder is well; latency
-   * routing and hedging use it when it is not) and only takes memory the plan left free, within maxReplicas. The
-   * cost is memory: one more replica of what the unstable nodes hold alone.
+   * holds it now if there is one (nothing to load), else the one with the fewest segments per unit of capacity that
+   * has room, as the hot floor chooses (queries the backup takes during a slow spell then go to a strong node). The
+   * replica carries no planned load (Brokers that route by the plan leave it alone while the segment's holder is well;
+   * latency routing and hedging use it when it is not) and only takes memory the plan left free, within maxReplicas.
+   * The cost is memory, one more replica of what the unstable nodes hold alone, and the loads to make them. Off by
+   * default ({@link PlacementConstraints#backUpUnstable}): live, with a Historical stalling 1.5 s in every 10 s, it
+   * did not lower the p99 (docs/benchmarks.md).
    */
   static void backUpUnstable(PlacementProblem problem, Assignment assignment, double[] weight)
   {
@@ -150,15 +153,24 @@ public record GetafixStrategy(boolean capacityAware, boolean balance, SplitPolic
       if (!alone) {
         continue;
       }
-      final int to = backupNode(problem, assignment, s, unsuitable);
+      final int to = backupNode(problem, assignment, s, unsuitable, weight);
       if (to >= 0) {
         assignment.addReplica(s, to, 0.0);
       }
     }
   }
 
-  /** A suitable node that holds {@code s} now, else the suitable one with the fewest segments that has room; or -1. */
-  private static int backupNode(PlacementProblem problem, Assignment assignment, int s, boolean[] unsuitable)
+  /**
+   * A suitable node that holds {@code s} now, else the suitable one with the fewest segments per unit of weight that
+   * has room; or -1.
+   */
+  private static int backupNode(
+      PlacementProblem problem,
+      Assignment assignment,
+      int s,
+      boolean[] unsuitable,
+      double[] weight
+  )
   {
     for (int i = 0; i < problem.holderCount(s); i++) {
       final int n = problem.holder(s, i);
@@ -171,7 +183,8 @@ public record GetafixStrategy(boolean capacityAware, boolean balance, SplitPolic
       if (!unsuitable[n]
           && assignment.freeMemory[n] >= problem.size[s]
           && !assignment.holds(s, n)
-          && (to < 0 || assignment.nodeSegments[n] < assignment.nodeSegments[to])) {
+          && (to < 0
+              || (assignment.nodeSegments[n] + 1) * weight[to] < (assignment.nodeSegments[to] + 1) * weight[n])) {
         to = n;
       }
     }

@@ -141,6 +141,9 @@ class CapacityEstimatorTest
   {
     final ThroughputCapacityEstimator estimator = new ThroughputCapacityEstimator();
     for (int round = 0; round < 20; round++) {
+      if (round == 9) {
+        assertEquals(Set.of(), estimator.unstable(), "three slow rounds in nine: too few rounds to judge yet");
+      }
       estimator.observe("stalling", delivering(round % 3 == 2 ? 0.4 : 1.0));
       estimator.observe("once", delivering(round == 7 ? 0.1 : 0.5));
       estimator.observe("wobbling", delivering(round % 2 == 0 ? 0.3 : 0.25));

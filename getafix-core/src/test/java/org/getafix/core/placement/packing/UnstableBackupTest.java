@@ -141,7 +141,7 @@ class UnstableBackupTest
         new NodeCapacity("c-weak", 0.25, GB)
     );
     final PlacementPlan plan = PlacementStrategies.create("getafix-h").plan(
-        new PlacementInput(segments(), nodes, new PlacementConstraints(1, 1, 0.2, 0.9))
+        new PlacementInput(segments(), nodes, new PlacementConstraints(1, 1, 0.2, 0.9, 0.08, true))
     );
     assertEquals(segments().size(), plan.totalReplicas());
   }
