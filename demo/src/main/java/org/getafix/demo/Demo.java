@@ -490,7 +490,11 @@ public final class Demo
     final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
     timer.scheduleAtFixedRate(() -> {
       cluster.setCpuQuota(node, options.stragglerCores());
-      timer.schedule(() -> cluster.setCpuQuota(node, options.cpuQuotas().get(node)), stallMillis, TimeUnit.MILLISECONDS);
+      timer.schedule(
+          () -> cluster.setCpuQuota(node, options.cpuQuotas().get(node)),
+          stallMillis,
+          TimeUnit.MILLISECONDS
+      );
     }, periodMillis - stallMillis, periodMillis, TimeUnit.MILLISECONDS);
     return timer;
   }

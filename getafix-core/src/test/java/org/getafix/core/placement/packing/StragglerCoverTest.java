@@ -22,7 +22,7 @@ class StragglerCoverTest
   private static final PlacementConstraints CONSTRAINTS = new PlacementConstraints(1, 3, 0.2, 0.9);
 
   /** 6 warm segments and 60 cold ones, as the recency-biased workload draws them. */
-  private static List<SegmentLoad> segments()
+  static List<SegmentLoad> segments()
   {
     final List<SegmentLoad> segments = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
@@ -44,7 +44,8 @@ class StragglerCoverTest
     return PlacementStrategies.create(strategy).plan(new PlacementInput(segments(), nodes, CONSTRAINTS));
   }
 
-  private static int heldAlone(PlacementPlan plan, String node)
+  /** How many of {@link #segments()} the plan puts on {@code node} alone. */
+  static int heldAlone(PlacementPlan plan, String node)
   {
     int alone = 0;
     for (SegmentLoad segment : segments()) {

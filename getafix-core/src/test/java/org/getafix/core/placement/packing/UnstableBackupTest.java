@@ -8,7 +8,6 @@ import org.getafix.core.placement.plan.SegmentLoad;
 import org.getafix.core.placement.strategy.PlacementStrategies;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,19 +21,7 @@ class UnstableBackupTest
   private static final long GB = 1L << 30;
   private static final long MB = 1L << 20;
 
-  /** 6 warm segments and 60 cold ones, as the recency-biased workload draws them. */
-  private static List<SegmentLoad> segments()
-  {
-    final List<SegmentLoad> segments = new ArrayList<>();
-    for (int i = 0; i < 6; i++) {
-      segments.add(new SegmentLoad("warm" + i, 1, MB));
-    }
-    for (int i = 0; i < 60; i++) {
-      segments.add(new SegmentLoad("cold" + i, 0.01, MB));
-    }
-    return segments;
-  }
-
+  /** The three nodes of {@link StragglerCoverTest}, the strongest of them unstable or not, on the same segments. */
   private static PlacementPlan plan(String strategy, boolean firstUnstable, boolean backUp, long memory)
   {
     final List<NodeCapacity> nodes = List.of(
@@ -43,16 +30,8 @@ class UnstableBackupTest
         new NodeCapacity("c-weak", 0.25, memory)
     );
     final PlacementConstraints constraints = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, backUp);
-    return PlacementStrategies.create(strategy).plan(new PlacementInput(segments(), nodes, constraints));
-  }
-
-  private static int heldAlone(PlacementPlan plan, String node)
-  {
-    int alone = 0;
-    for (SegmentLoad segment : segments()) {
-      alone += plan.holders(segment.segmentId()).equals(Set.of(node)) ? 1 : 0;
-    }
-    return alone;
+    return PlacementStrategies.create(strategy)
+                              .plan(new PlacementInput(StragglerCoverTest.segments(), nodes, constraints));
   }
 
   @Test
@@ -60,15 +39,15 @@ class UnstableBackupTest
   {
     final PlacementPlan stable = plan("getafix-h", false, true, GB);
     final PlacementPlan unstable = plan("getafix-h", true, true, GB);
-    assertTrue(heldAlone(stable, "a-strong") > 5, "a stable node holds its share alone: " + heldAlone(stable, "a-strong"));
-    assertEquals(0, heldAlone(unstable, "a-strong"));
+    assertTrue(StragglerCoverTest.heldAlone(stable, "a-strong") > 5, "a stable node holds its share alone: " + StragglerCoverTest.heldAlone(stable, "a-strong"));
+    assertEquals(0, StragglerCoverTest.heldAlone(unstable, "a-strong"));
     // The backups add replicas, each of one segment the node held alone, and move no load.
     assertEquals(
-        stable.totalReplicas() + heldAlone(stable, "a-strong"),
+        stable.totalReplicas() + StragglerCoverTest.heldAlone(stable, "a-strong"),
         unstable.totalReplicas(),
         "one backup per segment held alone"
     );
-    for (SegmentLoad segment : segments()) {
+    for (SegmentLoad segment : StragglerCoverTest.segments()) {
       final Map<String, Double> before = stable.shares().get(segment.segmentId());
       final Map<String, Double> after = unstable.shares().get(segment.segmentId());
       before.forEach((node, share) -> assertEquals(share, after.get(node), 1e-9, segment.segmentId() + " on " + node));
@@ -80,13 +59,13 @@ class UnstableBackupTest
   void backupsOnlyWithTheConstraintAndOnlyForTheCapacityAwareStrategies()
   {
     assertEquals(
-        heldAlone(plan("getafix-h", false, true, GB), "a-strong"),
-        heldAlone(plan("getafix-h", true, false, GB), "a-strong"),
+        StragglerCoverTest.heldAlone(plan("getafix-h", false, true, GB), "a-strong"),
+        StragglerCoverTest.heldAlone(plan("getafix-h", true, false, GB), "a-strong"),
         "backUpUnstable false: the unstable node is planned as a stable one"
     );
     assertEquals(
-        heldAlone(plan("getafix-b", false, true, GB), "a-strong"),
-        heldAlone(plan("getafix-b", true, true, GB), "a-strong"),
+        StragglerCoverTest.heldAlone(plan("getafix-b", false, true, GB), "a-strong"),
+        StragglerCoverTest.heldAlone(plan("getafix-b", true, true, GB), "a-strong"),
         "Getafix-B, which weighs no capacity, is the thesis' algorithm"
     );
   }
@@ -97,8 +76,8 @@ class UnstableBackupTest
     // 66 segments of 1 MB on three nodes of 25 MB each: room for 9 replicas beyond one of each.
     final PlacementPlan plan = plan("getafix-h", true, true, 25 * MB);
     assertTrue(plan.unplaced().isEmpty(), plan.unplaced().toString());
-    assertTrue(heldAlone(plan, "a-strong") > 0, "what nothing else has room for stays alone on the unstable node");
-    for (SegmentLoad segment : segments()) {
+    assertTrue(StragglerCoverTest.heldAlone(plan, "a-strong") > 0, "what nothing else has room for stays alone on the unstable node");
+    for (SegmentLoad segment : StragglerCoverTest.segments()) {
       assertFalse(plan.holders(segment.segmentId()).isEmpty(), segment.segmentId());
     }
   }
@@ -141,8 +120,12 @@ class UnstableBackupTest
         new NodeCapacity("c-weak", 0.25, GB)
     );
     final PlacementPlan plan = PlacementStrategies.create("getafix-h").plan(
-        new PlacementInput(segments(), nodes, new PlacementConstraints(1, 1, 0.2, 0.9, 0.08, true))
+        new PlacementInput(
+            StragglerCoverTest.segments(),
+            nodes,
+            new PlacementConstraints(1, 1, 0.2, 0.9, 0.08, true)
+        )
     );
-    assertEquals(segments().size(), plan.totalReplicas());
+    assertEquals(StragglerCoverTest.segments().size(), plan.totalReplicas());
   }
 }
