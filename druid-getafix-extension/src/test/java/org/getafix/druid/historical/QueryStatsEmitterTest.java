@@ -92,7 +92,10 @@ class QueryStatsEmitterTest
     shortMemory.recordSegmentTime("s1", 5);
     assertTrue(shortMemory.report(1, 1.0, 0, 0).segments().containsKey("s1"));
     Thread.sleep(5); // the eviction period is 1 ms; this only has to exceed it
-    assertFalse(shortMemory.report(1, 1.0, 0, 0).segments().containsKey("s1"), "idle for longer than the eviction period");
+    assertFalse(
+        shortMemory.report(1, 1.0, 0, 0).segments().containsKey("s1"),
+        "idle for longer than the eviction period"
+    );
     assertNotEquals(shortMemory.epoch(), collector.epoch());
     assertThrows(IllegalArgumentException.class, () -> new QueryStatsCollector(0));
   }

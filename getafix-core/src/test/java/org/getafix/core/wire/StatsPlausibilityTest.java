@@ -134,7 +134,10 @@ class StatsPlausibilityTest
     final HistoricalStatsReport before = stalled(100_000, 1_000);
     // Stalled through the whole 5 s round, its report late by the deadline: plausible.
     assertNull(StatsPlausibility.problemOf(before, stalled(105_000, 6_000), 5000, DEADLINE));
-    assertEquals("stalledMillis", StatsPlausibility.problemOf(before, stalled(105_000, 20_000), 5000, DEADLINE).field());
+    assertEquals(
+        "stalledMillis",
+        StatsPlausibility.problemOf(before, stalled(105_000, 20_000), 5000, DEADLINE).field()
+    );
     assertEquals("stalledMillis", StatsPlausibility.problemOf(before, stalled(105_000, 900), 5000, DEADLINE).field());
     assertEquals("stalledMillis", StatsPlausibility.problemOf(stalled(10_000, 100_000)).field(), "beyond the uptime");
     assertTrue(stalled(10_000, -1).problem().contains("stalledMillis"));

@@ -15,6 +15,7 @@ import org.getafix.druid.coordinator.plan.PlanSnapshot;
 import org.junit.jupiter.api.Test;
 
 import javax.ws.rs.core.Response;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -102,6 +103,17 @@ class GetafixStatusResourceTest
   }
 
   @Test
+  void statusNamesTheUnstableHistoricalsInOrder()
+  {
+    holder.publish(new PlanSnapshot(1, 1, DateTimes.nowUtc(), Mode.ACTIVE, List.of(), "_default_tier", Map.of(),
+                                    Map.of(), Map.of(), Set.of("h:2", "h:1"), Map.of(), List.of(),
+                                    GetafixDynamicConfig.defaults()));
+    @SuppressWarnings("unchecked")
+    final Map<String, Object> status = (Map<String, Object>) resource.getStatus().getEntity();
+    assertEquals(List.of("h:1", "h:2"), List.copyOf((Collection<?>) status.get("unstableHistoricals")));
+  }
+
+  @Test
   void ifNoneMatchAcceptsQuotedWeakListedAndStar()
   {
     assertTrue(GetafixStatusResource.matches("\"5\"", "5"));
@@ -126,6 +138,7 @@ class GetafixStatusResourceTest
   private void publish(long round, long version, Mode mode, Map<String, Map<String, Double>> shares)
   {
     holder.publish(new PlanSnapshot(round, version, DateTimes.nowUtc(), mode, List.of(), "_default_tier", shares,
-                                    Map.of(), Map.of(), Set.of(), Map.of(), List.of(), GetafixDynamicConfig.defaults()));
+                                    Map.of(), Map.of(), Set.of(), Map.of(), List.of(),
+                                    GetafixDynamicConfig.defaults()));
   }
 }

@@ -39,9 +39,9 @@ import java.util.TreeSet;
  * spell, while queries that reach it then wait either way; and against the node's own median, a node throttled by
  * its quota whenever it is busy is slow all the time, which its estimate already says, not now and then. One slow
  * round in the window is a measuring accident (a GC, a late report); two that recur within a minute are a pattern a
- * single holder cannot mask. The way back needs a clean window, so that a node whose spells come every half minute is not backed
- * up and dropped in turn (each backup is a segment load). A node cut for good counts as unstable only until its slow
- * samples are the window's majority, and by then it is a straggler.
+ * single holder cannot mask. The way back needs a clean window, so that a node whose spells come every half minute is
+ * not backed up and dropped in turn (each backup is a segment load). A node cut for good counts as unstable only until
+ * its slow samples are the window's majority, and by then it is a straggler.
  */
 abstract class SmoothedCapacityEstimator implements CapacityEstimator
 {

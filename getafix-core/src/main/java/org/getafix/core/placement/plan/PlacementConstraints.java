@@ -52,7 +52,14 @@ public record PlacementConstraints(
       double hotMinNodeLoadShare
   )
   {
-    this(minReplicas, maxReplicas, gamma, hotLoadShare, hotMinNodeLoadShare, PlacementKnobs.BACK_UP_UNSTABLE.defaultValue());
+    this(
+        minReplicas,
+        maxReplicas,
+        gamma,
+        hotLoadShare,
+        hotMinNodeLoadShare,
+        PlacementKnobs.BACK_UP_UNSTABLE.defaultValue()
+    );
   }
 
   /** The thesis' constraints: no hot floor. */

@@ -39,7 +39,8 @@ class UnstableBackupTest
   {
     final PlacementPlan stable = plan("getafix-h", false, true, GB);
     final PlacementPlan unstable = plan("getafix-h", true, true, GB);
-    assertTrue(StragglerCoverTest.heldAlone(stable, "a-strong") > 5, "a stable node holds its share alone: " + StragglerCoverTest.heldAlone(stable, "a-strong"));
+    final int aloneWhenStable = StragglerCoverTest.heldAlone(stable, "a-strong");
+    assertTrue(aloneWhenStable > 5, "a stable node holds its share alone: " + aloneWhenStable);
     assertEquals(0, StragglerCoverTest.heldAlone(unstable, "a-strong"));
     // The backups add replicas, each of one segment the node held alone, and move no load.
     assertEquals(
@@ -76,7 +77,10 @@ class UnstableBackupTest
     // 66 segments of 1 MB on three nodes of 25 MB each: room for 9 replicas beyond one of each.
     final PlacementPlan plan = plan("getafix-h", true, true, 25 * MB);
     assertTrue(plan.unplaced().isEmpty(), plan.unplaced().toString());
-    assertTrue(StragglerCoverTest.heldAlone(plan, "a-strong") > 0, "what nothing else has room for stays alone on the unstable node");
+    assertTrue(
+        StragglerCoverTest.heldAlone(plan, "a-strong") > 0,
+        "what nothing else has room for stays alone on the unstable node"
+    );
     for (SegmentLoad segment : StragglerCoverTest.segments()) {
       assertFalse(plan.holders(segment.segmentId()).isEmpty(), segment.segmentId());
     }
