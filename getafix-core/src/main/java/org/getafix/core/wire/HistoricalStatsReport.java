@@ -52,27 +52,6 @@ public record HistoricalStatsReport(
     segments = segments == null ? Map.of() : segments;
   }
 
-  /** A report without {@code stalledMillis}, as older Historicals send it. */
-  public HistoricalStatsReport(
-      String epoch,
-      long uptimeMillis,
-      int numProcessingThreads,
-      long cpuTimeMicros,
-      long queries,
-      long segmentTimeMillis,
-      long segmentScans,
-      long waitTimeMillis,
-      long queryTimeMillis,
-      long queryTimes,
-      Map<String, SegmentStats> segments,
-      double cpuCores,
-      long processCpuMicros
-  )
-  {
-    this(epoch, uptimeMillis, numProcessingThreads, cpuTimeMicros, queries, segmentTimeMillis, segmentScans,
-         waitTimeMillis, queryTimeMillis, queryTimes, segments, cpuCores, processCpuMicros, 0);
-  }
-
   /** A report without {@code cpuCores}, {@code processCpuMicros} and {@code stalledMillis}, as older ones send it. */
   public HistoricalStatsReport(
       String epoch,

@@ -100,7 +100,7 @@ class StatsPlausibilityTest
   void theProcessingThreadsDoNotChangeWithinOneProcess()
   {
     final HistoricalStatsReport before = report(1000, 0, 0, 0, 0, 0, Map.of());
-    final HistoricalStatsReport more = new HistoricalStatsReport("e", 6000, 64, 0, 1, 0, 0, 0, 0, 0, Map.of(), 0, 0);
+    final HistoricalStatsReport more = new HistoricalStatsReport("e", 6000, 64, 0, 1, 0, 0, 0, 0, 0, Map.of(), 0, 0, 0);
     assertEquals("numProcessingThreads", StatsPlausibility.problemOf(before, more, 5000, DEADLINE).field());
     assertNull(StatsPlausibility.problemOf(null, more, 5000, DEADLINE), "a restart may resize the pool");
   }
@@ -119,11 +119,11 @@ class StatsPlausibilityTest
   void sumsOfDurationsCannotExceedTheirCountTimesTheUptime()
   {
     final HistoricalStatsReport waits = new HistoricalStatsReport(
-        "e", 10_000, 2, 0, 0, 0, 3, 1_000_000, 0, 0, Map.of(), 1, 0
+        "e", 10_000, 2, 0, 0, 0, 3, 1_000_000, 0, 0, Map.of(), 1, 0, 0
     );
     assertEquals("waitTimeMillis", StatsPlausibility.problemOf(waits).field());
     final HistoricalStatsReport scans = new HistoricalStatsReport(
-        "e", 10_000, 2, 0, 0, 0, Long.MAX_VALUE, 0, 0, 0, Map.of(), 1, 0
+        "e", 10_000, 2, 0, 0, 0, Long.MAX_VALUE, 0, 0, 0, Map.of(), 1, 0, 0
     );
     assertEquals("segmentScans", StatsPlausibility.problemOf(scans).field());
   }
@@ -159,6 +159,6 @@ class StatsPlausibilityTest
   )
   {
     return new HistoricalStatsReport("e", uptime, 2, cpu, 1, segmentTime, scans, 0, 0, 0, segments, cores,
-                                     processCpu);
+                                     processCpu, 0);
   }
 }

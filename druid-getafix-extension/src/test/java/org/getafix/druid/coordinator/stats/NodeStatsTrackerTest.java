@@ -133,7 +133,7 @@ class NodeStatsTrackerTest
     assertNull(observe(node("e1", 10_000, 1_000_000, 4_000_000, 0.25)).problem());
     final long max = Long.MAX_VALUE;
     final NodeStatsTracker.Outcome absurd = observe(new HistoricalStatsReport(
-        "e1", 15_000, 2, max, max, max, max, max, max, max, Map.of("s1", new SegmentStats(max, max)), 0.25, max
+        "e1", 15_000, 2, max, max, max, max, max, max, max, Map.of("s1", new SegmentStats(max, max)), 0.25, max, 0
     ));
     assertNull(absurd.delta());
     assertEquals("cpuTimeMicros", absurd.implausibleField());
@@ -286,13 +286,13 @@ class NodeStatsTrackerTest
     return new HistoricalStatsReport(r.epoch(), r.uptimeMillis(), r.numProcessingThreads(), r.cpuTimeMicros(),
                                      r.queries(), r.segmentTimeMillis(), r.segmentScans(), r.waitTimeMillis(),
                                      r.queryTimeMillis(), r.queryTimes(), r.segments(), r.cpuCores(),
-                                     processCpuMicros);
+                                     processCpuMicros, r.stalledMillis());
   }
 
   /** A report of a node with 2 processing threads and these counters, one query and no segments. */
   private static HistoricalStatsReport node(String epoch, long uptime, long cpu, long processCpu, double cores)
   {
-    return new HistoricalStatsReport(epoch, uptime, 2, cpu, 1, 0, 0, 0, 0, 0, Map.of(), cores, processCpu);
+    return new HistoricalStatsReport(epoch, uptime, 2, cpu, 1, 0, 0, 0, 0, 0, Map.of(), cores, processCpu, 0);
   }
 
   static HistoricalStatsReport report(String epoch, long uptime, long cpu, Map<String, SegmentStats> segments)

@@ -89,12 +89,7 @@ public record GetafixStrategy(boolean capacityAware, boolean balance, SplitPolic
       return;
     }
     for (int s = 0; s < problem.segmentCount; s++) {
-      final int first = assignment.firstReplica(s);
-      boolean alone = first >= 0;
-      for (int r = first; r >= 0 && alone; r = assignment.nextReplica(r)) {
-        alone = straggler[assignment.repNode[r]];
-      }
-      if (!alone) {
+      if (!heldOnlyBy(assignment, s, straggler)) {
         continue;
       }
       int to = -1;
@@ -107,7 +102,7 @@ public record GetafixStrategy(boolean capacityAware, boolean balance, SplitPolic
         }
       }
       if (to >= 0) {
-        assignment.move(first, to);
+        assignment.move(assignment.firstReplica(s), to);
       }
     }
   }
@@ -142,15 +137,8 @@ public record GetafixStrategy(boolean capacityAware, boolean balance, SplitPolic
       return;
     }
     for (int s = 0; s < problem.segmentCount; s++) {
-      final int first = assignment.firstReplica(s);
-      if (first < 0 || assignment.replicaCount(s) >= problem.constraints.maxReplicas()) {
-        continue;
-      }
-      boolean alone = true;
-      for (int r = first; r >= 0 && alone; r = assignment.nextReplica(r)) {
-        alone = problem.unstable[assignment.repNode[r]];
-      }
-      if (!alone) {
+      if (assignment.replicaCount(s) >= problem.constraints.maxReplicas()
+          || !heldOnlyBy(assignment, s, problem.unstable)) {
         continue;
       }
       final int to = backupNode(problem, assignment, s, unsuitable, weight);
@@ -158,6 +146,18 @@ public record GetafixStrategy(boolean capacityAware, boolean balance, SplitPolic
         assignment.addReplica(s, to, 0.0);
       }
     }
+  }
+
+  /** Whether {@code s} has a replica and all of its replicas are on the given nodes. */
+  private static boolean heldOnlyBy(Assignment assignment, int s, boolean[] nodes)
+  {
+    final int first = assignment.firstReplica(s);
+    for (int r = first; r >= 0; r = assignment.nextReplica(r)) {
+      if (!nodes[assignment.repNode[r]]) {
+        return false;
+      }
+    }
+    return first >= 0;
   }
 
   /**
