@@ -25,7 +25,11 @@ import java.util.concurrent.locks.LockSupport;
 @ManageLifecycle
 public final class StallMeter
 {
-  static final long TICK_MILLIS = 5;
+  /**
+   * Far below the {@value #PAUSE_MILLIS} ms bar, so a stall is measured to within a tick, and coarse enough that the
+   * wake-ups cost a Historical throttled to a fiftieth of a core little of its CPU.
+   */
+  static final long TICK_MILLIS = 20;
   /** A wake-up later than this is a stall; see the class comment. */
   static final long PAUSE_MILLIS = 90;
 
