@@ -665,7 +665,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     void start()
     {
       synchronized (this) {
-        hedgePoint = hedging.atHedgePoint(plan, this::hedge);
+        if (plan.upfront) {
+          // Copies go with the primary, before it can answer, so that nothing can cancel them unsent.
+          hedge();
+        } else {
+          hedgePoint = hedging.atHedgePoint(plan, this::hedge);
+        }
       }
       primary.rows.whenComplete((rows, failure) -> {
         if (failure == null) {
@@ -690,26 +695,37 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       }
     }
 
-    /** At the hedge point: sends one hedge sub-query per holder of the plan, unless the race is over or over budget. */
+    /**
+     * At the hedge point, or at once for copies sent up front: sends one hedge sub-query per holder of the plan, unless
+     * the race is over or the hedge budget is spent.
+     */
     @SuppressWarnings("unchecked")
     private synchronized void hedge()
     {
-      if (winner.isDone() || !hedging.tryHedge()) {
+      if (winner.isDone() || !hedging.tryHedge(plan)) {
         return;
       }
       final Query<T> query = queryPlus.getQuery();
       final String hedgeId = hedging.hedgeId(query);
+      final List<String> unsent = new ArrayList<>();
+      plan.groups.keySet().forEach(holder -> unsent.add(holder.host));
       try {
         for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
           final Query<T> hedge = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()))
                                       .withId(hedgeId);
           final BudgetedDruidClient<T> holder = (BudgetedDruidClient<T>) group.getKey();
-          hedges.add(holder.attempt(queryPlus.withQuery(hedge), holder.reader));
-          hedging.sent(query);
+          final Attempt<T> attempt = holder.attempt(queryPlus.withQuery(hedge), holder.reader);
+          unsent.remove(holder.host);
+          attempt.rows.whenComplete(
+              (rows, failure) -> hedging.copyDone(plan, attempt.host, clock.getAsLong() - attempt.startMillis)
+          );
+          hedges.add(attempt);
+          hedging.sent(query, plan);
         }
       }
       catch (RuntimeException e) {
         // A group that could not be sent leaves the hedges incomplete: the primary answers alone.
+        hedging.copiesNotSent(plan, unsent);
         hedges.forEach(Attempt::cancel);
         hedges.clear();
         return;
@@ -749,12 +765,13 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     /** The race is over: the loser is cancelled, or everything if nothing answered. */
     private void settle(@Nullable Answer<T> answer, @Nullable Throwable failure)
     {
+      hedging.answered(plan, answer == null ? Double.NaN : clock.getAsLong() - primary.startMillis);
       if (answer != null && answer.hedged) {
         if (!primaryOutlivesRace) {
           primary.cancel();
         }
         recordPrimary();
-        hedging.won(queryPlus.getQuery());
+        hedging.won(queryPlus.getQuery(), plan);
         return;
       }
       if (answer == null) {
@@ -766,7 +783,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         }
       }
       synchronized (this) {
-        hedgePoint.cancel(false);
+        if (hedgePoint != null) {
+          hedgePoint.cancel(false);
+        }
         hedges.forEach(Attempt::cancel);
       }
     }

@@ -20,10 +20,12 @@ import org.getafix.core.contract.OwnedProperties;
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.UpfrontRedundancy;
 
 import java.lang.reflect.Field;
 import java.util.List;
 import java.util.Properties;
+import java.util.Random;
 
 /**
  * Budgeted queries on the Broker. Druid applies extension modules over its own with {@code Modules.override}, so
@@ -106,6 +108,14 @@ public class GetafixQualityModule implements DruidModule
   public DeadlineReserve deadlineReserve(QualityConfig config)
   {
     return new DeadlineReserve(config.getDeadlineReserveMaxShare());
+  }
+
+  /** The copies sent up front, over the same latencies as the hedges. */
+  @Provides
+  @LazySingleton
+  public UpfrontRedundancy upfrontRedundancy(QualityConfig config, NodeLatencies latencies)
+  {
+    return new UpfrontRedundancy(config.redundancySettings(), latencies, new Random());
   }
 
   @Provides

@@ -7,6 +7,7 @@ import org.apache.druid.client.TimelineServerView;
 import org.apache.druid.client.selector.ServerSelector;
 import org.apache.druid.error.InvalidInput;
 import org.apache.druid.java.util.common.concurrent.Execs;
+import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.query.BaseQuery;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryContext;
@@ -23,10 +24,13 @@ import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.contract.QualityKnobs;
 import org.getafix.core.redundancy.NodeLatencies;
 import org.getafix.core.redundancy.SubQuerySplit;
+import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.QueryContextKeys;
 
 import javax.annotation.Nullable;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +40,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Hedged sub-queries, Zoolander's replication for predictability in its reactive form: a sub-query whose Historical
@@ -45,11 +50,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * Broker's per-Historical latencies and hedge budget. {@code druid.getafix.quality.hedging} says whether a query is
  * hedged, and a query's own {@value QueryContextKeys#HEDGE} overrides it either way.
  *
+ * <p>Replication for predictability in its proactive form, the same race with no wait: with {@code
+ * druid.getafix.quality.redundancy} (or a query's {@value QueryContextKeys#REDUNDANCY}) set, {@link UpfrontRedundancy}
+ * chooses the hedgeable sub-queries whose segments go to other holders at once, by sPARE's replication factor or
+ * Zoolander's model. Those copies are not spent from the hedge budget: the factor's stability condition or the model
+ * bounds them. A sub-query not copied is still hedged when late.
+ *
  * <p>From the same latencies it says when a budgeted sub-query that cannot be hedged is split instead
  * ({@link SubQuerySplit}), so that the part of it a slow Historical finishes in time counts.
  */
 public class Hedging
 {
+  /**
+   * How often sPARE's search takes a step and Zoolander's rates and decisions are renewed: a few seconds hold enough
+   * sub-queries of a busy Broker for a p99, and are short enough for the search to follow a Historical that slows.
+   */
+  static final Duration REDUNDANCY_PERIOD = Duration.ofSeconds(3);
+  private static final Logger log = new Logger(Hedging.class);
+
   /** Who holds a table's segments, and the Broker's client of each: the Broker's server view, or a test's stub. */
   public interface Holders
   {
@@ -71,12 +89,27 @@ public class Hedging
     final double hedgeAfterMillis;
     final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups;
     final List<SegmentDescriptor> stranded;
+    /**
+     * What {@link UpfrontRedundancy} said of the sub-query, null if its redundancy is off; the groups are its copies,
+     * sent at once, if {@link #upfront}.
+     */
+    @Nullable
+    final UpfrontRedundancy.Copies<SegmentDescriptor> copies;
+    final boolean upfront;
 
-    Plan(double hedgeAfterMillis, Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups, List<SegmentDescriptor> stranded)
+    Plan(
+        double hedgeAfterMillis,
+        Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups,
+        List<SegmentDescriptor> stranded,
+        @Nullable UpfrontRedundancy.Copies<SegmentDescriptor> copies,
+        boolean upfront
+    )
     {
       this.hedgeAfterMillis = hedgeAfterMillis;
       this.groups = groups;
       this.stranded = stranded;
+      this.copies = copies;
+      this.upfront = upfront;
     }
 
     boolean isPartial()
@@ -87,8 +120,10 @@ public class Hedging
 
   private final boolean enabled;
   private final int maxSplit;
+  private final UpfrontRedundancy.Mode redundancyMode;
   private final HedgePolicy policy;
   private final NodeLatencies latencies;
+  private final UpfrontRedundancy redundancy;
   private final Holders holders;
   private final QualityMetrics metrics;
   private final ScheduledExecutorService timer;
@@ -99,19 +134,38 @@ public class Hedging
       QualityConfig config,
       HedgePolicy policy,
       NodeLatencies latencies,
+      UpfrontRedundancy redundancy,
       Holders holders,
       QualityMetrics metrics
   )
   {
     this.enabled = config.isHedging();
     this.maxSplit = config.getMaxSplit();
+    this.redundancyMode = config.getRedundancy();
     // One thread, even with hedging off by default, since a query may ask for it: the thread only sends the hedges
-    // that are due, which Druid's client does without waiting.
+    // that are due, which Druid's client does without waiting, and ends the redundancy's periods.
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
     this.policy = policy;
     this.latencies = latencies;
+    this.redundancy = redundancy;
     this.holders = holders;
     this.metrics = metrics;
+    final long periodMillis = REDUNDANCY_PERIOD.toMillis();
+    timer.scheduleAtFixedRate(this::endRedundancyPeriod, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Ends one period of the copies sent up front: sPARE's search takes a step on it and Zoolander's inputs are renewed.
+   * Never throws, which would end the timer's schedule.
+   */
+  private void endRedundancyPeriod()
+  {
+    try {
+      metrics.redundancy(redundancyMode, redundancy.endPeriod(REDUNDANCY_PERIOD.toMillis() / 1e3, latencies.size()));
+    }
+    catch (RuntimeException e) {
+      log.warn(e, "Could not end a redundancy period");
+    }
   }
 
   /**
@@ -136,12 +190,22 @@ public class Hedging
     }
     policy.onPrimary();
     final String table = ((TableDataSource) subQuery.getDataSource()).getName();
+    final List<SegmentDescriptor> segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors();
     final Map<String, BudgetedDruidClient<?>> clientOf = new HashMap<>();
-    final HedgePolicy.Reassignment<SegmentDescriptor> reassignment = policy.reassignWherePossible(
-        primaryHost,
-        ((MultipleSpecificSegmentSpec) spec).getDescriptors(),
-        segment -> queryableHolders(table, segment, clientOf)
-    );
+    final Map<SegmentDescriptor, List<String>> holdersOf = new HashMap<>();
+    final Function<SegmentDescriptor, List<String>> segmentHolders =
+        segment -> holdersOf.computeIfAbsent(segment, held -> queryableHolders(table, held, clientOf));
+    final UpfrontRedundancy.Copies<SegmentDescriptor> copies =
+        redundancy.copies(redundancyMode(subQuery.context(), redundancyMode), primaryHost, segments, segmentHolders);
+    if (copies != null && !copies.isEmpty()) {
+      if (partialAnswer || copies.stranded().isEmpty()) {
+        return new Plan(0, groups(copies.byHolder(), clientOf), copies.stranded(), copies, true);
+      }
+      // Copies that cannot answer for every segment cannot win the race of a query that answers in full.
+      redundancy.notSent(copies, copies.byHolder().keySet());
+    }
+    final HedgePolicy.Reassignment<SegmentDescriptor> reassignment =
+        policy.reassignWherePossible(primaryHost, segments, segmentHolders);
     final Map<String, List<SegmentDescriptor>> byHost = reassignment.byHolder();
     if (byHost.isEmpty() || !(partialAnswer || reassignment.stranded().isEmpty())) {
       return null;
@@ -151,10 +215,44 @@ public class Hedging
     if (hedgeAfter == HedgePolicy.NO_HEDGE) {
       return null;
     }
+    return new Plan(hedgeAfter, groups(byHost, clientOf), reassignment.stranded(), copies, false);
+  }
+
+  /** The segments of each host, by the Broker's client of the host. */
+  private static Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups(
+      Map<String, List<SegmentDescriptor>> byHost,
+      Map<String, BudgetedDruidClient<?>> clientOf
+  )
+  {
     final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups = new LinkedHashMap<>();
     byHost.forEach((host, segments) -> groups.computeIfAbsent(clientOf.get(host), client -> new ArrayList<>())
                                              .addAll(segments));
-    return new Plan(hedgeAfter, groups, reassignment.stranded());
+    return groups;
+  }
+
+  /**
+   * How a query's hedged sub-queries are copied up front: its {@value QueryContextKeys#REDUNDANCY}, the name of a
+   * mode in any case, else {@code configured}.
+   *
+   * @throws org.apache.druid.error.DruidException (invalid input, HTTP 400) for any other value
+   */
+  static UpfrontRedundancy.Mode redundancyMode(QueryContext context, UpfrontRedundancy.Mode configured)
+  {
+    final Object value = context.get(QueryContextKeys.REDUNDANCY);
+    if (value == null) {
+      return configured;
+    }
+    for (UpfrontRedundancy.Mode mode : UpfrontRedundancy.Mode.values()) {
+      if (value instanceof String && mode.name().equalsIgnoreCase(((String) value).trim())) {
+        return mode;
+      }
+    }
+    throw InvalidInput.exception(
+        "Query context key [%s] must be one of %s, but was [%s]",
+        QueryContextKeys.REDUNDANCY,
+        Arrays.toString(UpfrontRedundancy.Mode.values()),
+        value
+    );
   }
 
   /**
@@ -256,27 +354,57 @@ public class Hedging
     return timer.schedule(hedge, (long) Math.ceil(plan.hedgeAfterMillis * 1000), TimeUnit.MICROSECONDS);
   }
 
-  /** Whether the hedge budget lets a due hedge go; spends its share if so. */
-  boolean tryHedge()
+  /**
+   * Whether the hedges of {@code plan} may go: copies sent up front always (sPARE's factor and the stability
+   * condition, or Zoolander's model, bound them), hedges if the hedge budget lets them, spending its share.
+   */
+  boolean tryHedge(Plan plan)
   {
-    return policy.tryHedge();
+    return plan.upfront || policy.tryHedge();
   }
 
   /** A sub-query to {@code host} answered, was cut at its deadline, or lost to its hedges, after {@code millis}. */
   void record(String host, long millis)
   {
     latencies.record(host, millis);
+    redundancy.attempted(millis);
   }
 
-  void sent(Query<?> query)
+  /** The sub-query of {@code plan} had its first complete answer after {@code millis}, NaN if none. */
+  void answered(Plan plan, double millis)
   {
-    metrics.hedge(query, GetafixMetric.HEDGE_SENT);
+    redundancy.answered(plan.copies, millis);
   }
 
-  void won(Query<?> query)
+  /** A copy sent up front to {@code host} ended, answered or not, after {@code millis}. */
+  void copyDone(Plan plan, String host, double millis)
   {
-    policy.onHedgeWon();
-    metrics.hedge(query, GetafixMetric.HEDGE_WON);
+    if (plan.upfront && plan.copies != null) {
+      redundancy.copyDone(plan.copies, host, millis);
+    }
+  }
+
+  /** The copies sent up front to {@code hosts} could not be sent. */
+  void copiesNotSent(Plan plan, List<String> hosts)
+  {
+    if (plan.upfront && plan.copies != null) {
+      redundancy.notSent(plan.copies, hosts);
+    }
+  }
+
+  void sent(Query<?> query, Plan plan)
+  {
+    metrics.hedge(query, plan.upfront ? GetafixMetric.COPY_SENT : GetafixMetric.HEDGE_SENT);
+  }
+
+  void won(Query<?> query, Plan plan)
+  {
+    if (plan.upfront) {
+      metrics.hedge(query, GetafixMetric.COPY_WON);
+    } else {
+      policy.onHedgeWon();
+      metrics.hedge(query, GetafixMetric.HEDGE_WON);
+    }
   }
 
   /** The holders of a segment as the Broker's timeline sees them. */

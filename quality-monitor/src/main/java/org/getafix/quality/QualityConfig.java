@@ -6,6 +6,10 @@ import org.getafix.core.quality.admission.AdmissionConfig;
 import org.getafix.core.quality.control.BudgetControlConfig;
 import org.getafix.core.quality.control.ResponseTimeEstimator;
 import org.getafix.core.redundancy.HedgeSettings;
+import org.getafix.core.redundancy.RedundancySettings;
+import org.getafix.core.redundancy.ReplicatorSettings;
+import org.getafix.core.redundancy.UpfrontRedundancy;
+import org.getafix.core.redundancy.ZoolanderSettings;
 import org.joda.time.Period;
 
 import javax.annotation.Nullable;
@@ -118,6 +122,18 @@ public class QualityConfig
   @JsonProperty
   private int maxSplit = QualityKnobs.MAX_SPLIT.defaultValue();
 
+  @JsonProperty
+  private UpfrontRedundancy.Mode redundancy = UpfrontRedundancy.Mode.valueOf(QualityKnobs.REDUNDANCY.defaultValue());
+
+  @JsonProperty
+  private long redundancyBoundMs = QualityKnobs.REDUNDANCY_BOUND_MS.defaultValue();
+
+  @JsonProperty
+  private double redundancyTarget = QualityKnobs.REDUNDANCY_TARGET.defaultValue();
+
+  @JsonProperty
+  private int historicalSlots = QualityKnobs.HISTORICAL_SLOTS.defaultValue();
+
   /** What steers the admission of low-priority queries. */
   public enum AdmissionMode
   {
@@ -218,6 +234,23 @@ public class QualityConfig
     return maxSplit;
   }
 
+  public UpfrontRedundancy.Mode getRedundancy()
+  {
+    return redundancy;
+  }
+
+  /** The settings of the copies sent up front: the bound, target and slots set here, sPARE's and Zoolander's defaults. */
+  public RedundancySettings redundancySettings()
+  {
+    return new RedundancySettings(
+        redundancyBoundMs,
+        redundancyTarget,
+        historicalSlots,
+        ReplicatorSettings.DEFAULTS,
+        ZoolanderSettings.DEFAULTS
+    );
+  }
+
   /** The hedge policy's settings: the quantile and ratio set here, the rest {@link HedgeSettings#DEFAULTS}. */
   public HedgeSettings hedgeSettings()
   {
@@ -295,6 +328,10 @@ public class QualityConfig
     QualityKnobs.HEDGE_QUANTILE.check(hedgeQuantile);
     QualityKnobs.HEDGE_RATIO.check(hedgeRatio);
     QualityKnobs.MAX_SPLIT.check(maxSplit);
+    QualityKnobs.REDUNDANCY.check(nameOf(redundancy));
+    QualityKnobs.REDUNDANCY_BOUND_MS.check(redundancyBoundMs);
+    QualityKnobs.REDUNDANCY_TARGET.check(redundancyTarget);
+    QualityKnobs.HISTORICAL_SLOTS.check(historicalSlots);
     return this;
   }
 

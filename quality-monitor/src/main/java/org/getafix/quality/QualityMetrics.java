@@ -10,6 +10,7 @@ import org.getafix.core.contract.MetricDimension;
 import org.getafix.core.quality.AnswerQuality;
 import org.getafix.core.quality.control.EwmaResponseTime;
 import org.getafix.core.quality.sampling.SampledQualityEstimate;
+import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.MatureRunReport;
 
@@ -44,6 +45,11 @@ public class QualityMetrics implements BudgetedQuery.Listener
   private final AtomicLong evictions = new AtomicLong();
   private final AtomicLong hedgesSent = new AtomicLong();
   private final AtomicLong hedgesWon = new AtomicLong();
+  private final AtomicLong copiesSent = new AtomicLong();
+  private final AtomicLong copiesWon = new AtomicLong();
+  /** The latest redundancy period's figures and the Broker's mode, null before the first period ends. */
+  @Nullable
+  private volatile RedundancyPeriod lastPeriod;
   private final Map<MatureRunFailure, AtomicLong> failures = new EnumMap<>(MatureRunFailure.class);
   /** The mean quality of every sampled query, weighing each measured run for the skipped ones of its 10 s. */
   private final SampledQualityEstimate sampledQuality = new SampledQualityEstimate(10_000, 360);
@@ -142,11 +148,47 @@ public class QualityMetrics implements BudgetedQuery.Listener
     emit(query, GetafixMetric.MEMO_BYTES, bytes);
   }
 
-  /** A hedge sub-query went out ({@link GetafixMetric#HEDGE_SENT}), or a sub-query's hedges won ({@code HEDGE_WON}). */
+  /**
+   * A hedge or copy sub-query went out ({@link GetafixMetric#HEDGE_SENT}, {@code COPY_SENT}), or a sub-query's hedges
+   * or copies won ({@code HEDGE_WON}, {@code COPY_WON}).
+   */
   void hedge(Query<?> query, GetafixMetric event)
   {
-    (event == GetafixMetric.HEDGE_WON ? hedgesWon : hedgesSent).incrementAndGet();
+    switch (event) {
+      case HEDGE_WON -> hedgesWon.incrementAndGet();
+      case COPY_SENT -> copiesSent.incrementAndGet();
+      case COPY_WON -> copiesWon.incrementAndGet();
+      default -> hedgesSent.incrementAndGet();
+    }
     emit(query, event, 1);
+  }
+
+  /**
+   * A redundancy period ended. Emitted only where the Broker's redundancy is on, or a query asked for it in the
+   * period, so that a Broker without it emits nothing new.
+   */
+  void redundancy(UpfrontRedundancy.Mode configured, UpfrontRedundancy.PeriodReport period)
+  {
+    lastPeriod = new RedundancyPeriod(configured, period);
+    if (configured == UpfrontRedundancy.Mode.OFF && period.copied() == 0 && period.judged() == 0) {
+      return;
+    }
+    final String mode = StringUtils.toLowerCase(configured.name());
+    emitPeriod(mode, GetafixMetric.REDUNDANCY_FACTOR, period.factor());
+    if (period.primaries() > 0) {
+      emitPeriod(mode, GetafixMetric.REDUNDANCY_COPIED, period.copied() / (double) period.primaries());
+    }
+    if (period.judged() > 0) {
+      emitPeriod(mode, GetafixMetric.REDUNDANCY_PREDICTED, period.predicted());
+      emitPeriod(mode, GetafixMetric.REDUNDANCY_MEASURED, period.measured());
+    }
+  }
+
+  private void emitPeriod(String mode, GetafixMetric metric, double value)
+  {
+    emitter.emit(ServiceMetricEvent.builder()
+                                   .setDimension(MetricDimension.MODE, mode)
+                                   .setMetric(metric.metricName(), value));
   }
 
   private void emit(Query<?> query, GetafixMetric metric, Number value)
@@ -178,6 +220,21 @@ public class QualityMetrics implements BudgetedQuery.Listener
     state.put("memoEvictions", evictions.get());
     state.put("hedgesSent", hedgesSent.get());
     state.put("hedgesWon", hedgesWon.get());
+    state.put("copiesSent", copiesSent.get());
+    state.put("copiesWon", copiesWon.get());
+    final RedundancyPeriod last = lastPeriod;
+    final Map<String, Object> redundancy = new LinkedHashMap<>();
+    if (last != null) {
+      final UpfrontRedundancy.PeriodReport period = last.report();
+      redundancy.put("mode", last.mode().name());
+      redundancy.put("factor", period.factor());
+      redundancy.put("primaries", period.primaries());
+      redundancy.put("copied", period.copied());
+      redundancy.put("judged", period.judged());
+      redundancy.put("predictedServiceLevel", finiteOrNull(period.predicted()));
+      redundancy.put("measuredServiceLevel", finiteOrNull(period.measured()));
+    }
+    state.put("lastRedundancyPeriod", redundancy);
     final SampledQualityEstimate.Estimate estimate = sampledQuality.estimate();
     final Map<String, Object> measured = new LinkedHashMap<>();
     measured.put("meanQuality", finiteOrNull(estimate.meanQuality()));
@@ -189,5 +246,9 @@ public class QualityMetrics implements BudgetedQuery.Listener
       state.put("recent", new ArrayList<>(recent));
     }
     return state;
+  }
+
+  private record RedundancyPeriod(UpfrontRedundancy.Mode mode, UpfrontRedundancy.PeriodReport report)
+  {
   }
 }

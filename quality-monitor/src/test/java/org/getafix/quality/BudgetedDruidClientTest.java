@@ -34,6 +34,7 @@ import org.apache.druid.query.timeseries.TimeseriesResultValue;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.QueryContextKeys;
 import org.jboss.netty.handler.codec.http.HttpMethod;
@@ -52,6 +53,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
@@ -261,7 +263,12 @@ class BudgetedDruidClientTest
   )
   {
     final QualityConfig config = MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class);
-    return new Hedging(config, new HedgePolicy(settings, latencies), latencies, holders(holders, holds), metrics);
+    return new Hedging(config, new HedgePolicy(settings, latencies), latencies, redundancy(config), holders(holders, holds), metrics);
+  }
+
+  private UpfrontRedundancy redundancy(QualityConfig config)
+  {
+    return new UpfrontRedundancy(config.redundancySettings(), latencies, new Random(0));
   }
 
   /** {@code holders}, each holding the segments {@code holds} says, as the Broker's server view would tell. */
@@ -477,6 +484,7 @@ class BudgetedDruidClientTest
         config,
         new HedgePolicy(HedgeSettings.DEFAULTS, latencies),
         latencies,
+        redundancy(config),
         holders(Map.of(), (host, segment) -> true),
         metrics
     );
@@ -760,6 +768,52 @@ class BudgetedDruidClientTest
     eventually(() -> cancellation.getQueue().isEmpty(), "no cancel is due once the primary's answer has ended", 20_000);
     final long told = historical.cancelled.stream().filter("/druid/v2/q1"::equals).count();
     assertTrue(told <= 4, "told " + told + " times, though the answer had ended after the third");
+  }
+
+  /**
+   * With Zoolander's redundancy, a sub-query to a Historical the model predicts to miss the bound goes to a fast holder
+   * as well, at once and outside the hedge budget, and the copy that wins counts once; the same query without the mode
+   * is hedged instead.
+   */
+  @Test
+  void zoolanderCopiesASlowPrimarysSubQueryUpFrontAndTheCopyWinsOnce() throws Exception
+  {
+    for (int i = 0; i < 50; i++) {
+      latencies.record(PRIMARY, 800);
+      latencies.record(OTHER, 5);
+    }
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> client = primary(budgetedQueries(), true, PATIENT, true);
+    final var copied = run(client, query(Map.of(QueryContextKeys.REDUNDANCY, "Zoolander")));
+    assertEquals(1, copied.toList().size(), "the copy's answer goes on");
+    assertEquals(1, other.requests.size());
+    assertTrue(historical.answers.get(0).isCancelled(), "the primary is cancelled");
+    assertEquals(1L, metrics.state().get("copiesSent"));
+    assertEquals(1L, metrics.state().get("copiesWon"));
+    assertEquals(0L, metrics.state().get("hedgesSent"));
+
+    final var hedged = run(client, query(Map.of()));
+    assertEquals(1, hedged.toList().size(), "the hedge's answer goes on");
+    assertEquals(1L, metrics.state().get("copiesSent"));
+    assertEquals(1L, metrics.state().get("hedgesSent"));
+  }
+
+  @Test
+  void anUnknownRedundancyModeIsRefusedWith400()
+  {
+    final DruidException e = assertThrows(
+        DruidException.class,
+        () -> Hedging.redundancyMode(query(Map.of(QueryContextKeys.REDUNDANCY, "always")).context(), UpfrontRedundancy.Mode.OFF)
+    );
+    assertEquals(400, e.getStatusCode());
+    assertTrue(e.getMessage().contains(QueryContextKeys.REDUNDANCY), e.getMessage());
+    assertEquals(
+        UpfrontRedundancy.Mode.SPARE,
+        Hedging.redundancyMode(query(Map.of(QueryContextKeys.REDUNDANCY, " spare ")).context(), UpfrontRedundancy.Mode.OFF)
+    );
+    assertEquals(
+        UpfrontRedundancy.Mode.ZOOLANDER,
+        Hedging.redundancyMode(query(Map.of()).context(), UpfrontRedundancy.Mode.ZOOLANDER)
+    );
   }
 
   @Test

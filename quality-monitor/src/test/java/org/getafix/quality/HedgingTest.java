@@ -16,12 +16,14 @@ import org.apache.druid.server.coordination.ServerType;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.QueryContextKeys;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -71,10 +73,12 @@ class HedgingTest
         return clients.get(server.getHost());
       }
     };
+    final QualityConfig config = MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class);
     return new Hedging(
-        MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class),
+        config,
         new HedgePolicy(HedgeSettings.DEFAULTS, latencies),
         latencies,
+        new UpfrontRedundancy(config.redundancySettings(), latencies, new Random(0)),
         holders,
         new QualityMetrics(new ServiceEmitter("broker", "localhost", new NoopEmitter()))
     );

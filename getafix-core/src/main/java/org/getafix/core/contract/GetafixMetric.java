@@ -49,7 +49,21 @@ public enum GetafixMetric
   MEMO_BYTES("getafix/memo/bytes", "the memo's weighed size in bytes after a sub-answer is memoised"),
   MEMO_EVICTIONS("getafix/memo/evictions", "1 when a memoised sub-answer is evicted (cause)"),
   HEDGE_SENT("getafix/hedge/sent", "1 for each hedge sub-query sent to another holder of a late sub-query's segments"),
-  HEDGE_WON("getafix/hedge/won", "1 when a sub-query's answer came from its hedges rather than its Historical");
+  HEDGE_WON("getafix/hedge/won", "1 when a sub-query's answer came from its hedges rather than its Historical"),
+  COPY_SENT("getafix/copy/sent", "1 for each copy of a sub-query sent up front to another holder (redundancy)"),
+  COPY_WON("getafix/copy/won", "1 when a sub-query's answer came from its copies rather than its Historical"),
+
+  // Brokers with the quality monitor and redundancy on, every 3 s; dimension mode.
+  REDUNDANCY_FACTOR("getafix/redundancy/factor", "sPARE's replication factor r for the next period"),
+  REDUNDANCY_COPIED("getafix/redundancy/copied", "share of the period's hedgeable sub-queries copied up front"),
+  REDUNDANCY_PREDICTED(
+      "getafix/redundancy/serviceLevel/predicted",
+      "Zoolander's mean predicted share of the period's sub-queries answered within redundancyBoundMs"
+  ),
+  REDUNDANCY_MEASURED(
+      "getafix/redundancy/serviceLevel/measured",
+      "the measured share of the same sub-queries answered within redundancyBoundMs"
+  );
 
   private final String metricName;
   private final String doc;

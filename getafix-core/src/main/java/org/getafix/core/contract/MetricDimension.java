@@ -27,9 +27,11 @@ public final class MetricDimension
   public static final String SIGNAL = "signal";
   /** Why a memoised sub-answer was evicted: size or expired. */
   public static final String CAUSE = "cause";
+  /** The Broker's druid.getafix.quality.redundancy, in lower case. */
+  public static final String MODE = "mode";
 
   public static final List<String> ALL = List.of(
-      TIER, SERVER, GETAFIX_TIER, POLICY, REASON, DATA_SOURCE, TYPE, BUDGET_SOURCE, LANE, SIGNAL, CAUSE
+      TIER, SERVER, GETAFIX_TIER, POLICY, REASON, DATA_SOURCE, TYPE, BUDGET_SOURCE, LANE, SIGNAL, CAUSE, MODE
   );
 
   private MetricDimension()

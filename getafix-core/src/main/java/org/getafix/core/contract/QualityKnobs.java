@@ -209,6 +209,39 @@ public final class QualityKnobs
       "most parts a budgeted sub-query to a Historical expected to miss the deadline is split into; 1 never splits"
   );
 
+  /** The name of an {@code UpfrontRedundancy.Mode}. Copies race as hedges do, so they go only where hedging is on. */
+  public static final Knob<String> REDUNDANCY = Knob.of(
+      PREFIX + ".redundancy",
+      "OFF",
+      "set",
+      Objects::nonNull,
+      "which hedged sub-queries also go to another holder at once: OFF, SPARE (sPARE's replication factor and token "
+      + "arbiter) or ZOOLANDER (Zoolander's model)"
+  );
+
+  public static final Knob<Long> REDUNDANCY_BOUND_MS = Knob.longInteger(
+      PREFIX + ".redundancyBoundMs",
+      100,
+      Interval.above(0),
+      "the latency bound of one sub-query that ZOOLANDER redundancy predicts and measures the share within"
+  );
+
+  public static final Knob<Double> REDUNDANCY_TARGET = Knob.number(
+      PREFIX + ".redundancyTarget",
+      0.99,
+      Interval.openClosed(0, 1),
+      "the share of sub-queries within the bound ZOOLANDER aims at: a Historical predicted to reach it alone gets no copy"
+  );
+
+  /** Druid's default {@code druid.processing.numThreads} on a 3-core Historical. */
+  public static final Knob<Integer> HISTORICAL_SLOTS = Knob.integer(
+      PREFIX + ".historicalSlots",
+      2,
+      Interval.above(0),
+      "sub-queries a Historical runs at once (its druid.processing.numThreads): SPARE's tokens and capacity per "
+      + "Historical, and ZOOLANDER's parallelism"
+  );
+
   private QualityKnobs()
   {
   }

@@ -101,6 +101,20 @@ public final class TokenArbiter
     }
   }
 
+  /**
+   * Returns a token of {@code server} whose replica was never sent, so nothing was observed: its last latency stays.
+   * A server with no token out is counted in {@link #ignored()}.
+   */
+  public synchronized void giveBack(String server)
+  {
+    final Server state = server == null ? null : servers.get(server);
+    if (state == null || state.available >= tokensPerServer) {
+      ignored++;
+      return;
+    }
+    state.available++;
+  }
+
   /** Tokens of {@code server} in the pool; C for a server not seen yet. */
   public synchronized int available(String server)
   {

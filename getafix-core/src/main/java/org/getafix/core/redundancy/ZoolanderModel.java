@@ -90,15 +90,42 @@ public final class ZoolanderModel
    */
   public Decision decide(double tauMillis, double target, List<Duplicate> candidates, double duplicatedShare)
   {
-    if (candidates == null || candidates.isEmpty()) {
+    return decide(null, tauMillis, target, candidates, duplicatedShare);
+  }
+
+  /**
+   * As {@link #decide(double, double, List, double)}, with {@code primary} always one of the duplicates: a Broker's
+   * routing has already chosen the node a sub-query goes to, and the model only says whether, and to which of {@code
+   * others}, copies go as well. The decision's nodes start with the primary.
+   */
+  public Decision decideAround(Duplicate primary, double tauMillis, double target, List<Duplicate> others, double duplicatedShare)
+  {
+    if (primary == null) {
+      return new Decision(List.of(), 0, 0);
+    }
+    return decide(primary, tauMillis, target, others == null ? List.of() : others, duplicatedShare);
+  }
+
+  /** {@code fixed}, unless null, is one of the duplicates whatever its odds. */
+  private Decision decide(
+      Duplicate fixed,
+      double tauMillis,
+      double target,
+      List<Duplicate> candidates,
+      double duplicatedShare
+  )
+  {
+    final int pool = candidates == null ? 0 : candidates.size();
+    final int fixedCount = fixed == null ? 0 : 1;
+    if (pool + fixedCount == 0) {
       return new Decision(List.of(), 0, 0);
     }
     final double share = duplicatedShare >= 0 && duplicatedShare <= 1 ? duplicatedShare : 1;
-    final int most = Math.min(settings.maxDuplicates(), candidates.size());
-    final Choice single = bestOf(1, tauMillis, candidates, 1);
+    final int most = Math.min(settings.maxDuplicates(), pool + fixedCount);
+    final Choice single = bestOf(fixed, 1, tauMillis, candidates, 1);
     Choice best = single;
     for (int n = 2; n <= most && !(best.serviceLevel() >= target); n++) {
-      final Choice atN = bestOf(n, tauMillis, candidates, 1 + (n - 1) * share);
+      final Choice atN = bestOf(fixed, n, tauMillis, candidates, 1 + (n - 1) * share);
       final double gain = atN.serviceLevel() - best.serviceLevel();
       if (atN.serviceLevel() >= target || gain > (n - best.nodes().size()) * settings.minGainPerDuplicate()) {
         best = atN;
@@ -107,19 +134,27 @@ public final class ZoolanderModel
     return new Decision(best.nodes(), best.serviceLevel(), single.serviceLevel());
   }
 
-  /** The n candidates most likely to meet the bound with their load scaled by {@code loadScale}, and their ŝ. */
-  private Choice bestOf(int n, double tauMillis, List<Duplicate> candidates, double loadScale)
+  /**
+   * {@code fixed} (if any) and the candidates most likely to meet the bound, n in all, with their load scaled by
+   * {@code loadScale}, and their ŝ.
+   */
+  private Choice bestOf(Duplicate fixed, int n, double tauMillis, List<Duplicate> candidates, double loadScale)
   {
-    final List<Scored> scored = new ArrayList<>(candidates.size());
-    for (Duplicate candidate : candidates) {
+    final List<String> nodes = new ArrayList<>(n);
+    double allMiss = 1;
+    if (fixed != null) {
+      nodes.add(fixed.nodeId());
+      allMiss *= 1 - meetsBound(fixed, loadScale, n, tauMillis);
+    }
+    final List<Scored> scored = new ArrayList<>(candidates == null ? 0 : candidates.size());
+    for (int i = 0; candidates != null && i < candidates.size(); i++) {
+      final Duplicate candidate = candidates.get(i);
       if (candidate != null) {
         scored.add(new Scored(candidate.nodeId(), meetsBound(candidate, loadScale, n, tauMillis)));
       }
     }
     scored.sort(Comparator.comparingDouble(Scored::meets).reversed());
-    final List<String> nodes = new ArrayList<>(n);
-    double allMiss = 1;
-    for (int i = 0; i < Math.min(n, scored.size()); i++) {
+    for (int i = 0; i < scored.size() && nodes.size() < n; i++) {
       nodes.add(scored.get(i).nodeId());
       allMiss *= 1 - scored.get(i).meets();
     }

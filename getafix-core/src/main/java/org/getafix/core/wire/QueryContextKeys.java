@@ -25,6 +25,11 @@ public final class QueryContextKeys
    */
   public static final String HEDGE = "getafixHedge";
   /**
+   * Which of the query's hedged sub-queries also go to another holder at once: {@code OFF}, {@code SPARE} or {@code
+   * ZOOLANDER} (any case); absent: {@code druid.getafix.quality.redundancy}.
+   */
+  public static final String REDUNDANCY = "getafixRedundancy";
+  /**
    * The most parts a budgeted sub-query to a Historical expected to miss the deadline is split into, so that the parts
    * it finishes in time count (a whole number from 1, which never splits); absent: {@code
    * druid.getafix.quality.maxSplit}.

@@ -201,6 +201,26 @@ class ZoolanderModelTest
   }
 
   @Test
+  void decideAroundKeepsTheRoutedPrimaryEvenWhenAnotherNodeIsLikelierAlone()
+  {
+    final ZoolanderModel.Duplicate slow = node("slow", 20 * MEAN, 0);
+    final ZoolanderModel.Duplicate fast = node("fast", MEAN, 0);
+    // decide() alone would pick the fast node and no copy; around a slow primary, the fast one is its copy.
+    assertEquals(List.of("fast"), EXACT.decide(TAU_P90, 0.85, List.of(slow, fast), 1).nodes());
+    final ZoolanderModel.Decision around = EXACT.decideAround(slow, TAU_P90, 0.85, List.of(fast), 1);
+    assertEquals(List.of("slow", "fast"), around.nodes());
+    assertEquals(EXACT.serviceLevel(TAU_P90, List.of(slow)), around.single(), 1e-12);
+    assertTrue(around.serviceLevel() > 0.9, "a copy on the fast node meets the bound: " + around);
+    // A fast primary reaching the target alone gets no copy.
+    assertEquals(List.of("fast"), EXACT.decideAround(fast, TAU_P90, 0.85, List.of(slow), 1).nodes());
+    // Copies that would double the load of a busy other node (ρ 0.6 → 1.2) mask nothing: no copy.
+    final ZoolanderModel.Duplicate busy = node("busy", MEAN, 60);
+    assertEquals(List.of("slow"), EXACT.decideAround(slow, TAU_P90, 0.85, List.of(busy), 1).nodes());
+    assertEquals(0, EXACT.decideAround(null, TAU_P90, 0.85, List.of(fast), 1).nodes().size());
+    assertEquals(List.of("slow"), EXACT.decideAround(slow, TAU_P90, 0.85, null, 1).nodes());
+  }
+
+  @Test
   void settingsAreValidated()
   {
     assertThrows(IllegalArgumentException.class, () -> new ZoolanderSettings(-1, 0, 3, 0));
