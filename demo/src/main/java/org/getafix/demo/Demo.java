@@ -281,6 +281,9 @@ public final class Demo
     if (hedged) {
       context.put(QueryContextKeys.HEDGE, true);
     }
+    if (hedged && options.redundancy() != null) {
+      context.put(QueryContextKeys.REDUNDANCY, options.redundancy());
+    }
     final PhaseSampler sampler = new PhaseSampler(
         cluster,
         DATA_SOURCE,
@@ -410,8 +413,16 @@ public final class Demo
       progress(label + ": " + measured.summary());
       if (hedged && !budgeted) {
         final JsonNode qualityAtEnd = readOrEmpty("quality endpoint", quality::qualityState);
-        progress(label + ": hedges sent " + since(qualityAtStart, qualityAtEnd, "hedgesSent") + ", won "
-                 + since(qualityAtStart, qualityAtEnd, "hedgesWon") + " (from the warm-up on)");
+        final long hedgeable = since(qualityAtStart, qualityAtEnd, "hedgeableSubQueries");
+        final long extra = since(qualityAtStart, qualityAtEnd, "hedgesSent")
+                           + since(qualityAtStart, qualityAtEnd, "copiesSent");
+        progress(label + ": of " + hedgeable + " hedgeable sub-queries, hedges sent "
+                 + since(qualityAtStart, qualityAtEnd, "hedgesSent") + ", won "
+                 + since(qualityAtStart, qualityAtEnd, "hedgesWon") + "; copies sent up front "
+                 + since(qualityAtStart, qualityAtEnd, "copiesSent") + ", won "
+                 + since(qualityAtStart, qualityAtEnd, "copiesWon") + "; extra sub-queries "
+                 + String.format(Locale.ROOT, "%.1f%%", hedgeable == 0 ? 0.0 : 100.0 * extra / hedgeable)
+                 + " (from the warm-up on)");
       }
       final List<TimedQuery> timeline =
           measured.outcomes().stream()

@@ -36,6 +36,8 @@ import java.util.stream.IntStream;
  *                       {@code stragglerCores}) periodically from each warm-up on; null for the halfway straggler
  * @param backUpUnstable whether druid-getafix's plan gives what an unstable Historical holds alone a second holder
  *                       (the dynamic config's {@code backUpUnstable})
+ * @param redundancy     which of druid-getafix's hedged sub-queries also go to another holder at once ({@code
+ *                       getafixRedundancy}: SPARE or ZOOLANDER); null for none
  */
 public record DemoOptions(
     boolean quick,
@@ -56,7 +58,8 @@ public record DemoOptions(
     Long timeoutMs,
     int clients,
     Stalls stalls,
-    boolean backUpUnstable
+    boolean backUpUnstable,
+    String redundancy
 )
 {
   /** As in the routing experiment: slow enough to set the tail of every query that waits for it. */
@@ -80,6 +83,8 @@ public record DemoOptions(
       "  --stalls P:L    instead of a straggler from halfway, the strongest Historical stalls (is throttled to",
       "                  --straggler-cores) for L seconds every P seconds from the warm-up on, e.g. 10:1.5",
       "  --backup        druid-getafix's plan backs up unstable Historicals (backUpUnstable true)",
+      "  --redundancy M  druid-getafix's queries are hedged and their sub-queries copied up front as M says",
+      "                  (getafixRedundancy): spare (sPARE's replication factor) or zoolander (Zoolander's model)",
       "  --repetitions N run the strategies N times, in the order given, then reversed, and so on (ABBA)"
   );
   public static final String USAGE = String.join(
@@ -87,7 +92,7 @@ public record DemoOptions(
       "usage: ./getafix demo [--quick] [--duration S] [--historicals N] [--quotas 1.0,0.5,0.25]",
       "                      [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
       "                      [--straggler-cores C] [--stalls P:L] [--backup] [--timeout-ms MS] [--clients N]",
-      "                      [--repetitions N] [--keep-running]",
+      "                      [--redundancy spare|zoolander] [--repetitions N] [--keep-running]",
       "  (a single run takes 8-15 minutes on 2 cores, --quick 5-8)",
       OPTIONS + " (default 1)",
       "  --keep-running  leave the cluster up after the report and print the Druid web console URL"
@@ -98,7 +103,7 @@ public record DemoOptions(
       "                            [--repetitions N] [--duration S] [--historicals N] [--quotas LIST]",
       "                            [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
       "                            [--straggler-cores C] [--stalls P:L] [--backup] [--timeout-ms MS]",
-      "                            [--clients N]",
+      "                            [--clients N] [--redundancy spare|zoolander]",
       "  (3 repetitions of placement take 25-45 minutes on 2 cores, --quick about 12; of each other experiment",
       "  about 10-15 minutes, --quick 6-10)",
       OPTIONS + " (default 3)"
@@ -157,6 +162,7 @@ public record DemoOptions(
     int clients = DEFAULT_CLIENTS;
     Stalls stalls = null;
     boolean backUpUnstable = false;
+    String redundancy = null;
     for (int i = 0; i < args.length; i++) {
       final String arg = args[i];
       switch (arg) {
@@ -175,6 +181,13 @@ public record DemoOptions(
         case "--straggler-cores" -> stragglerCores = cores(value(args, ++i, arg), arg);
         case "--stalls" -> stalls = Stalls.parse(value(args, ++i, arg));
         case "--backup" -> backUpUnstable = true;
+        case "--redundancy" -> {
+          redundancy = value(args, ++i, arg).toUpperCase(Locale.ROOT);
+          if (!List.of("SPARE", "ZOOLANDER").contains(redundancy)) {
+            throw new IllegalArgumentException("--redundancy must be spare or zoolander, got " + args[i]);
+          }
+          hedge = true;
+        }
         case "--timeout-ms" -> timeoutMs = (long) positiveInt(value(args, ++i, arg), arg);
         case "--clients" -> {
           clients = positiveInt(value(args, ++i, arg), arg);
@@ -230,7 +243,8 @@ public record DemoOptions(
         timeoutMs,
         clients,
         stalls,
-        backUpUnstable
+        backUpUnstable,
+        redundancy
     );
   }
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,6 +27,20 @@ class DemoOptionsTest
     assertEquals(JitCompilerCpu.WarmUp.WORKLOAD, options.jitWarmUp());
     assertFalse(options.backUpUnstable());
     assertTrue(DemoOptions.parse("--backup").backUpUnstable());
+    assertNull(options.redundancy());
+    assertFalse(options.hedge());
+  }
+
+  @Test
+  void redundancyNamesAModeAndHedges()
+  {
+    final DemoOptions zoolander = DemoOptions.parse("--redundancy", "zoolander");
+    assertEquals("ZOOLANDER", zoolander.redundancy());
+    assertTrue(zoolander.hedge(), "copies race as hedges do");
+    assertEquals("SPARE", DemoOptions.parse("--redundancy", "Spare").redundancy());
+    final IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> DemoOptions.parse("--redundancy", "always"));
+    assertTrue(e.getMessage().contains("spare or zoolander"), e.getMessage());
   }
 
   @Test

@@ -189,6 +189,7 @@ public class Hedging
       return null;
     }
     policy.onPrimary();
+    metrics.hedgeable();
     final String table = ((TableDataSource) subQuery.getDataSource()).getName();
     final List<SegmentDescriptor> segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors();
     final Map<String, BudgetedDruidClient<?>> clientOf = new HashMap<>();

@@ -45,6 +45,7 @@ public class QualityMetrics implements BudgetedQuery.Listener
   private final AtomicLong evictions = new AtomicLong();
   private final AtomicLong hedgesSent = new AtomicLong();
   private final AtomicLong hedgesWon = new AtomicLong();
+  private final AtomicLong hedgeable = new AtomicLong();
   private final AtomicLong copiesSent = new AtomicLong();
   private final AtomicLong copiesWon = new AtomicLong();
   /** The latest redundancy period's figures and the Broker's mode, null before the first period ends. */
@@ -163,6 +164,12 @@ public class QualityMetrics implements BudgetedQuery.Listener
     emit(query, event, 1);
   }
 
+  /** A sub-query that could be hedged or copied (specific segments of one table, hedging on for it) was sent. */
+  void hedgeable()
+  {
+    hedgeable.incrementAndGet();
+  }
+
   /**
    * A redundancy period ended. Emitted only where the Broker's redundancy is on, or a query asked for it in the
    * period, so that a Broker without it emits nothing new.
@@ -218,6 +225,7 @@ public class QualityMetrics implements BudgetedQuery.Listener
     state.put("matureRunsFailedByReason", byReason);
     state.put("matureRunsSkipped", skipped.get());
     state.put("memoEvictions", evictions.get());
+    state.put("hedgeableSubQueries", hedgeable.get());
     state.put("hedgesSent", hedgesSent.get());
     state.put("hedgesWon", hedgesWon.get());
     state.put("copiesSent", copiesSent.get());
