@@ -315,12 +315,15 @@ public final class Demo
         ));
         Waits.await("Getafix to act", Duration.ofMinutes(3), () -> "ACTIVE".equals(getafix.mode()));
         gamma = getafix.config().path("gamma").asDouble();
+        final String hedging = !hedged ? ""
+                               : options.redundancy() == null ? "getafixHedge=true"
+                               : "getafixHedge=true, getafixRedundancy=" + options.redundancy();
         if (budgeted) {
           progress(label + ": every query carries getafixBudgetMs=" + budget.ms() + " (" + budget.source() + ")"
-                   + (hedged ? " and getafixHedge=true" : "") + "; the Broker samples " + MATURE_SAMPLE_RATE
+                   + (hedged ? " and " + hedging : "") + "; the Broker samples " + MATURE_SAMPLE_RATE
                    + " of them for a mature run");
         } else {
-          progress(label + ": queries carry no budget" + (hedged ? "; every one carries getafixHedge=true" : ""));
+          progress(label + ": queries carry no budget" + (hedged ? "; every one carries " + hedging : ""));
         }
         settled = () -> {
           final Map<String, Set<String>> planned = getafix.plannedHolders();

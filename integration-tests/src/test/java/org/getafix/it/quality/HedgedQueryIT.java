@@ -49,7 +49,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   it runs;</li>
  *   <li>with a budget the straggler cannot meet, hedging recovers segments: the coverage rises, and a complete
  *   answer equals the unthrottled one; a query sampled for a mature run is hedged too, and its mature run measures
- *   it (a complete answer at quality 1).</li>
+ *   it (a complete answer at quality 1);</li>
+ *   <li>with Zoolander's redundancy ({@value QueryContextKeys#REDUNDANCY}), once the Broker has seen the straggler
+ *   slow, the straggler's sub-queries go to the other holder at once, outside the hedge budget, the copies win, the
+ *   answers equal the unthrottled ones, and the quality endpoint shows the model's predicted share within the bound
+ *   beside the measured one.</li>
  * </ul>
  * Writes its figures to {@code integration-tests/target/hedged-queries.json}.
  */
@@ -344,6 +348,63 @@ class HedgedQueryIT
     assertTrue(run.measuredQuality() > 0, "the hedged answer's mature run measured nothing: " + figures);
     if (!hedged.coverage().path("timedOut").asBoolean(true)) {
       assertEquals(1.0, run.measuredQuality(), "a complete hedged answer is its mature answer: " + figures);
+    }
+  }
+
+  @Test
+  void zoolanderCopiesTheStragglersSubQueriesUpFrontAndTheyCountOnce() throws Exception
+  {
+    final Map<String, Object> query = everyQueryType().get(0);
+    final BrokerAnswer reference = query(with(query, Map.of(QueryContextKeys.HEDGE, false)));
+    final Map<String, Object> copied = with(query, Map.of(QueryContextKeys.REDUNDANCY, "zoolander"));
+    final QualityClient client = new QualityClient(cluster.broker().uri());
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    final JsonNode before = client.qualityState();
+    final int[] queries = {0};
+    cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+    try {
+      // The model judges a Historical by its last 30 s of sub-queries, which start out as the unthrottled straggler's;
+      // hedges, and the primaries they beat, teach the Broker that it is slow now.
+      Waits.await("a copy of a sub-query sent up front and winning", Duration.ofMinutes(3), Duration.ZERO, () -> {
+        final BrokerAnswer answer = query(copied);
+        queries[0]++;
+        assertSameAnswer(query, reference, answer, "the answer of query " + queries[0] + " differs from the unthrottled one");
+        return client.qualityState().path("copiesWon").asLong() > before.path("copiesWon").asLong();
+      }, () -> queries[0] + " queries, quality state " + readState(client));
+      // Judged once the period of those copies ends, every 3 s.
+      final JsonNode[] period = {null};
+      Waits.await("a redundancy period with judged sub-queries", Duration.ofMinutes(1), Duration.ZERO, () -> {
+        final BrokerAnswer answer = query(copied);
+        queries[0]++;
+        assertSameAnswer(query, reference, answer, "the answer of query " + queries[0] + " differs from the unthrottled one");
+        period[0] = client.qualityState().path("lastRedundancyPeriod");
+        return period[0].path("judged").asLong() > 0;
+      }, () -> "last period " + period[0]);
+      final JsonNode after = client.qualityState();
+      figures.put("queries", queries[0]);
+      figures.put("copiesSent", after.path("copiesSent").asLong() - before.path("copiesSent").asLong());
+      figures.put("copiesWon", after.path("copiesWon").asLong() - before.path("copiesWon").asLong());
+      figures.put("hedgesSent", after.path("hedgesSent").asLong() - before.path("hedgesSent").asLong());
+      figures.put("lastRedundancyPeriod", MAPPER.convertValue(period[0], Map.class));
+      final double predicted = period[0].path("predictedServiceLevel").asDouble(Double.NaN);
+      final double measured = period[0].path("measuredServiceLevel").asDouble(Double.NaN);
+      assertTrue(predicted >= 0 && predicted <= 1, "predicted service level: " + figures);
+      assertTrue(measured >= 0 && measured <= 1, "measured service level: " + figures);
+      assertTrue((Long) figures.get("copiesSent") > 0, "no copy was sent: " + figures);
+    }
+    finally {
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+      FIGURES.put("zoolander", figures);
+    }
+  }
+
+  private static String readState(QualityClient client)
+  {
+    try {
+      return client.qualityState().toString();
+    }
+    catch (IOException | InterruptedException e) {
+      return "unreadable: " + e.getMessage();
     }
   }
 }
