@@ -370,7 +370,7 @@ class HedgedQueryIT
         queries[0]++;
         assertSameAnswer(query, reference, answer, "the answer of query " + queries[0] + " differs from the unthrottled one");
         return client.qualityState().path("copiesWon").asLong() > before.path("copiesWon").asLong();
-      }, () -> queries[0] + " queries, quality state " + readState(client));
+      }, () -> queries[0] + " queries, quality state " + stateOf(client));
       // Judged once the period of those copies ends, every 3 s.
       final JsonNode[] period = {null};
       Waits.await("a redundancy period with judged sub-queries", Duration.ofMinutes(1), Duration.ZERO, () -> {
@@ -398,12 +398,13 @@ class HedgedQueryIT
     }
   }
 
-  private static String readState(QualityClient client)
+  /** The quality endpoint's state for a failure message, or why it could not be read. */
+  private static String stateOf(QualityClient client)
   {
     try {
       return client.qualityState().toString();
     }
-    catch (IOException | InterruptedException e) {
+    catch (RuntimeException e) {
       return "unreadable: " + e.getMessage();
     }
   }
