@@ -276,8 +276,11 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       final List<Part<T>> late = new ArrayList<>();
       for (Part<T> part : sent) {
         final CompletableFuture<List<T>> rows = part.attempt.rows;
+        // Done first, failure second: a part that fails between the two reads (its Historical's timeout is the
+        // deadline, so that is when it fails) must not count as answered and then fail the merge.
+        final boolean done = rows.isDone();
         final Throwable failure = failure(rows);
-        if (rows.isDone() && failure == null) {
+        if (done && failure == null) {
           inTime.add(part);
         } else if (failure != null && !isLate(failure, deadline)) {
           // The Historical failed the part, as it would have failed the whole sub-query.
