@@ -145,7 +145,7 @@ public final class UpfrontRedundancy
   private <S> Copies<S> spare(String primary, List<S> segments, Function<? super S, ? extends List<String>> holders)
   {
     if (replicator.copies() < 2) {
-      return none(Mode.SPARE, segments, Double.NaN);
+      return new Copies<>(Mode.SPARE, Map.of(), List.copyOf(segments), Double.NaN);
     }
     final Map<String, List<S>> byHolder = new LinkedHashMap<>();
     final List<S> stranded = new ArrayList<>();
@@ -230,11 +230,6 @@ public final class UpfrontRedundancy
     }
     byHolder.replaceAll((holder, assigned) -> Collections.unmodifiableList(assigned));
     return new Copies<>(mode, Collections.unmodifiableMap(byHolder), Collections.unmodifiableList(stranded), predicted);
-  }
-
-  private static <S> Copies<S> none(Mode mode, List<S> segments, double predicted)
-  {
-    return new Copies<>(mode, Map.of(), List.copyOf(segments), predicted);
   }
 
   /** The distinct holders other than {@code primary}, in the order given, without nulls. */
