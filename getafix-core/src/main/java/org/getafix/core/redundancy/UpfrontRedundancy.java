@@ -31,7 +31,9 @@ import java.util.random.RandomGenerator;
  * moment. The Zoolander model adds the M/G/1 queueing of that load once more, so its prediction errs low, towards
  * fewer copies.
  *
- * <p>Thread-safe: every method locks the instance. Nothing here throws on garbage: a NaN or negative latency is not
+ * <p>Thread-safe: every method that counts locks the instance. The counts the modes read (primaries per node, attempt
+ * latencies, first answers) are kept only while copies are in use, in this period or the last: a Broker where no
+ * query asks for copies takes no lock per sub-query. Nothing here throws on garbage: a NaN or negative latency is not
  * recorded, and a segment with no other holder is left to its primary ({@link Copies#stranded}).
  */
 public final class UpfrontRedundancy
@@ -71,7 +73,7 @@ public final class UpfrontRedundancy
    * What one period saw.
    *
    * @param factor    sPARE's replication factor r for the next period
-   * @param primaries sub-queries offered a copy in the period, in every mode
+   * @param primaries sub-queries offered a copy in the period, in every mode, while copies are in use (0 otherwise)
    * @param copied    of them, those that got one
    * @param predicted Zoolander's mean predicted share within the bound of the sub-queries it judged, NaN if none
    * @param measured  the share of those answered within the bound, NaN if none
@@ -98,6 +100,9 @@ public final class UpfrontRedundancy
   private double predictedSum;
   private long judged;
   private long inTime;
+  /** Whether some sub-query asked for copies this period or the last: only then are the counts kept. */
+  private volatile boolean inUse;
+  private boolean askedThisPeriod;
 
   public UpfrontRedundancy(RedundancySettings settings, NodeLatencies latencies, RandomGenerator random)
   {
@@ -121,18 +126,35 @@ public final class UpfrontRedundancy
    *
    * @param holders a segment's holders (the primary and nulls are skipped)
    */
-  public synchronized <S> Copies<S> copies(
+  public <S> Copies<S> copies(
       Mode mode,
       String primary,
       List<S> segments,
       Function<? super S, ? extends List<String>> holders
   )
   {
-    primaries++;
-    primariesOf.computeIfAbsent(String.valueOf(primary), node -> new long[1])[0]++;
-    if (mode == null || mode == Mode.OFF || segments == null) {
+    final boolean off = mode == null || mode == Mode.OFF;
+    if (off && !inUse) {
       return null;
     }
+    synchronized (this) {
+      if (!off) {
+        askedThisPeriod = true;
+        inUse = true;
+      }
+      primaries++;
+      primariesOf.computeIfAbsent(String.valueOf(primary), node -> new long[1])[0]++;
+      return off || segments == null ? null : copiesIn(mode, primary, segments, holders);
+    }
+  }
+
+  private <S> Copies<S> copiesIn(
+      Mode mode,
+      String primary,
+      List<S> segments,
+      Function<? super S, ? extends List<String>> holders
+  )
+  {
     final Copies<S> copies = mode == Mode.SPARE
                              ? spare(primary, segments, holders)
                              : zoolander(primary, segments, holders);
@@ -267,25 +289,35 @@ public final class UpfrontRedundancy
   }
 
   /** One attempt at a sub-query, a primary, copy or hedge, took {@code millis}: the variability sPARE reads. */
-  public synchronized void attempted(double millis)
+  public void attempted(double millis)
   {
-    attempts.add(millis);
+    if (!inUse) {
+      return;
+    }
+    synchronized (this) {
+      attempts.add(millis);
+    }
   }
 
   /**
    * A sub-query offered copies had its first complete answer after {@code millis} (NaN if it had none): the target
    * metric sPARE lowers and, for Zoolander's, the measured service level.
    */
-  public synchronized void answered(Copies<?> copies, double millis)
+  public void answered(Copies<?> copies, double millis)
   {
-    if (!Double.isNaN(millis)) {
-      firstAnswers.add(millis);
+    if (copies == null && !inUse) {
+      return;
     }
-    if (copies != null && copies.mode() == Mode.ZOOLANDER && !Double.isNaN(copies.predicted())) {
-      judged++;
-      predictedSum += copies.predicted();
-      if (millis <= settings.boundMillis()) {
-        inTime++;
+    synchronized (this) {
+      if (!Double.isNaN(millis)) {
+        firstAnswers.add(millis);
+      }
+      if (copies != null && copies.mode() == Mode.ZOOLANDER && !Double.isNaN(copies.predicted())) {
+        judged++;
+        predictedSum += copies.predicted();
+        if (millis <= settings.boundMillis()) {
+          inTime++;
+        }
       }
     }
   }
@@ -321,6 +353,8 @@ public final class UpfrontRedundancy
         judged == 0 ? Double.NaN : inTime / (double) judged,
         judged
     );
+    inUse = askedThisPeriod;
+    askedThisPeriod = false;
     primariesOf.clear();
     decisions.clear();
     firstAnswers.clear();

@@ -66,11 +66,22 @@ class UpfrontRedundancyTest
   }
 
   @Test
-  void offSendsNoCopyButCountsThePrimary()
+  void offSendsNoCopyAndCountsPrimariesOnlyWhileCopiesAreInUse()
   {
     final UpfrontRedundancy redundancy = redundancy(2);
     assertNull(redundancy.copies(UpfrontRedundancy.Mode.OFF, "a", List.of("s1"), HOLDERS));
+    redundancy.attempted(10);
+    redundancy.answered(null, 10);
+    assertEquals(0, redundancy.endPeriod(1, 3).primaries(), "counted with no copies in use");
+
+    redundancy.copies(UpfrontRedundancy.Mode.ZOOLANDER, "a", List.of("s1"), HOLDERS);
+    assertNull(redundancy.copies(UpfrontRedundancy.Mode.OFF, "a", List.of("s1"), HOLDERS));
+    assertEquals(2, redundancy.endPeriod(1, 3).primaries());
+    // The period after the last one that asked still counts, so that the model's rates are never a period stale.
+    assertNull(redundancy.copies(UpfrontRedundancy.Mode.OFF, "a", List.of("s1"), HOLDERS));
     assertEquals(1, redundancy.endPeriod(1, 3).primaries());
+    assertNull(redundancy.copies(UpfrontRedundancy.Mode.OFF, "a", List.of("s1"), HOLDERS));
+    assertEquals(0, redundancy.endPeriod(1, 3).primaries());
   }
 
   @Test
@@ -111,8 +122,10 @@ class UpfrontRedundancyTest
     observe("a", 800, 50);
     observe("b", 20, 50);
     final UpfrontRedundancy redundancy = redundancy(1);
-    // b's own primaries fill 70% of its one slot: one more copy for each would take it past saturation.
-    for (int i = 0; i < 35; i++) {
+    // b's own primaries fill 70% of its one slot: one more copy for each would take it past saturation. One of them
+    // asks for copies, so that the others are counted too.
+    redundancy.copies(UpfrontRedundancy.Mode.ZOOLANDER, "b", List.of("s1"), HOLDERS);
+    for (int i = 0; i < 34; i++) {
       redundancy.copies(UpfrontRedundancy.Mode.OFF, "b", List.of("s1"), HOLDERS);
     }
     redundancy.endPeriod(1, 2);
