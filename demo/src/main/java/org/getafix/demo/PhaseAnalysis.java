@@ -164,6 +164,8 @@ public final class PhaseAnalysis
         phase.queries(),
         counterDelta(window, Sample::scans),
         loadsAndDropsTotal(phase.samples())[0],
+        loadsAndDropsTotal(window)[0],
+        loadedShareOfDataPerHour(phase),
         meanUtilisation(phase, window),
         0,
         null,

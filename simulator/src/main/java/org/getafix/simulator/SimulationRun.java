@@ -139,7 +139,8 @@ public final class SimulationRun
             gamma(),
             p.hotLoadShare(),
             p.hotMinNodeLoadShare(),
-            run.backUpUnstable() != null ? run.backUpUnstable() : p.backUpUnstable()
+            run.backUpUnstable() != null ? run.backUpUnstable() : p.backUpUnstable(),
+            run.minPlanGain() != null ? run.minPlanGain() : p.minPlanGain()
         ),
         p.druidDefaultReplicas()
     );
@@ -244,6 +245,8 @@ public final class SimulationRun
         metrics.queries(),
         arrivals.tasks(),
         footprint.replicaLoads(),
+        footprint.movedLoads(),
+        footprint.movedDataPerHour(),
         metrics.meanUtilisation(totalCores, window),
         metrics.meanPlanMillis(),
         execution == null ? null : execution.result(),

@@ -109,10 +109,13 @@ class SimulationRunTest
   @Test
   void popularityBiasCorrectionReachesThePlanner()
   {
+    // Every round's plan adopted, so that the ratings' difference shows in the loads.
     final ScenarioSettings corrected = ScenarioParser.parse(TINY.replace(
-        "\"clients\":", "\"planning\": {\"popularityBiasCorrection\": true}, \"clients\":"
+        "\"clients\":", "\"planning\": {\"popularityBiasCorrection\": true, \"minPlanGain\": 0}, \"clients\":"
     ));
-    final ScenarioSettings thesis = ScenarioParser.parse(TINY);
+    final ScenarioSettings thesis = ScenarioParser.parse(TINY.replace(
+        "\"clients\":", "\"planning\": {\"minPlanGain\": 0}, \"clients\":"
+    ));
     assertFalse(thesis.planning().popularityBiasCorrection());
     assertNotEquals(
         runOne(corrected, "getafix-h").get(0).result().replicaLoads(),

@@ -29,6 +29,12 @@ public enum GetafixMetric
       "getafix/stats/rejected",
       "1 for each Historical whose report failed a plausibility check this round (server, reason = the field)"
   ),
+  PLAN_KEPT(
+      "getafix/plan/kept",
+      "1 when the round keeps the plan in force, 0 when it adopts its fresh plan (reason)"
+  ),
+  PLAN_REPAIRED("getafix/plan/repaired", "segments of the plan in force given their fresh placement this round"),
+  PLAN_PEAK("getafix/plan/peak", "the plan's most utilised Historical's load over its capacity, relative to the mean"),
   REFUSED("getafix/refused", "1 while the Coordinator config stops Getafix, else 0"),
 
   // Brokers with a Getafix routing strategy, every druid.getafix.routing.period.

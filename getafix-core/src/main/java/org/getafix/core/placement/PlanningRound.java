@@ -51,6 +51,8 @@ public final class PlanningRound
   private final boolean popularityInheritance;
   /** Null when the strategy is not capacity-aware: every node weighs 1. */
   private final CapacityEstimator estimator;
+  /** Null for the strategies that replan every round: the thesis' own and those standing for other systems. */
+  private final PlanKeeper keeper;
   private Observed observed;
 
   /**
@@ -68,6 +70,7 @@ public final class PlanningRound
     this.popularityInheritance = settings.popularityInheritance() && !entry.thesis();
     final CapacityEstimators.Entry estimatorEntry = CapacityEstimators.REGISTRY.get(settings.capacityEstimator());
     this.estimator = entry.capacityAware() ? estimatorEntry.create(settings.capacitySmoothing()) : null;
+    this.keeper = entry.budgeted() && !entry.thesis() ? new PlanKeeper() : null;
   }
 
   /**
@@ -163,8 +166,16 @@ public final class PlanningRound
    * @param loadShares node id → the load the plan routes to it: Σ over segments of load × the node's share, for every
    *                   observed node (0 for a node planned nothing), by id
    * @param tiers      HOT / WARM / COLD of every observed node by its planned load share, by id
+   * @param verdict    whether the round's fresh plan replaced the plan in force, and why ({@link PlanKeeper}); null
+   *                   for the strategies that replan every round
    */
-  public record Result(Observed observed, PlacementPlan plan, Map<String, Double> loadShares, Map<String, Tier> tiers)
+  public record Result(
+      Observed observed,
+      PlacementPlan plan,
+      Map<String, Double> loadShares,
+      Map<String, Tier> tiers,
+      PlanKeeper.Verdict verdict
+  )
   {
     /**
      * Fraction of the nodes with a hardware tier whose planned tier matches it; empty when no observed node has one.
@@ -280,7 +291,11 @@ public final class PlanningRound
         ));
       }
     }
-    final PlacementPlan plan = strategy.plan(new PlacementInput(loads, placeable, constraints, currentHolders));
+    final PlacementPlan fresh = strategy.plan(new PlacementInput(loads, placeable, constraints, currentHolders));
+    final PlanKeeper.Verdict verdict = keeper == null
+                                       ? null
+                                       : keeper.next(fresh, constraints, loads, placeable, currentHolders);
+    final PlacementPlan plan = verdict == null ? fresh : verdict.plan();
 
     final Map<String, Double> loadShares = new TreeMap<>();
     observed.nodes().forEach(n -> loadShares.put(n.nodeId(), 0.0));
@@ -292,7 +307,8 @@ public final class PlanningRound
         observed,
         plan,
         Collections.unmodifiableMap(loadShares),
-        TierClassifier.classify(loadShares)
+        TierClassifier.classify(loadShares),
+        verdict
     );
   }
 

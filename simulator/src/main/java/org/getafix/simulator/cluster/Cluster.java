@@ -205,14 +205,19 @@ public final class Cluster
    * @param maxNodeBytes      the most bytes any one node held in the window
    * @param meanReplicas      time-averaged replica count
    * @param meanSegments      time-averaged segment count
-   * @param replicaLoads      loads started over the whole run (churn)
+   * @param replicaLoads      loads started over the whole run, first replicas included
+   * @param movedLoads        loads started in the window of the segments served when it opened: the churn
+   * @param movedDataPerHour  the bytes of those loads per hour of the window, as a share of the data set's
+   *                          time-averaged size (0.05 = 5% of the data loaded again each hour)
    */
   public record Footprint(
       double meanTotalBytes,
       long maxNodeBytes,
       double meanReplicas,
       double meanSegments,
-      long replicaLoads
+      long replicaLoads,
+      long movedLoads,
+      double movedDataPerHour
   )
   {
   }

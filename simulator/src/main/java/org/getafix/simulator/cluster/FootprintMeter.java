@@ -2,9 +2,14 @@ package org.getafix.simulator.cluster;
 
 import org.getafix.simulator.engine.EventLoop;
 
+import java.util.BitSet;
+
 /**
  * Memory, replica and segment counts integrated over the measured window [measureFrom, measureTo], each node's
- * peak bytes in it, and the loads started over the whole run.
+ * peak bytes in it, the loads started over the whole run, and the churn in the window: loads of the segments that
+ * were served when the window opened. New segments' loads, their first replicas and those that follow them while they
+ * are the hottest, are ingestion, which every strategy pays; loads of the data already served move bytes from deep
+ * storage for the placement's sake.
  */
 final class FootprintMeter
 {
@@ -19,7 +24,12 @@ final class FootprintMeter
   private double byteSeconds;
   private double replicaSeconds;
   private double segmentSeconds;
+  private double dataByteSeconds;
   private long replicaLoads;
+  private long movedLoads;
+  private long movedBytes;
+  /** Indexes of the segments served when the window opened; null before. */
+  private BitSet servedAtOpen;
 
   FootprintMeter(EventLoop loop, Historical[] nodes, SegmentCatalog segments, double measureFrom, double measureTo)
   {
@@ -43,9 +53,14 @@ final class FootprintMeter
     }
   }
 
-  void countLoad()
+  /** A load of {@code segment} started. */
+  void countLoad(Segment segment)
   {
     replicaLoads++;
+    if (servedAtOpen != null && servedAtOpen.get(segment.index()) && loop.now() <= measureTo) {
+      movedLoads++;
+      movedBytes += segment.sizeBytes();
+    }
   }
 
   /** Integrates memory, replicas and segment count up to now, inside the measured window. */
@@ -57,6 +72,7 @@ final class FootprintMeter
       byteSeconds += totalBytes * (now - from);
       replicaSeconds += totalReplicas * (now - from);
       segmentSeconds += segments.size() * (now - from);
+      dataByteSeconds += segments.bytes() * (now - from);
     }
     lastAccounting = Math.max(lastAccounting, loop.now());
   }
@@ -64,6 +80,12 @@ final class FootprintMeter
   void openMeasurementWindow()
   {
     accountSegments();
+    servedAtOpen = new BitSet(segments.size());
+    for (Segment segment : segments.all()) {
+      if (segment.isQueryable()) {
+        servedAtOpen.set(segment.index());
+      }
+    }
     for (Historical h : nodes) {
       h.peakBytes = Math.max(h.peakBytes, h.bytesHeld);
     }
@@ -77,12 +99,15 @@ final class FootprintMeter
     for (Historical h : nodes) {
       peak = Math.max(peak, h.peakBytes);
     }
+    final double meanDataBytes = dataByteSeconds / window;
     return new Cluster.Footprint(
         byteSeconds / window,
         peak,
         replicaSeconds / window,
         segmentSeconds / window,
-        replicaLoads
+        replicaLoads,
+        movedLoads,
+        meanDataBytes > 0 ? movedBytes / meanDataBytes / (window / 3600) : 0
     );
   }
 }

@@ -119,7 +119,7 @@ final class LoadQueues
       }
       node.loadsInProgress++;
       footprint.changeMemory(node.index(), segment.sizeBytes(), 1);
-      footprint.countLoad();
+      footprint.countLoad(segment);
       loop.scheduleAfter(segment.sizeBytes() / loadBytesPerSecond, () -> finishLoad(node, segment));
     }
   }

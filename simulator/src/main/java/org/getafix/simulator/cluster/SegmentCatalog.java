@@ -15,6 +15,7 @@ final class SegmentCatalog
   private final Set<String> ids = new HashSet<>();
   /** Indices of queryable segments, oldest first (so age 0 is the last element). */
   private final IntArrayList queryable = new IntArrayList();
+  private long bytes;
 
   Segment create(String id, long sizeBytes)
   {
@@ -23,6 +24,7 @@ final class SegmentCatalog
     }
     final Segment segment = new Segment(segments.size(), id, sizeBytes);
     segments.add(segment);
+    bytes += sizeBytes;
     return segment;
   }
 
@@ -49,6 +51,12 @@ final class SegmentCatalog
   int size()
   {
     return segments.size();
+  }
+
+  /** The data set's size: every segment's bytes once. */
+  long bytes()
+  {
+    return bytes;
   }
 
   int queryableCount()

@@ -111,19 +111,21 @@ public final class HtmlReporter implements Reporter
     final StringBuilder t = new StringBuilder(
         "<table><tr><th>run</th><th>strategy</th><th>routing</th><th>γ</th><th>p50 ms</th><th>mean ms</th>"
         + "<th>p99 ms</th><th>makespan s</th><th>total memory GB</th><th>max node GB</th><th>replicas</th>"
-        + "<th>extra replicas</th><th>eff. RF</th><th>tiering acc.</th><th>utilisation</th><th>loads</th></tr>"
+        + "<th>extra replicas</th><th>eff. RF</th><th>tiering acc.</th><th>utilisation</th><th>loads</th>"
+        + "<th>moved loads</th><th>data moved / h</th></tr>"
     );
     for (RunOutcome o : outcomes) {
       final RunResult r = o.result();
       t.append(String.format(
           Locale.ROOT,
           "<tr><td>%s</td><td>%s</td><td>%s</td><td>%.2f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td><td>%.1f</td>"
-          + "<td>%.1f</td><td>%.1f</td><td>%d</td><td>%d</td><td>%.3f</td><td>%s</td><td>%.0f%%</td><td>%d</td></tr>",
+          + "<td>%.1f</td><td>%.1f</td><td>%d</td><td>%d</td><td>%.3f</td><td>%s</td><td>%.0f%%</td><td>%d</td>"
+          + "<td>%d</td><td>%.1f%%</td></tr>",
           escape(o.label()), r.strategy(), r.routing(), r.gamma(), r.latencyMs().p50(), r.latencyMs().mean(),
           r.latencyMs().p99(), r.makespanMs() / 1000, r.totalMemoryBytes() / 1e9, r.maxNodeMemoryBytes() / 1e9,
           r.totalReplicas(), r.extraReplicas(), r.effectiveReplicationFactor(),
           r.tieringAccuracy() == null ? "–" : String.format(Locale.ROOT, "%.2f", r.tieringAccuracy()),
-          100 * r.meanUtilisation(), r.replicaLoads()
+          100 * r.meanUtilisation(), r.replicaLoads(), r.movedLoads(), 100 * r.movedDataPerHour()
       ));
     }
     return t.append("</table>").toString();

@@ -26,7 +26,11 @@ import java.util.Map;
  * @param tieringAccuracyNaturalBreaks the same with tiers found by natural breaks instead of known tier sizes
  * @param queries                    queries measured
  * @param tasks                      per-segment tasks run, whole run
- * @param replicaLoads               loads started, whole run (churn)
+ * @param replicaLoads               loads started, whole run, first replicas included
+ * @param movedLoads                 loads started in the measured window of the segments served when it opened: the
+ *                                   churn (new segments' loads are ingestion, which every strategy pays)
+ * @param movedDataPerHour           those loads' bytes per hour, as a share of the data set (0.05 = 5% of the data
+ *                                   loaded again each hour); NaN where not measured
  * @param meanUtilisation            mean core utilisation over nodes in the measured window
  * @param meanPlanMillis             mean wall milliseconds one plan took
  * @param execution                  budgeted execution or admission figures; absent for runs without them
@@ -51,6 +55,8 @@ public record RunResult(
     long queries,
     long tasks,
     long replicaLoads,
+    long movedLoads,
+    double movedDataPerHour,
     double meanUtilisation,
     double meanPlanMillis,
     @JsonInclude(JsonInclude.Include.NON_NULL) ExecutionResult execution,

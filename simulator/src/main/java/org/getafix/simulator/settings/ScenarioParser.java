@@ -338,7 +338,7 @@ public final class ScenarioParser
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
         "routing", "maxLoadsPerRound", "maxDropsPerRound", "loadBeforeDrop", "popularityInheritance", "hotLoadShare",
-        "hotMinNodeLoadShare", "backUpUnstable"
+        "hotMinNodeLoadShare", "backUpUnstable", "minPlanGain"
     ));
     // The extension's knobs, with its defaults and ranges; replicas are also bounded by the scenario's nodes, and
     // by default not capped below them.
@@ -369,7 +369,8 @@ public final class ScenarioParser
         p.bool("popularityInheritance", PlacementKnobs.POPULARITY_INHERITANCE.defaultValue()),
         p.number("hotLoadShare", PlacementKnobs.HOT_LOAD_SHARE),
         p.number("hotMinNodeLoadShare", PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE),
-        p.bool("backUpUnstable", PlacementKnobs.BACK_UP_UNSTABLE.defaultValue())
+        p.bool("backUpUnstable", PlacementKnobs.BACK_UP_UNSTABLE.defaultValue()),
+        p.number("minPlanGain", PlacementKnobs.MIN_PLAN_GAIN)
     );
   }
 
@@ -390,7 +391,7 @@ public final class ScenarioParser
       final JsonFields r = new JsonFields(array.get(i), "runs[" + i + "]");
       r.rejectUnknown(Set.of(
           "label", "strategy", "routing", "gamma", "capacityEstimator", "execution", "loadFactors", "loadStep",
-          "budgetAs", "redundancy", "backUpUnstable"
+          "budgetAs", "redundancy", "backUpUnstable", "minPlanGain"
       ));
       final String strategy = oneOf(r, "strategy", null, PlacementStrategies.REGISTRY.names());
       final String label = r.string("label", strategy);
@@ -420,7 +421,8 @@ public final class ScenarioParser
             step,
             oneOf(r, "budgetAs", ScenarioSettings.BUDGET_AS.get(0), ScenarioSettings.BUDGET_AS),
             oneOf(r, "redundancy", ScenarioSettings.REDUNDANCIES.get(0), ScenarioSettings.REDUNDANCIES),
-            r.has("backUpUnstable") ? r.bool("backUpUnstable", false) : null
+            r.has("backUpUnstable") ? r.bool("backUpUnstable", false) : null,
+            r.has("minPlanGain") ? r.number("minPlanGain", PlacementKnobs.MIN_PLAN_GAIN) : null
         ));
       }
     }

@@ -197,6 +197,8 @@ public record ScenarioSettings(
    *                             ({@code PlacementConstraints#hotMinNodeLoadShare})
    * @param backUpUnstable       what nodes with recurring slow spells hold alone gets a second holder
    *                             ({@code PlacementConstraints#backUpUnstable}); capacity-aware strategies only
+   * @param minPlanGain          the gain a fresh plan must bring to replace the plan in force
+   *                             ({@code PlacementConstraints#minPlanGain}); Getafix strategies but the thesis' own
    */
   public record Planning(
       double popularityDecay,
@@ -213,7 +215,8 @@ public record ScenarioSettings(
       boolean popularityInheritance,
       double hotLoadShare,
       double hotMinNodeLoadShare,
-      boolean backUpUnstable
+      boolean backUpUnstable,
+      double minPlanGain
   )
   {
   }
@@ -231,6 +234,7 @@ public record ScenarioSettings(
    *                   segments as the share pays for are queried, evenly spaced; the answer waits for them)
    * @param redundancy one of {@link #REDUNDANCIES}: whether and how sub-queries are sent to more than one holder
    * @param backUpUnstable overrides the planning's {@link Planning#backUpUnstable}; null keeps it
+   * @param minPlanGain    overrides the planning's {@link Planning#minPlanGain}; null keeps it
    */
   public record Run(
       String label,
@@ -244,7 +248,8 @@ public record ScenarioSettings(
       LoadStep loadStep,
       String budgetAs,
       String redundancy,
-      Boolean backUpUnstable
+      Boolean backUpUnstable,
+      Double minPlanGain
   )
   {
     public Run(String label, String strategy, String routing, Double gamma, String capacityEstimator)
@@ -261,6 +266,7 @@ public record ScenarioSettings(
           null,
           BUDGET_AS.get(0),
           REDUNDANCIES.get(0),
+          null,
           null
       );
     }

@@ -35,10 +35,11 @@ public final class GetafixDynamicConfig
   private final double hotLoadShare;
   private final double hotMinNodeLoadShare;
   private final boolean backUpUnstable;
+  private final double minPlanGain;
 
   /**
-   * As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double, Double, Boolean)},
-   * with the default hot floor and backups.
+   * As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double, Double, Boolean,
+   * Double)}, with the default hot floor, backups and plan gain.
    */
   public GetafixDynamicConfig(
       boolean enabled,
@@ -62,6 +63,7 @@ public final class GetafixDynamicConfig
         maxDropsPerRound,
         null,
         null,
+        null,
         null
     );
   }
@@ -73,6 +75,8 @@ public final class GetafixDynamicConfig
    *                     ({@link PlacementKnobs#HOT_MIN_NODE_LOAD_SHARE}); null: the default
    * @param backUpUnstable what Historicals slow now and then hold alone gets a second holder
    *                     ({@link PlacementKnobs#BACK_UP_UNSTABLE}); null: the default
+   * @param minPlanGain  how far the plan in force may drift above a fresh plan's peak load before replicas move
+   *                     ({@link PlacementKnobs#MIN_PLAN_GAIN}); null: the default
    */
   @JsonCreator
   public GetafixDynamicConfig(
@@ -86,9 +90,11 @@ public final class GetafixDynamicConfig
       @JsonProperty("maxDropsPerRound") int maxDropsPerRound,
       @JsonProperty("hotLoadShare") @Nullable Double hotLoadShare,
       @JsonProperty("hotMinNodeLoadShare") @Nullable Double hotMinNodeLoadShare,
-      @JsonProperty("backUpUnstable") @Nullable Boolean backUpUnstable
+      @JsonProperty("backUpUnstable") @Nullable Boolean backUpUnstable,
+      @JsonProperty("minPlanGain") @Nullable Double minPlanGain
   )
   {
+    this.minPlanGain = minPlanGain == null ? PlacementKnobs.MIN_PLAN_GAIN.defaultValue() : minPlanGain;
     this.backUpUnstable = backUpUnstable == null ? PlacementKnobs.BACK_UP_UNSTABLE.defaultValue() : backUpUnstable;
     this.hotLoadShare = hotLoadShare == null ? PlacementKnobs.HOT_LOAD_SHARE.defaultValue() : hotLoadShare;
     this.hotMinNodeLoadShare = hotMinNodeLoadShare == null
@@ -134,6 +140,7 @@ public final class GetafixDynamicConfig
     addIfAny(problems, PlacementKnobs.MAX_DROPS_PER_ROUND.problem(maxDropsPerRound));
     addIfAny(problems, PlacementKnobs.HOT_LOAD_SHARE.problem(hotLoadShare));
     addIfAny(problems, PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.problem(hotMinNodeLoadShare));
+    addIfAny(problems, PlacementKnobs.MIN_PLAN_GAIN.problem(minPlanGain));
     return problems;
   }
 
@@ -179,6 +186,12 @@ public final class GetafixDynamicConfig
   public boolean isBackUpUnstable()
   {
     return backUpUnstable;
+  }
+
+  @JsonProperty
+  public double getMinPlanGain()
+  {
+    return minPlanGain;
   }
 
   @JsonProperty
@@ -245,14 +258,15 @@ public final class GetafixDynamicConfig
            && maxLoadsPerRound == that.maxLoadsPerRound && maxDropsPerRound == that.maxDropsPerRound
            && Double.compare(hotLoadShare, that.hotLoadShare) == 0
            && Double.compare(hotMinNodeLoadShare, that.hotMinNodeLoadShare) == 0
-           && backUpUnstable == that.backUpUnstable;
+           && backUpUnstable == that.backUpUnstable
+           && Double.compare(minPlanGain, that.minPlanGain) == 0;
   }
 
   @Override
   public int hashCode()
   {
     return Objects.hash(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound,
-                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare, backUpUnstable);
+                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare, backUpUnstable, minPlanGain);
   }
 
   @Override
@@ -262,7 +276,7 @@ public final class GetafixDynamicConfig
            + ", minReplicas=" + minReplicas + ", maxReplicas=" + maxReplicas + ", roundPeriod=" + roundPeriod
            + ", maxLoadsPerRound=" + maxLoadsPerRound + ", maxDropsPerRound=" + maxDropsPerRound
            + ", hotLoadShare=" + hotLoadShare + ", hotMinNodeLoadShare=" + hotMinNodeLoadShare
-           + ", backUpUnstable=" + backUpUnstable + "}";
+           + ", backUpUnstable=" + backUpUnstable + ", minPlanGain=" + minPlanGain + "}";
   }
 
   /**
@@ -305,6 +319,9 @@ public final class GetafixDynamicConfig
     @JsonProperty
     @Nullable
     Boolean backUpUnstable;
+    @JsonProperty
+    @Nullable
+    Double minPlanGain;
 
     @JsonProperty("roundPeriod")
     void setRoundPeriod(@Nullable String roundPeriod)
@@ -326,7 +343,8 @@ public final class GetafixDynamicConfig
           maxDropsPerRound == null ? current.maxDropsPerRound : maxDropsPerRound,
           hotLoadShare == null ? current.hotLoadShare : hotLoadShare,
           hotMinNodeLoadShare == null ? current.hotMinNodeLoadShare : hotMinNodeLoadShare,
-          backUpUnstable == null ? current.backUpUnstable : backUpUnstable
+          backUpUnstable == null ? current.backUpUnstable : backUpUnstable,
+          minPlanGain == null ? current.minPlanGain : minPlanGain
       );
     }
   }

@@ -2,11 +2,13 @@ package org.getafix.druid.coordinator.plan;
 
 import com.google.inject.Inject;
 import org.apache.druid.java.util.common.DateTimes;
+import org.apache.druid.java.util.common.StringUtils;
 import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.java.util.emitter.service.ServiceEmitter;
 import org.apache.druid.java.util.emitter.service.ServiceMetricEvent;
 import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.contract.MetricDimension;
+import org.getafix.core.placement.PlanKeeper;
 import org.getafix.core.placement.PlanningRound;
 import org.getafix.core.placement.plan.PlacementPlan;
 import org.getafix.core.placement.tiering.Tier;
@@ -140,6 +142,21 @@ public class PlanPublisher
     );
     final PlacementPlan plan = result.plan();
     emit(ServiceMetricEvent.builder(), GetafixMetric.REPLICAS_PLANNED, plan.totalReplicas());
+    final PlanKeeper.Verdict verdict = result.verdict();
+    if (verdict != null) {
+      final String reason = StringUtils.toLowerCase(verdict.reason().name());
+      emit(
+          ServiceMetricEvent.builder().setDimension(MetricDimension.REASON, reason),
+          GetafixMetric.PLAN_KEPT,
+          verdict.adopted() ? 0 : 1
+      );
+      emit(ServiceMetricEvent.builder(), GetafixMetric.PLAN_REPAIRED, verdict.repaired());
+      emit(
+          ServiceMetricEvent.builder(),
+          GetafixMetric.PLAN_PEAK,
+          verdict.adopted() ? verdict.freshPeak() : verdict.keptPeak()
+      );
+    }
 
     final PlanSnapshot previous = holder.snapshot();
     final Mode mode = !problems.isEmpty() ? Mode.REFUSED : dynamic.isDryRun() ? Mode.DRY_RUN : Mode.ACTIVE;

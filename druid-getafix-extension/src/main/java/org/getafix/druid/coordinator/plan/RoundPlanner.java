@@ -87,7 +87,8 @@ public class RoundPlanner
             dynamic.getGamma(),
             dynamic.getHotLoadShare(),
             dynamic.getHotMinNodeLoadShare(),
-            dynamic.isBackUpUnstable()
+            dynamic.isBackUpUnstable(),
+            dynamic.getMinPlanGain()
         ),
         input.holders()
     );

@@ -90,6 +90,7 @@ class GetafixDynamicConfigResourceTest
     assertBadRequest("{\"hotLoadShare\": 1.2}", "hotLoadShare must be in [0, 1], got [1.2]");
     assertBadRequest("{\"hotMinNodeLoadShare\": -0.5}", "hotMinNodeLoadShare must be in [0, 1], got [-0.5]");
     assertBadRequest("{\"hotMinNodeLoadShare\": \"NaN\"}", "hotMinNodeLoadShare must be in [0, 1], got [NaN]");
+    assertBadRequest("{\"minPlanGain\": -0.1}", "minPlanGain must be in [0, 10], got [-0.1]");
     assertBadRequest("{\"roundPeriod\": \"five seconds\"}", "roundPeriod must be an ISO-8601 period");
     assertBadRequest("{\"roundPeriod\": \"PT0.1S\"}", "roundPeriod must be in [PT1S, PT1H], got [PT0.1S]");
     assertBadRequest("{\"gama\": 0.1}", "gama");
@@ -140,12 +141,14 @@ class GetafixDynamicConfigResourceTest
   void configRoundTripsThroughJson() throws Exception
   {
     final DefaultObjectMapper mapper = new DefaultObjectMapper();
-    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, true);
+    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, true, 0.3);
     assertEquals(config, mapper.readValue(mapper.writeValueAsString(config), GetafixDynamicConfig.class));
     assertEquals(0.1, config.getHotMinNodeLoadShare());
     assertEquals(0.08, GetafixDynamicConfig.defaults().getHotMinNodeLoadShare());
     assertTrue(config.isBackUpUnstable());
     assertFalse(GetafixDynamicConfig.defaults().isBackUpUnstable());
+    assertEquals(0.3, config.getMinPlanGain());
+    assertEquals(0.2, GetafixDynamicConfig.defaults().getMinPlanGain());
     assertEquals(10_000, config.roundPeriodMillisOr(5000));
     assertEquals(5000, GetafixDynamicConfig.defaults().roundPeriodMillisOr(5000));
     assertEquals(List.of(), config.validate());

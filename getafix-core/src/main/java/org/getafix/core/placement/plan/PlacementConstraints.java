@@ -20,6 +20,8 @@ import org.getafix.core.contract.PlacementKnobs;
  * @param backUpUnstable every segment held only by unstable nodes ({@link NodeCapacity#unstable}) gets a second holder
  *                      on a stable node (when maxReplicas allows and memory is left), which carries no planned load
  *                      and is there for Brokers to route or hedge to while the unstable node is in a slow spell
+ * @param minPlanGain   the gain a round's fresh plan must bring to replace the plan in force (see
+ *                      {@code PlanKeeper} in the planning round's package); 0 adopts every round's plan
  */
 public record PlacementConstraints(
     int minReplicas,
@@ -27,7 +29,8 @@ public record PlacementConstraints(
     double gamma,
     double hotLoadShare,
     double hotMinNodeLoadShare,
-    boolean backUpUnstable
+    boolean backUpUnstable,
+    double minPlanGain
 )
 {
   /**
@@ -40,8 +43,30 @@ public record PlacementConstraints(
       PlacementKnobs.GAMMA.defaultValue(),
       PlacementKnobs.HOT_LOAD_SHARE.defaultValue(),
       PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.defaultValue(),
-      PlacementKnobs.BACK_UP_UNSTABLE.defaultValue()
+      PlacementKnobs.BACK_UP_UNSTABLE.defaultValue(),
+      PlacementKnobs.MIN_PLAN_GAIN.defaultValue()
   );
+
+  /** With the default {@link #minPlanGain}. */
+  public PlacementConstraints(
+      int minReplicas,
+      int maxReplicas,
+      double gamma,
+      double hotLoadShare,
+      double hotMinNodeLoadShare,
+      boolean backUpUnstable
+  )
+  {
+    this(
+        minReplicas,
+        maxReplicas,
+        gamma,
+        hotLoadShare,
+        hotMinNodeLoadShare,
+        backUpUnstable,
+        PlacementKnobs.MIN_PLAN_GAIN.defaultValue()
+    );
+  }
 
   /** With unstable nodes backed up as by default. */
   public PlacementConstraints(
@@ -84,5 +109,6 @@ public record PlacementConstraints(
     PlacementKnobs.GAMMA.check(gamma);
     PlacementKnobs.HOT_LOAD_SHARE.check(hotLoadShare);
     PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.check(hotMinNodeLoadShare);
+    PlacementKnobs.MIN_PLAN_GAIN.check(minPlanGain);
   }
 }

@@ -1,0 +1,431 @@
+package org.getafix.core.placement;
+
+import org.getafix.core.placement.plan.NodeCapacity;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.plan.PlacementPlan;
+import org.getafix.core.placement.plan.SegmentLoad;
+import org.getafix.core.placement.plan.UnplacedSegment;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Keeps the plan in force until it no longer serves, and then changes as little of it as serves again. Every round's
+ * plan is packed afresh from estimates that wander a little (popularity, capacity), so the fresh plan differs from the
+ * last in a few segments even when nothing changed; adopting each one reloads data from deep storage round after
+ * round (live, 6 to 13 times the data set per hour under a steady workload). Druid's own balancer moves a segment only
+ * when its cost function improves; here a replica moves only to bring the peak load back within a bound.
+ *
+ * <p>The plan in force is first brought up to date (the <em>kept</em> plan): each segment keeps its row, except that a
+ * segment the plan in force does not know (new), or plans on a node that is no longer placeable, or that the fresh
+ * plan gives more holders (it grew hot, or its only holder became unstable), is placed onto the kept plan where it
+ * raises the utilisation least. The peak of a plan is the largest node utilisation, load routed by the plan's shares
+ * over the node's capacity, relative to the cluster's mean (total load over total capacity), so it is 1 for a perfect
+ * fit. While the kept plan's peak exceeds the fresh plan's by more than {@link PlacementConstraints#minPlanGain}, the
+ * kept plan takes the fresh row of one segment on its most utilised node at a time, the one that relieves that node
+ * most per byte it loads and raises no other node to its level, until the peak is back within half the bound (so that
+ * the next round's noise does not start it again). Only when that cannot reach the bound is the fresh plan adopted
+ * whole. A straggler, whose capacity falls to a tenth, raises the kept plan's peak far past the bound; estimate noise
+ * of a few percent does not. The fresh plan is also adopted when the constraints change, when the kept plan does not
+ * fit a node's memory, and on the first round.
+ *
+ * <p>Not thread-safe; one per planning loop, like {@link PlanningRound}.
+ */
+public final class PlanKeeper
+{
+  /** Why the round's plan is what it is. */
+  public enum Reason
+  {
+    /** No plan was in force: the fresh one is adopted. */
+    FIRST,
+    /** The gate is off ({@link PlacementConstraints#minPlanGain} 0): every fresh plan is adopted. */
+    UNGATED,
+    /** The constraints changed since the plan in force was made. */
+    CONSTRAINTS,
+    /** The kept plan would overfill a node's memory. */
+    MEMORY,
+    /** The kept plan's peak could not be brought within the bound by taking fresh rows one at a time. */
+    GAIN,
+    /** The kept plan is in force, with {@link Verdict#repaired} of its rows taken from the fresh plan. */
+    KEPT
+  }
+
+  /**
+   * A round's verdict.
+   *
+   * @param plan      the plan for the round: the fresh one, or the kept one
+   * @param reason    why
+   * @param keptPeak  the kept plan's peak utilisation relative to the mean, NaN before a plan was in force
+   * @param freshPeak the fresh plan's
+   * @param patched   segments of the kept plan placed anew (new, grown, or off a node that left)
+   * @param repaired  segments of the kept plan that took their fresh row to bring its peak within the bound
+   */
+  public record Verdict(PlacementPlan plan, Reason reason, double keptPeak, double freshPeak, int patched, int repaired)
+  {
+    public boolean adopted()
+    {
+      return reason != Reason.KEPT;
+    }
+  }
+
+  private PlacementPlan inForce;
+  private PlacementConstraints constraintsInForce;
+
+  /**
+   * The plan for a round whose strategy made {@code fresh}.
+   *
+   * @param constraints    the round's; their {@link PlacementConstraints#minPlanGain} is the peak gain, as a fraction,
+   *                       a fresh plan must bring beyond its moves' share of the data (0 adopts every fresh plan)
+   * @param segments       the round's segments with their loads and sizes
+   * @param nodes          the placeable nodes with their capacities and memory
+   * @param currentHolders segment id → the nodes that hold or load it now
+   */
+  public Verdict next(
+      PlacementPlan fresh,
+      PlacementConstraints constraints,
+      List<SegmentLoad> segments,
+      List<NodeCapacity> nodes,
+      Map<String, Set<String>> currentHolders
+  )
+  {
+    final double minGain = constraints.minPlanGain();
+    final Reason early;
+    if (inForce == null) {
+      early = Reason.FIRST;
+    } else if (!(minGain > 0)) {
+      early = Reason.UNGATED;
+    } else if (!constraints.equals(constraintsInForce)) {
+      early = Reason.CONSTRAINTS;
+    } else {
+      early = null;
+    }
+    final double freshPeak = peak(fresh, segments, nodes);
+    if (early != null) {
+      return adopt(new Verdict(fresh, early, Double.NaN, freshPeak, 0, 0), constraints);
+    }
+    final Map<String, NodeCapacity> placeable = new LinkedHashMap<>();
+    nodes.forEach(n -> placeable.put(n.nodeId(), n));
+    final Map<String, SegmentLoad> bySegment = new HashMap<>();
+    segments.forEach(segment -> bySegment.put(segment.segmentId(), segment));
+    // The rows the plan in force keeps, in the fresh plan's order; the others are placed after, onto what they left.
+    final Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
+    final List<String> patched = new ArrayList<>();
+    final Map<String, Double> routed = new HashMap<>();
+    final Map<String, Long> held = new HashMap<>();
+    for (Map.Entry<String, Map<String, Double>> freshRow : fresh.shares().entrySet()) {
+      final String segment = freshRow.getKey();
+      final Map<String, Double> keptRow = inForce.sharesOf(segment);
+      if (keptRow.isEmpty() || keptRow.size() < freshRow.getValue().size()
+          || !placeable.keySet().containsAll(keptRow.keySet())) {
+        rows.put(segment, null);
+        patched.add(segment);
+      } else {
+        rows.put(segment, keptRow);
+        account(keptRow, bySegment.get(segment), routed, held);
+      }
+    }
+    for (String segment : patched) {
+      final Map<String, Double> row = place(
+          bySegment.get(segment),
+          inForce.sharesOf(segment),
+          fresh.sharesOf(segment),
+          placeable,
+          routed,
+          held
+      );
+      rows.put(segment, row);
+      account(row, bySegment.get(segment), routed, held);
+    }
+    final double bound = freshPeak * (1 + minGain);
+    final Peak peak = new Peak(placeable, segments);
+    int repaired = 0;
+    if (peak.of(routed) > bound) {
+      repaired = repair(rows, fresh, bySegment, placeable, routed, held, currentHolders, peak, freshPeak * (1 + minGain / 2));
+    }
+    final double keptPeak = peak.of(routed);
+    if (keptPeak > bound) {
+      return adopt(new Verdict(fresh, Reason.GAIN, keptPeak, freshPeak, patched.size(), repaired), constraints);
+    }
+    if (overfills(held, placeable)) {
+      return adopt(new Verdict(fresh, Reason.MEMORY, keptPeak, freshPeak, patched.size(), repaired), constraints);
+    }
+    final List<UnplacedSegment> unplaced = new ArrayList<>();
+    for (UnplacedSegment u : fresh.unplaced()) {
+      if (!inForce.sharesOf(u.segmentId()).equals(rows.get(u.segmentId()))) {
+        unplaced.add(u);
+      }
+    }
+    inForce = new PlacementPlan(rows, unplaced);
+    return new Verdict(inForce, Reason.KEPT, keptPeak, freshPeak, patched.size(), repaired);
+  }
+
+  /**
+   * Takes fresh rows into {@code rows}, one segment at a time, until the peak is at most {@code target} or no row
+   * helps: each time, of the segments the most utilised node carries load for, the one whose fresh row relieves that
+   * node most per byte loaded (nodes that do not hold it now) without raising another node to the peak or past its
+   * memory. Returns the rows taken.
+   */
+  private static int repair(
+      Map<String, Map<String, Double>> rows,
+      PlacementPlan fresh,
+      Map<String, SegmentLoad> bySegment,
+      Map<String, NodeCapacity> placeable,
+      Map<String, Double> routed,
+      Map<String, Long> held,
+      Map<String, Set<String>> currentHolders,
+      Peak peak,
+      double target
+  )
+  {
+    final Map<String, Set<String>> carriedBy = new HashMap<>();
+    rows.forEach((segment, row) -> row.forEach((node, share) -> {
+      if (share > 0) {
+        carriedBy.computeIfAbsent(node, n -> new HashSet<>()).add(segment);
+      }
+    }));
+    int repaired = 0;
+    while (peak.of(routed) > target) {
+      final String hottest = peak.hottest(routed);
+      final double peakUtilisation = peak.utilisation(hottest, routed);
+      String best = null;
+      double bestScore = 0;
+      for (String segment : carriedBy.getOrDefault(hottest, Set.of())) {
+        final Map<String, Double> row = rows.get(segment);
+        final Map<String, Double> freshRow = fresh.sharesOf(segment);
+        final SegmentLoad load = bySegment.get(segment);
+        if (load == null || freshRow.isEmpty() || freshRow.equals(row)
+            || !placeable.keySet().containsAll(freshRow.keySet())) {
+          continue;
+        }
+        final double relief = load.load() * (row.getOrDefault(hottest, 0.0) - freshRow.getOrDefault(hottest, 0.0));
+        if (!(relief > 0)) {
+          continue;
+        }
+        final Set<String> holding = currentHolders.getOrDefault(segment, Set.of());
+        long loaded = 0;
+        boolean fits = true;
+        for (Map.Entry<String, Double> cell : freshRow.entrySet()) {
+          final String node = cell.getKey();
+          final double after = routed.getOrDefault(node, 0.0) + load.load() * (cell.getValue() - row.getOrDefault(node, 0.0));
+          if (!node.equals(hottest) && peak.utilisation(node, after) >= peakUtilisation) {
+            fits = false;
+            break;
+          }
+          if (!row.containsKey(node)
+              && held.getOrDefault(node, 0L) + load.sizeBytes() > placeable.get(node).maxSizeBytes()) {
+            fits = false;
+            break;
+          }
+          if (!holding.contains(node)) {
+            loaded += load.sizeBytes();
+          }
+        }
+        // A byte's worth added to every cost, so that a row that loads nothing ranks by its relief.
+        final double score = relief / (loaded + 1.0);
+        if (fits && score > bestScore) {
+          best = segment;
+          bestScore = score;
+        }
+      }
+      if (best == null) {
+        break;
+      }
+      final String taken = best;
+      final Map<String, Double> before = rows.get(taken);
+      final Map<String, Double> after = fresh.sharesOf(taken);
+      unaccount(before, bySegment.get(taken), routed, held);
+      account(after, bySegment.get(taken), routed, held);
+      before.keySet().forEach(node -> carriedBy.getOrDefault(node, new HashSet<>()).remove(taken));
+      after.forEach((node, share) -> {
+        if (share > 0) {
+          carriedBy.computeIfAbsent(node, n -> new HashSet<>()).add(taken);
+        }
+      });
+      rows.put(taken, after);
+      repaired++;
+    }
+    return repaired;
+  }
+
+  /** Node utilisations relative to the cluster's mean. */
+  private static final class Peak
+  {
+    private final Map<String, NodeCapacity> nodes;
+    private final double mean;
+
+    Peak(Map<String, NodeCapacity> nodes, List<SegmentLoad> segments)
+    {
+      this.nodes = nodes;
+      double totalLoad = 0;
+      for (SegmentLoad segment : segments) {
+        totalLoad += segment.load();
+      }
+      double totalCapacity = 0;
+      for (NodeCapacity node : nodes.values()) {
+        totalCapacity += node.capacity();
+      }
+      this.mean = totalLoad > 0 && totalCapacity > 0 ? totalLoad / totalCapacity : 0;
+    }
+
+    /** {@code node}'s utilisation relative to the mean if routed {@code load}; 0 with no load anywhere. */
+    double utilisation(String node, double load)
+    {
+      if (!(mean > 0) || !(load > 0)) {
+        return 0;
+      }
+      // A node of no capacity that is routed load is the worst a plan can do: as if it had the least of any.
+      final double capacity = nodes.get(node).capacity();
+      return load / (capacity > 0 ? capacity : Double.MIN_NORMAL) / mean;
+    }
+
+    double utilisation(String node, Map<String, Double> routed)
+    {
+      return utilisation(node, routed.getOrDefault(node, 0.0));
+    }
+
+    /** The most utilised placeable node. */
+    String hottest(Map<String, Double> routed)
+    {
+      String hottest = null;
+      double most = -1;
+      for (String node : nodes.keySet()) {
+        final double utilisation = utilisation(node, routed);
+        if (utilisation > most) {
+          hottest = node;
+          most = utilisation;
+        }
+      }
+      return hottest;
+    }
+
+    /** The peak: 1 with no load or no capacity, where no plan can do better than another. */
+    double of(Map<String, Double> routed)
+    {
+      if (!(mean > 0)) {
+        return 1;
+      }
+      double peak = 0;
+      for (String node : nodes.keySet()) {
+        peak = Math.max(peak, utilisation(node, routed));
+      }
+      return peak;
+    }
+  }
+
+  private Verdict adopt(Verdict verdict, PlacementConstraints constraints)
+  {
+    inForce = verdict.plan();
+    constraintsInForce = constraints;
+    return verdict;
+  }
+
+  /** The peak of {@code plan}: see the class comment. */
+  static double peak(PlacementPlan plan, List<SegmentLoad> segments, List<NodeCapacity> nodes)
+  {
+    final Map<String, NodeCapacity> byId = new LinkedHashMap<>();
+    nodes.forEach(n -> byId.put(n.nodeId(), n));
+    final Map<String, Double> routed = new HashMap<>(plan.nodeLoads(segments));
+    routed.keySet().retainAll(byId.keySet());
+    return new Peak(byId, segments).of(routed);
+  }
+
+  private static boolean overfills(Map<String, Long> held, Map<String, NodeCapacity> nodes)
+  {
+    for (Map.Entry<String, Long> node : held.entrySet()) {
+      final NodeCapacity capacity = nodes.get(node.getKey());
+      if (capacity != null && node.getValue() > capacity.maxSizeBytes()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+
+  /**
+   * A segment's row in the kept plan when its row in force no longer does: as many holders as its fresh row, those in
+   * force that are still placeable first, then the nodes whose utilisation it raises least and that have the memory
+   * (the kept plan's loads, not the fresh plan's). As many holders as the fresh row gives a load share split it
+   * evenly; the rest (a hot floor's or a backup's copy) carry none. With no room anywhere, the fresh row.
+   */
+  private static Map<String, Double> place(
+      SegmentLoad segment,
+      Map<String, Double> inForceRow,
+      Map<String, Double> freshRow,
+      Map<String, NodeCapacity> placeable,
+      Map<String, Double> routed,
+      Map<String, Long> held
+  )
+  {
+    if (segment == null) {
+      return freshRow;
+    }
+    int loaded = 0;
+    for (double share : freshRow.values()) {
+      if (share > 0) {
+        loaded++;
+      }
+    }
+    final double part = segment.load() / Math.max(1, loaded);
+    final List<String> holders = new ArrayList<>();
+    inForceRow.keySet().stream().filter(placeable::containsKey).limit(freshRow.size()).forEach(holders::add);
+    while (holders.size() < freshRow.size()) {
+      String best = null;
+      double bestUtilisation = Double.POSITIVE_INFINITY;
+      for (NodeCapacity node : placeable.values()) {
+        if (holders.contains(node.nodeId()) || !(node.capacity() > 0)
+            || held.getOrDefault(node.nodeId(), 0L) + segment.sizeBytes() > node.maxSizeBytes()) {
+          continue;
+        }
+        final double utilisation = (routed.getOrDefault(node.nodeId(), 0.0) + part) / node.capacity();
+        if (utilisation < bestUtilisation) {
+          best = node.nodeId();
+          bestUtilisation = utilisation;
+        }
+      }
+      if (best == null) {
+        return freshRow;
+      }
+      holders.add(best);
+    }
+    final Map<String, Double> row = new LinkedHashMap<>();
+    for (int i = 0; i < holders.size(); i++) {
+      row.put(holders.get(i), i < loaded ? 1.0 / loaded : 0.0);
+    }
+    return row;
+  }
+
+  private static void account(
+      Map<String, Double> row,
+      SegmentLoad segment,
+      Map<String, Double> routed,
+      Map<String, Long> held
+  )
+  {
+    if (segment != null) {
+      row.forEach((node, share) -> {
+        routed.merge(node, share * segment.load(), Double::sum);
+        held.merge(node, segment.sizeBytes(), Long::sum);
+      });
+    }
+  }
+
+  private static void unaccount(
+      Map<String, Double> row,
+      SegmentLoad segment,
+      Map<String, Double> routed,
+      Map<String, Long> held
+  )
+  {
+    if (segment != null) {
+      row.forEach((node, share) -> {
+        routed.merge(node, -share * segment.load(), Double::sum);
+        held.merge(node, -segment.sizeBytes(), Long::sum);
+      });
+    }
+  }
+}

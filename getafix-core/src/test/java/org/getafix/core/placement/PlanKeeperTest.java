@@ -1,0 +1,180 @@
+package org.getafix.core.placement;
+
+import org.getafix.core.placement.plan.NodeCapacity;
+import org.getafix.core.placement.plan.PlacementConstraints;
+import org.getafix.core.placement.plan.PlacementPlan;
+import org.getafix.core.placement.plan.SegmentLoad;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The plan in force stays until it no longer serves, and then only what restores it moves. */
+class PlanKeeperTest
+{
+  private static final long MEMORY = 1_000;
+  private static final PlacementConstraints GATED = constraints(0.2);
+
+  private static PlacementConstraints constraints(double minPlanGain)
+  {
+    return new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, false, minPlanGain);
+  }
+
+  private static List<SegmentLoad> segments(double... loads)
+  {
+    final List<SegmentLoad> segments = new ArrayList<>();
+    for (int i = 0; i < loads.length; i++) {
+      segments.add(new SegmentLoad("s" + (i + 1), loads[i], 10));
+    }
+    return segments;
+  }
+
+  private static NodeCapacity node(String id, double capacity)
+  {
+    return new NodeCapacity(id, capacity, MEMORY);
+  }
+
+  /** A plan of one holder per segment: node → its segments. */
+  private static PlacementPlan plan(Map<String, List<String>> onNode)
+  {
+    final Map<String, Map<String, Double>> shares = new LinkedHashMap<>();
+    onNode.forEach((node, segments) -> segments.forEach(s -> shares.put(s, Map.of(node, 1.0))));
+    return new PlacementPlan(shares, List.of());
+  }
+
+  /** The current holders as the plan says. */
+  private static Map<String, Set<String>> holders(PlacementPlan plan)
+  {
+    final Map<String, Set<String>> holders = new LinkedHashMap<>();
+    plan.shares().forEach((segment, shares) -> holders.put(segment, shares.keySet()));
+    return holders;
+  }
+
+  private static PlanKeeper inForce(PlacementPlan plan, List<SegmentLoad> segments, List<NodeCapacity> nodes)
+  {
+    final PlanKeeper keeper = new PlanKeeper();
+    final PlanKeeper.Verdict first = keeper.next(plan, GATED, segments, nodes, Map.of());
+    assertEquals(PlanKeeper.Reason.FIRST, first.reason());
+    return keeper;
+  }
+
+  @Test
+  void aFreshPlanThatOnlyReshufflesIsNotAdopted()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3", "s4")));
+    final PlanKeeper keeper = inForce(first, segments(1, 1, 1, 1), nodes);
+    // Estimates wandered a little, and the fresh fit swapped two segments for a peak 5% lower.
+    final List<SegmentLoad> wandered = segments(1.1, 1, 1, 0.95);
+    final PlacementPlan fresh = plan(Map.of("a", List.of("s1", "s4"), "b", List.of("s2", "s3")));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, wandered, nodes, holders(first));
+    assertEquals(PlanKeeper.Reason.KEPT, verdict.reason());
+    assertFalse(verdict.adopted());
+    assertEquals(first.shares(), verdict.plan().shares());
+    assertEquals(0, verdict.repaired());
+    assertTrue(verdict.keptPeak() > verdict.freshPeak(), verdict.toString());
+  }
+
+  @Test
+  void aStragglersSegmentsMoveAndNothingElse()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
+    final PlacementPlan first = plan(Map.of(
+        "a", List.of("s1", "s2"),
+        "b", List.of("s3", "s4"),
+        "c", List.of("s5", "s6")
+    ));
+    final List<SegmentLoad> segments = segments(1, 1, 1, 1, 1, 1);
+    final PlanKeeper keeper = inForce(first, segments, nodes);
+    // a falls to a quarter: the fresh plan empties it, and reshuffles b and c on the way.
+    final List<NodeCapacity> slow = List.of(node("a", 0.25), node("b", 1), node("c", 1));
+    final PlacementPlan fresh = plan(Map.of("b", List.of("s1", "s3", "s5"), "c", List.of("s2", "s4", "s6")));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments, slow, holders(first));
+    assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
+    assertEquals(2, verdict.repaired());
+    assertEquals(fresh.sharesOf("s1"), verdict.plan().sharesOf("s1"));
+    assertEquals(fresh.sharesOf("s2"), verdict.plan().sharesOf("s2"));
+    for (String stays : List.of("s3", "s4", "s5", "s6")) {
+      assertEquals(first.sharesOf(stays), verdict.plan().sharesOf(stays), stays + " moved");
+    }
+    assertEquals(verdict.freshPeak(), verdict.keptPeak(), 1e-9);
+  }
+
+  @Test
+  void aNewSegmentGoesWhereTheKeptPlanHasRoomAndADepartedNodesSegmentsFindANewHolder()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3")));
+    final PlanKeeper keeper = inForce(first, segments(3, 1, 1), nodes);
+    // c left; s4 is new. The fresh plan puts both on a, where the kept plan's load is.
+    final List<NodeCapacity> left = List.of(node("a", 1), node("b", 1));
+    final PlacementPlan fresh = plan(Map.of("a", List.of("s3", "s4"), "b", List.of("s1", "s2")));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments(3, 1, 1, 1), left, holders(first));
+    assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
+    assertEquals(2, verdict.patched());
+    assertEquals(Map.of("a", 1.0), verdict.plan().sharesOf("s1"));
+    assertEquals(Map.of("b", 1.0), verdict.plan().sharesOf("s2"));
+    assertEquals(Map.of("b", 1.0), verdict.plan().sharesOf("s3"));
+    assertEquals(Map.of("b", 1.0), verdict.plan().sharesOf("s4"));
+  }
+
+  @Test
+  void aSegmentTheFreshPlanGivesMoreHoldersKeepsItsHolderAndGainsOne()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3")));
+    final PlanKeeper keeper = inForce(first, segments(1, 1, 1), nodes);
+    final Map<String, Map<String, Double>> hot = new LinkedHashMap<>(first.shares());
+    hot.put("s1", Map.of("b", 1.0, "c", 0.0));
+    final PlanKeeper.Verdict verdict =
+        keeper.next(new PlacementPlan(hot, List.of()), GATED, segments(1, 1, 1), nodes, holders(first));
+    final Map<String, Double> s1 = verdict.plan().sharesOf("s1");
+    assertEquals(2, s1.size(), verdict.toString());
+    assertEquals(1.0, s1.get("a"), "the holder in force keeps the load");
+  }
+
+  @Test
+  void theFreshPlanIsAdoptedWhenUngatedWhenTheConstraintsChangeAndWhenTheKeptPlanOverfillsMemory()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3", "s4")));
+    final PlacementPlan fresh = plan(Map.of("a", List.of("s1", "s3"), "b", List.of("s2", "s4")));
+    final List<SegmentLoad> segments = segments(1, 1, 1, 1);
+
+    final PlanKeeper ungated = inForce(first, segments, nodes);
+    final PlanKeeper.Verdict every = ungated.next(fresh, constraints(0), segments, nodes, holders(first));
+    assertEquals(PlanKeeper.Reason.UNGATED, every.reason());
+    assertEquals(fresh, every.plan());
+
+    final PlanKeeper changed = inForce(first, segments, nodes);
+    final PlanKeeper.Verdict reconfigured = changed.next(fresh, constraints(0.3), segments, nodes, holders(first));
+    assertEquals(PlanKeeper.Reason.CONSTRAINTS, reconfigured.reason());
+    assertEquals(fresh, reconfigured.plan());
+
+    final PlanKeeper shrunk = inForce(first, segments, nodes);
+    final List<NodeCapacity> smaller = List.of(new NodeCapacity("a", 1, 15), node("b", 1));
+    final PlanKeeper.Verdict memory = shrunk.next(fresh, GATED, segments, smaller, holders(first));
+    assertEquals(PlanKeeper.Reason.MEMORY, memory.reason());
+    assertEquals(fresh, memory.plan());
+  }
+
+  @Test
+  void theKeptPlanStaysInForceForTheNextRound()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3", "s4")));
+    final List<SegmentLoad> segments = segments(1, 1, 1, 1);
+    final PlanKeeper keeper = inForce(first, segments, nodes);
+    final PlacementPlan fresh = plan(Map.of("a", List.of("s1", "s3"), "b", List.of("s2", "s4")));
+    for (int round = 0; round < 3; round++) {
+      assertEquals(first.shares(), keeper.next(fresh, GATED, segments, nodes, holders(first)).plan().shares());
+    }
+  }
+}
