@@ -1,5 +1,6 @@
 package org.getafix.core.placement;
 
+import org.getafix.core.placement.packing.GetafixStrategy;
 import org.getafix.core.placement.plan.NodeCapacity;
 import org.getafix.core.placement.plan.PlacementConstraints;
 import org.getafix.core.placement.plan.PlacementPlan;
@@ -7,6 +8,7 @@ import org.getafix.core.placement.plan.SegmentLoad;
 import org.getafix.core.placement.plan.UnplacedSegment;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,9 +24,13 @@ import java.util.Set;
  * when its cost function improves; here a replica moves only to bring the peak load back within a bound.
  *
  * <p>The plan in force is first brought up to date (the <em>kept</em> plan): each segment keeps its row, except that a
- * segment the plan in force does not know (new), or plans on a node that is no longer placeable, or that the fresh
- * plan gives more holders (it grew hot, or its only holder became unstable), is placed onto the kept plan where it
- * raises the utilisation least. The peak of a plan is the largest node utilisation, load routed by the plan's shares
+ * segment the plan in force does not know (new), or plans on a node that is no longer placeable, or only on stragglers
+ * ({@link GetafixStrategy#stragglers}), or that the fresh plan gives more holders (it grew hot, or its only holder
+ * became unstable), is placed onto the kept plan where it raises the utilisation least, on no straggler; and a segment
+ * the fresh plan has given fewer holders for {@value #SHRINK_AFTER_ROUNDS} rounds in a row (it cooled) drops those that
+ * carry the least of its load, which frees memory and loads nothing. The wait is there because a segment at the edge
+ * of the hot floor ({@link PlacementConstraints#hotLoadShare}) flips in and out of it with the estimates' noise, and
+ * without it, each flip in would load again the replica the last flip out dropped. The peak of a plan is the largest node utilisation, load routed by the plan's shares
  * over the node's capacity, relative to the cluster's mean (total load over total capacity), so it is 1 for a perfect
  * fit. While the kept plan's peak exceeds the fresh plan's by more than {@link PlacementConstraints#minPlanGain}, the
  * kept plan takes the fresh row of one segment on its most utilised node at a time, the one that relieves that node
@@ -62,7 +68,7 @@ public final class PlanKeeper
    * @param reason    why
    * @param keptPeak  the kept plan's peak utilisation relative to the mean, NaN before a plan was in force
    * @param freshPeak the fresh plan's
-   * @param patched   segments of the kept plan placed anew (new, grown, or off a node that left)
+   * @param patched   segments of the kept plan placed anew (new, grown, off a node that left or off stragglers)
    * @param repaired  segments of the kept plan that took their fresh row to bring its peak within the bound
    */
   public record Verdict(PlacementPlan plan, Reason reason, double keptPeak, double freshPeak, int patched, int repaired)
@@ -73,14 +79,20 @@ public final class PlanKeeper
     }
   }
 
+  /** Rounds in a row a fresh plan must give a segment fewer holders before the kept plan drops one: 3 minutes of 5 s. */
+  static final int SHRINK_AFTER_ROUNDS = 36;
+
   private PlacementPlan inForce;
   private PlacementConstraints constraintsInForce;
+  /** Segment id → rounds in a row the fresh plan gave it fewer holders than the plan in force. */
+  private Map<String, Integer> cooling = new HashMap<>();
 
   /**
    * The plan for a round whose strategy made {@code fresh}.
    *
-   * @param constraints    the round's; their {@link PlacementConstraints#minPlanGain} is the peak gain, as a fraction,
-   *                       a fresh plan must bring beyond its moves' share of the data (0 adopts every fresh plan)
+   * @param constraints    the round's; their {@link PlacementConstraints#minPlanGain} is how far, as a fraction, the
+   *                       kept plan's peak may exceed the fresh plan's before it takes fresh rows (0 adopts every fresh
+   *                       plan)
    * @param segments       the round's segments with their loads and sizes
    * @param nodes          the placeable nodes with their capacities and memory
    * @param currentHolders segment id → the nodes that hold or load it now
@@ -110,6 +122,7 @@ public final class PlanKeeper
     }
     final Map<String, NodeCapacity> placeable = new LinkedHashMap<>();
     nodes.forEach(n -> placeable.put(n.nodeId(), n));
+    final Set<String> stragglers = stragglers(nodes);
     final Map<String, SegmentLoad> bySegment = new HashMap<>();
     segments.forEach(segment -> bySegment.put(segment.segmentId(), segment));
     // The rows the plan in force keeps, in the fresh plan's order; the others are placed after, onto what they left.
@@ -117,16 +130,27 @@ public final class PlanKeeper
     final List<String> patched = new ArrayList<>();
     final Map<String, Double> routed = new HashMap<>();
     final Map<String, Long> held = new HashMap<>();
+    final Map<String, Integer> stillCooling = new HashMap<>();
     for (Map.Entry<String, Map<String, Double>> freshRow : fresh.shares().entrySet()) {
       final String segment = freshRow.getKey();
       final Map<String, Double> keptRow = inForce.sharesOf(segment);
       if (keptRow.isEmpty() || keptRow.size() < freshRow.getValue().size()
-          || !placeable.keySet().containsAll(keptRow.keySet())) {
+          || !placeable.keySet().containsAll(keptRow.keySet())
+          || stragglers.containsAll(keptRow.keySet()) && !stragglers.containsAll(freshRow.getValue().keySet())) {
         rows.put(segment, null);
         patched.add(segment);
       } else {
-        rows.put(segment, keptRow);
-        account(keptRow, bySegment.get(segment), routed, held);
+        Map<String, Double> row = keptRow;
+        if (keptRow.size() > freshRow.getValue().size()) {
+          final int rounds = cooling.getOrDefault(segment, 0) + 1;
+          if (rounds >= SHRINK_AFTER_ROUNDS) {
+            row = shrink(keptRow, freshRow.getValue(), stragglers);
+          } else {
+            stillCooling.put(segment, rounds);
+          }
+        }
+        rows.put(segment, row);
+        account(row, bySegment.get(segment), routed, held);
       }
     }
     for (String segment : patched) {
@@ -135,12 +159,14 @@ public final class PlanKeeper
           inForce.sharesOf(segment),
           fresh.sharesOf(segment),
           placeable,
+          stragglers,
           routed,
           held
       );
       rows.put(segment, row);
       account(row, bySegment.get(segment), routed, held);
     }
+    cooling = stillCooling;
     final double bound = freshPeak * (1 + minGain);
     final Peak peak = new Peak(placeable, segments);
     int repaired = 0;
@@ -319,6 +345,7 @@ public final class PlanKeeper
 
   private Verdict adopt(Verdict verdict, PlacementConstraints constraints)
   {
+    cooling = new HashMap<>();
     inForce = verdict.plan();
     constraintsInForce = constraints;
     return verdict;
@@ -332,6 +359,22 @@ public final class PlanKeeper
     final Map<String, Double> routed = new HashMap<>(plan.nodeLoads(segments));
     routed.keySet().retainAll(byId.keySet());
     return new Peak(byId, segments).of(routed);
+  }
+
+  private static Set<String> stragglers(List<NodeCapacity> nodes)
+  {
+    final double[] capacity = new double[nodes.size()];
+    for (int i = 0; i < capacity.length; i++) {
+      capacity[i] = nodes.get(i).capacity();
+    }
+    final boolean[] straggler = GetafixStrategy.stragglers(capacity);
+    final Set<String> stragglers = new HashSet<>();
+    for (int i = 0; i < straggler.length; i++) {
+      if (straggler[i]) {
+        stragglers.add(nodes.get(i).nodeId());
+      }
+    }
+    return stragglers;
   }
 
   private static boolean overfills(Map<String, Long> held, Map<String, NodeCapacity> nodes)
@@ -349,7 +392,7 @@ public final class PlanKeeper
   /**
    * A segment's row in the kept plan when its row in force no longer does: as many holders as its fresh row, those in
    * force that are still placeable first, then the nodes whose utilisation it raises least and that have the memory
-   * (the kept plan's loads, not the fresh plan's). As many holders as the fresh row gives a load share split it
+   * (the kept plan's loads, not the fresh plan's), stragglers never. As many holders as the fresh row gives a load share split it
    * evenly; the rest (a hot floor's or a backup's copy) carry none. With no room anywhere, the fresh row.
    */
   private static Map<String, Double> place(
@@ -357,6 +400,7 @@ public final class PlanKeeper
       Map<String, Double> inForceRow,
       Map<String, Double> freshRow,
       Map<String, NodeCapacity> placeable,
+      Set<String> stragglers,
       Map<String, Double> routed,
       Map<String, Long> held
   )
@@ -364,20 +408,18 @@ public final class PlanKeeper
     if (segment == null) {
       return freshRow;
     }
-    int loaded = 0;
-    for (double share : freshRow.values()) {
-      if (share > 0) {
-        loaded++;
-      }
-    }
+    final int loaded = loadCarrying(freshRow);
     final double part = segment.load() / Math.max(1, loaded);
     final List<String> holders = new ArrayList<>();
-    inForceRow.keySet().stream().filter(placeable::containsKey).limit(freshRow.size()).forEach(holders::add);
+    inForceRow.keySet().stream()
+              .filter(node -> placeable.containsKey(node) && !stragglers.contains(node))
+              .limit(freshRow.size())
+              .forEach(holders::add);
     while (holders.size() < freshRow.size()) {
       String best = null;
       double bestUtilisation = Double.POSITIVE_INFINITY;
       for (NodeCapacity node : placeable.values()) {
-        if (holders.contains(node.nodeId()) || !(node.capacity() > 0)
+        if (holders.contains(node.nodeId()) || !(node.capacity() > 0) || stragglers.contains(node.nodeId())
             || held.getOrDefault(node.nodeId(), 0L) + segment.sizeBytes() > node.maxSizeBytes()) {
           continue;
         }
@@ -397,6 +439,41 @@ public final class PlanKeeper
       row.put(holders.get(i), i < loaded ? 1.0 / loaded : 0.0);
     }
     return row;
+  }
+
+  /**
+   * A cooled segment's row with as many holders as its fresh row: those that carried most of its load kept (a
+   * straggler last), as many of them carrying load, evenly, as the fresh row has.
+   */
+  private static Map<String, Double> shrink(
+      Map<String, Double> keptRow,
+      Map<String, Double> freshRow,
+      Set<String> stragglers
+  )
+  {
+    final List<String> holders = new ArrayList<>(keptRow.keySet());
+    holders.sort(Comparator.comparing((String node) -> stragglers.contains(node))
+                           .thenComparing(node -> -keptRow.get(node))
+                           .thenComparing(node -> !freshRow.containsKey(node))
+                           .thenComparing(Comparator.naturalOrder()));
+    final int loaded = loadCarrying(freshRow);
+    final Map<String, Double> row = new LinkedHashMap<>();
+    for (int i = 0; i < freshRow.size(); i++) {
+      row.put(holders.get(i), i < loaded ? 1.0 / loaded : 0.0);
+    }
+    return row;
+  }
+
+  /** How many holders of {@code row} carry load. */
+  private static int loadCarrying(Map<String, Double> row)
+  {
+    int loaded = 0;
+    for (double share : row.values()) {
+      if (share > 0) {
+        loaded++;
+      }
+    }
+    return loaded;
   }
 
   private static void account(

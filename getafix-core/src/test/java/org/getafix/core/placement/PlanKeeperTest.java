@@ -126,6 +126,25 @@ class PlanKeeperTest
   }
 
   @Test
+  void aSegmentHeldByAStragglerAloneMovesEvenWhenItDrawsNoLoad()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3"), "d", List.of("s4")));
+    final List<SegmentLoad> segments = segments(1, 1, 1, 0);
+    final PlanKeeper keeper = inForce(first, segments, nodes);
+    // d turns straggler; s4 draws no load, so no peak asks for it to move, but a query reading it would wait for d.
+    final List<NodeCapacity> slow = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 0.1));
+    final PlacementPlan fresh = plan(Map.of("a", List.of("s1", "s4"), "b", List.of("s2"), "c", List.of("s3")));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments, slow, holders(first));
+    assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
+    assertEquals(1, verdict.patched());
+    assertFalse(verdict.plan().holders("s4").contains("d"), verdict.toString());
+    for (String stays : List.of("s1", "s2", "s3")) {
+      assertEquals(first.sharesOf(stays), verdict.plan().sharesOf(stays), stays + " moved");
+    }
+  }
+
+  @Test
   void aSegmentTheFreshPlanGivesMoreHoldersKeepsItsHolderAndGainsOne()
   {
     final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
@@ -138,6 +157,26 @@ class PlanKeeperTest
     final Map<String, Double> s1 = verdict.plan().sharesOf("s1");
     assertEquals(2, s1.size(), verdict.toString());
     assertEquals(1.0, s1.get("a"), "the holder in force keeps the load");
+  }
+
+  @Test
+  void aSegmentThatCooledDropsTheHolderThatCarriedLeastOfIt()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
+    final Map<String, Map<String, Double>> hot = new LinkedHashMap<>();
+    hot.put("s1", Map.of("a", 0.7, "b", 0.3));
+    hot.put("s2", Map.of("c", 1.0));
+    final PlacementPlan first = new PlacementPlan(hot, List.of());
+    final List<SegmentLoad> segments = segments(1, 1);
+    final PlanKeeper keeper = inForce(first, segments, nodes);
+    final PlacementPlan fresh = plan(Map.of("b", List.of("s1"), "c", List.of("s2")));
+    // Not at once: a segment at the edge of the hot floor flips in and out, and each flip in would load again.
+    for (int round = 1; round < PlanKeeper.SHRINK_AFTER_ROUNDS; round++) {
+      assertEquals(first.sharesOf("s1"), keeper.next(fresh, GATED, segments(0.1, 1), nodes, holders(first)).plan().sharesOf("s1"));
+    }
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments(0.1, 1), nodes, holders(first));
+    assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
+    assertEquals(Map.of("a", 1.0), verdict.plan().sharesOf("s1"), "kept where most of its load was: " + verdict);
   }
 
   @Test

@@ -148,7 +148,7 @@ class GetafixDynamicConfigResourceTest
     assertTrue(config.isBackUpUnstable());
     assertFalse(GetafixDynamicConfig.defaults().isBackUpUnstable());
     assertEquals(0.3, config.getMinPlanGain());
-    assertEquals(0.2, GetafixDynamicConfig.defaults().getMinPlanGain());
+    assertEquals(0.1, GetafixDynamicConfig.defaults().getMinPlanGain());
     assertEquals(10_000, config.roundPeriodMillisOr(5000));
     assertEquals(5000, GetafixDynamicConfig.defaults().roundPeriodMillisOr(5000));
     assertEquals(List.of(), config.validate());

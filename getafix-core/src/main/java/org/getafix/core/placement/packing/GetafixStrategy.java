@@ -194,9 +194,10 @@ public record GetafixStrategy(boolean capacityAware, boolean balance, SplitPolic
   /**
    * The nodes whose capacity is below {@link #STRAGGLER_SHARE} of the median capacity of the nodes that have any (a
    * node of capacity 0, one that is draining, is below it too); none while fewer than three nodes have capacity, where
-   * a median says little.
+   * a median says little. The planning round's {@code PlanKeeper} asks too, so that a plan it keeps leaves no segment
+   * on stragglers alone either.
    */
-  static boolean[] stragglers(double[] capacity)
+  public static boolean[] stragglers(double[] capacity)
   {
     final boolean[] straggler = new boolean[capacity.length];
     final double[] positive = Arrays.stream(capacity).filter(c -> c > 0).sorted().toArray();
