@@ -37,9 +37,9 @@ import java.util.TreeMap;
  *
  * <p>The strategy's {@link PlacementStrategies.Entry} says what to feed it: its {@link LoadSignal} turns each
  * segment's round and popularity into its load, and only a capacity-aware strategy has a capacity estimator (every
- * node weighs 1 otherwise). A node without an estimate yet (just joined, or never busy) gets the mean estimate of the
- * live nodes, so that it takes an average share until it is measured; an estimate of a node that is no longer observed
- * is forgotten.
+ * node weighs 1 otherwise). A node without an estimate yet (just joined, never busy, or back after it was taken out of
+ * the plan) gets the mean estimate of the live nodes, so that it takes an average share until it is measured; an
+ * estimate of a node that is no longer observed, or no longer placeable, is forgotten.
  *
  * <p>Not thread-safe; one instance per planning loop (the extension makes a new one when it becomes the leader).
  */
@@ -236,7 +236,11 @@ public final class PlanningRound
         }
       }
       for (NodeSample n : nodes) {
-        if (n.stats() != null || n.failed()) {
+        if (!n.placeable()) {
+          // Out of the plan (hung or unreachable): when it is back it starts afresh, as a new node does, rather than
+          // from an estimate of how it ran a minute or more ago.
+          estimator.forget(n.nodeId());
+        } else if (n.stats() != null || n.failed()) {
           estimator.observe(n.nodeId(), n.stats());
         }
       }

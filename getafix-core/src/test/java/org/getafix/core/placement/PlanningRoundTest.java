@@ -65,6 +65,26 @@ class PlanningRoundTest
   }
 
   @Test
+  void aNodeBackInThePlanStartsFromTheMeanEstimateNotItsOldOne()
+  {
+    final PlanningRound round = round("getafix-h");
+    round.observe(segments(1), List.of(busy("a", 1), busy("b", 3), busy("c", 2)));
+    final PlanningRound.Observed out = round.observe(segments(1), List.of(
+        busy("a", 1),
+        new NodeSample("b", MEMORY, null, true, false),
+        busy("c", 2)
+    ));
+    assertFalse(out.capacities().get("b") == 3.0, "an unplaceable node kept its estimate: " + out.capacities());
+    // Back, with its first report a baseline (no stats yet): the mean of a and c until it is measured again.
+    final PlanningRound.Observed back = round.observe(segments(1), List.of(
+        busy("a", 1),
+        new NodeSample("b", MEMORY, null, false, true),
+        busy("c", 2)
+    ));
+    assertEquals(1.5, back.capacities().get("b"), 1e-9, "capacities " + back.capacities());
+  }
+
+  @Test
   void aNodeThatFailedKeepsItsEstimateAndSaysWhy()
   {
     final PlanningRound round = round("getafix-h");

@@ -157,13 +157,21 @@ public class RoundReader
         id, segment.getSize(), stats.accessTime().getOrDefault(id, 0.0), 0, predecessors.get(id)
     )));
     final List<NodeSample> nodeSamples = new ArrayList<>(servers.size());
-    servers.forEach((name, server) -> nodeSamples.add(new NodeSample(
-        name,
-        Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L)),
-        stats.nodeStats().get(name),
-        statsMissing.containsKey(name),
-        failedPulls.getOrDefault(name, 0) < UNREACHABLE_ROUNDS && silentRounds.getOrDefault(name, 0) < SILENT_ROUNDS
-    )));
+    servers.forEach((name, server) -> {
+      final boolean placeable =
+          failedPulls.getOrDefault(name, 0) < UNREACHABLE_ROUNDS && silentRounds.getOrDefault(name, 0) < SILENT_ROUNDS;
+      if (!placeable) {
+        // Its first report when it is back is a new baseline: a delta over the silence says nothing of it now.
+        statsTracker.forget(name);
+      }
+      nodeSamples.add(new NodeSample(
+          name,
+          Math.max(0, server.getMaxSize() - otherBytes.getOrDefault(name, 0L)),
+          stats.nodeStats().get(name),
+          statsMissing.containsKey(name),
+          placeable
+      ));
+    });
     return new RoundInput(holders, segmentSamples, nodeSamples, statsMissing, statsImplausible, !deltas.isEmpty());
   }
 
