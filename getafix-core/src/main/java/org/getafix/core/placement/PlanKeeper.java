@@ -150,7 +150,7 @@ public final class PlanKeeper
           }
         }
         rows.put(segment, row);
-        account(row, bySegment.get(segment), routed, held);
+        account(row, bySegment.get(segment), 1, routed, held);
       }
     }
     for (String segment : patched) {
@@ -164,7 +164,7 @@ public final class PlanKeeper
           held
       );
       rows.put(segment, row);
-      account(row, bySegment.get(segment), routed, held);
+      account(row, bySegment.get(segment), 1, routed, held);
     }
     cooling = stillCooling;
     final double bound = freshPeak * (1 + minGain);
@@ -264,8 +264,8 @@ public final class PlanKeeper
       final String taken = best;
       final Map<String, Double> before = rows.get(taken);
       final Map<String, Double> after = fresh.sharesOf(taken);
-      unaccount(before, bySegment.get(taken), routed, held);
-      account(after, bySegment.get(taken), routed, held);
+      account(before, bySegment.get(taken), -1, routed, held);
+      account(after, bySegment.get(taken), 1, routed, held);
       before.keySet().forEach(node -> carriedBy.getOrDefault(node, new HashSet<>()).remove(taken));
       after.forEach((node, share) -> {
         if (share > 0) {
@@ -476,32 +476,19 @@ public final class PlanKeeper
     return loaded;
   }
 
+  /** Adds {@code row}'s load and bytes to the nodes' totals ({@code sign} 1), or takes them off (-1). */
   private static void account(
       Map<String, Double> row,
       SegmentLoad segment,
+      int sign,
       Map<String, Double> routed,
       Map<String, Long> held
   )
   {
     if (segment != null) {
       row.forEach((node, share) -> {
-        routed.merge(node, share * segment.load(), Double::sum);
-        held.merge(node, segment.sizeBytes(), Long::sum);
-      });
-    }
-  }
-
-  private static void unaccount(
-      Map<String, Double> row,
-      SegmentLoad segment,
-      Map<String, Double> routed,
-      Map<String, Long> held
-  )
-  {
-    if (segment != null) {
-      row.forEach((node, share) -> {
-        routed.merge(node, -share * segment.load(), Double::sum);
-        held.merge(node, -segment.sizeBytes(), Long::sum);
+        routed.merge(node, sign * share * segment.load(), Double::sum);
+        held.merge(node, sign * segment.sizeBytes(), Long::sum);
       });
     }
   }

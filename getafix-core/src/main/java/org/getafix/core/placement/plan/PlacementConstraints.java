@@ -47,27 +47,6 @@ public record PlacementConstraints(
       PlacementKnobs.MIN_PLAN_GAIN.defaultValue()
   );
 
-  /** With the default {@link #minPlanGain}. */
-  public PlacementConstraints(
-      int minReplicas,
-      int maxReplicas,
-      double gamma,
-      double hotLoadShare,
-      double hotMinNodeLoadShare,
-      boolean backUpUnstable
-  )
-  {
-    this(
-        minReplicas,
-        maxReplicas,
-        gamma,
-        hotLoadShare,
-        hotMinNodeLoadShare,
-        backUpUnstable,
-        PlacementKnobs.MIN_PLAN_GAIN.defaultValue()
-    );
-  }
-
   /** With unstable nodes backed up as by default. */
   public PlacementConstraints(
       int minReplicas,
@@ -83,7 +62,8 @@ public record PlacementConstraints(
         gamma,
         hotLoadShare,
         hotMinNodeLoadShare,
-        PlacementKnobs.BACK_UP_UNSTABLE.defaultValue()
+        PlacementKnobs.BACK_UP_UNSTABLE.defaultValue(),
+        PlacementKnobs.MIN_PLAN_GAIN.defaultValue()
     );
   }
 

@@ -1,5 +1,6 @@
 package org.getafix.core.placement.packing;
 
+import org.getafix.core.contract.PlacementKnobs;
 import org.getafix.core.placement.plan.NodeCapacity;
 import org.getafix.core.placement.plan.PlacementConstraints;
 import org.getafix.core.placement.plan.PlacementInput;
@@ -29,7 +30,7 @@ class UnstableBackupTest
         new NodeCapacity("b-middle", 0.5, memory),
         new NodeCapacity("c-weak", 0.25, memory)
     );
-    final PlacementConstraints constraints = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, backUp);
+    final PlacementConstraints constraints = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, backUp, PlacementKnobs.MIN_PLAN_GAIN.defaultValue());
     return PlacementStrategies.create(strategy)
                               .plan(new PlacementInput(StragglerCoverTest.segments(), nodes, constraints));
   }
@@ -127,7 +128,7 @@ class UnstableBackupTest
         new PlacementInput(
             StragglerCoverTest.segments(),
             nodes,
-            new PlacementConstraints(1, 1, 0.2, 0.9, 0.08, true)
+            new PlacementConstraints(1, 1, 0.2, 0.9, 0.08, true, PlacementKnobs.MIN_PLAN_GAIN.defaultValue())
         )
     );
     assertEquals(StragglerCoverTest.segments().size(), plan.totalReplicas());
