@@ -116,12 +116,13 @@ public final class PlanKeeper
     } else {
       early = null;
     }
-    final double freshPeak = peak(fresh, segments, nodes);
+    final Map<String, NodeCapacity> placeable = new LinkedHashMap<>();
+    nodes.forEach(n -> placeable.put(n.nodeId(), n));
+    final Peak peak = new Peak(placeable, segments);
+    final double freshPeak = peak.of(fresh.nodeLoads(segments));
     if (early != null) {
       return adopt(new Verdict(fresh, early, Double.NaN, freshPeak, 0, 0), constraints);
     }
-    final Map<String, NodeCapacity> placeable = new LinkedHashMap<>();
-    nodes.forEach(n -> placeable.put(n.nodeId(), n));
     final Set<String> stragglers = stragglers(nodes);
     final Map<String, SegmentLoad> bySegment = new HashMap<>();
     segments.forEach(segment -> bySegment.put(segment.segmentId(), segment));
@@ -168,7 +169,6 @@ public final class PlanKeeper
     }
     cooling = stillCooling;
     final double bound = freshPeak * (1 + minGain);
-    final Peak peak = new Peak(placeable, segments);
     int repaired = 0;
     if (peak.of(routed) > bound) {
       repaired = repair(rows, fresh, bySegment, placeable, routed, held, currentHolders, peak, freshPeak * (1 + minGain / 2));
@@ -349,16 +349,6 @@ public final class PlanKeeper
     inForce = verdict.plan();
     constraintsInForce = constraints;
     return verdict;
-  }
-
-  /** The peak of {@code plan}: see the class comment. */
-  static double peak(PlacementPlan plan, List<SegmentLoad> segments, List<NodeCapacity> nodes)
-  {
-    final Map<String, NodeCapacity> byId = new LinkedHashMap<>();
-    nodes.forEach(n -> byId.put(n.nodeId(), n));
-    final Map<String, Double> routed = new HashMap<>(plan.nodeLoads(segments));
-    routed.keySet().retainAll(byId.keySet());
-    return new Peak(byId, segments).of(routed);
   }
 
   private static Set<String> stragglers(List<NodeCapacity> nodes)

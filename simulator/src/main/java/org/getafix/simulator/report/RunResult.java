@@ -30,7 +30,8 @@ import java.util.Map;
  * @param movedLoads                 loads started in the measured window of the segments served when it opened: the
  *                                   churn (new segments' loads are ingestion, which every strategy pays)
  * @param movedDataPerHour           those loads' bytes per hour, as a share of the data set (0.05 = 5% of the data
- *                                   loaded again each hour); NaN where not measured
+ *                                   loaded again each hour); NaN where not measured. The live demo counts its
+ *                                   bytes before the straggler only, where a steady workload asks for none
  * @param meanUtilisation            mean core utilisation over nodes in the measured window
  * @param meanPlanMillis             mean wall milliseconds one plan took
  * @param execution                  budgeted execution or admission figures; absent for runs without them
