@@ -266,19 +266,27 @@ class LocalDruidClusterSmokeIT
     }
     stop.set(true);
     final long wall = System.nanoTime() - t0;
+    final double[] cores = new double[indexes.size()];
+    final long[] throttled = new long[indexes.size()];
+    for (int k = 0; k < indexes.size(); k++) {
+      final CpuCgroup group = cluster.historical(indexes.get(k)).cgroup().orElseThrow();
+      cores[k] = (group.usageNanos() - before.get(k)[0]) / (double) wall;
+      throttled[k] = group.throttling().minus(throttlingBefore.get(k)).throttledPeriods();
+    }
+    // Each client finishes the query it has in flight: on a quarter core under a busy machine one query can outlast
+    // the window, and the count of completed queries must not depend on where the window happened to end.
+    CompletableFuture.allOf(clients.toArray(CompletableFuture[]::new)).join();
     final List<CpuSample> samples = new ArrayList<>();
     for (int k = 0; k < indexes.size(); k++) {
       final LocalNode node = cluster.historical(indexes.get(k));
-      final CpuCgroup group = node.cgroup().orElseThrow();
       samples.add(new CpuSample(
           node.name(),
-          group.quota(),
-          (group.usageNanos() - before.get(k)[0]) / (double) wall,
-          group.throttling().minus(throttlingBefore.get(k)).throttledPeriods(),
+          node.cgroup().orElseThrow().quota(),
+          cores[k],
+          throttled[k],
           completed.get(k).get()
       ));
     }
-    CompletableFuture.allOf(clients.toArray(CompletableFuture[]::new)).join();
     return samples;
   }
 
