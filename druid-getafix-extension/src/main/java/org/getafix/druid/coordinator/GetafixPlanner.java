@@ -26,7 +26,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The Getafix round on the leading Coordinator, every {@code druid.getafix.round.period}: {@link RoundReader} reads
  * the round from Druid, {@link RoundPlanner} plans it with getafix-core, and {@link PlanPublisher} publishes the
  * plan snapshot and the metrics, and {@link RealiseMonitor} tells whether Druid's runs can act on the plan and what
- * they issued. This class decides whether a round may plan at all: leading, enabled, a valid config, warm.
+ * they issued. This class decides whether a round may plan at all: leading, enabled, a valid config, not rolling
+ * back, warm.
  *
  * <p>Runs on an executor of its own, managed by Druid's lifecycle, rather than as a {@code CoordinatorCustomDuty}:
  * a custom duty gets neither the {@code DruidCluster} nor the server inventory, runs at the Coordinator period
@@ -133,11 +134,11 @@ public class GetafixPlanner
       return;
     }
     final List<String> problems = realise.problems();
-    publisher.configurationProblems(problems);
+    publisher.configurationProblems(problems, dynamic.isDryRun());
     final RoundInput input = reader.read(planner.inheritsPopularity());
     final PlanningRound.Observed observed = planner.observe(input);
     reader.forget(observed.departed());
-    publisher.observed(input, observed, realise.loadsIssued(), realise.dropsIssued());
+    publisher.observed(input, observed, realise.loadsIssued(), realise.loadBytesIssued(), realise.dropsIssued());
     if (input.nodes().isEmpty()) {
       publisher.warmingUp(problems, "no live Historical in tier [" + config.getTier() + "]", observed, dynamic);
     } else if (!planner.isWarm()) {
@@ -173,6 +174,14 @@ public class GetafixPlanner
     final List<String> invalid = dynamic.validate();
     if (!invalid.isEmpty()) {
       publisher.invalidConfig(invalid, dynamic);
+      return false;
+    }
+    if (dynamic.isRollback()) {
+      // A plan made after the rollback must start from fresh stats, as after re-enabling.
+      reset();
+      final List<String> problems = realise.problems();
+      publisher.configurationProblems(problems, false);
+      publisher.rollingBack(problems, realise.rollbackProgress(), dynamic);
       return false;
     }
     return true;

@@ -20,6 +20,7 @@ import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.timeline.DataSegment;
 import org.easymock.EasyMock;
 import org.getafix.core.placement.tiering.Tier;
+import org.getafix.core.realise.Rollback;
 import org.getafix.core.wire.HistoricalStatsReport;
 import org.getafix.core.wire.HistoricalStatsReport.SegmentStats;
 import org.getafix.druid.coordinator.config.GetafixConfig;
@@ -72,6 +73,7 @@ class GetafixPlannerTest
   private long uptime = 1000;
   private java.util.function.Function<GetafixConfig, GetafixPlanner> plannerFactory;
   private GetafixPlanner planner;
+  private GetafixBalancerStrategyFactory strategyFactory;
 
   @BeforeEach
   void setUp()
@@ -105,7 +107,8 @@ class GetafixPlannerTest
       }
     }).anyTimes();
     final MetadataRuleManager rules = EasyMock.createNiceMock(MetadataRuleManager.class);
-    final List<Rule> getafixRule = List.of(new GetafixLoadRule(Map.of("_default_tier", 1), null, holder, handoff));
+    final List<Rule> getafixRule =
+        List.of(new GetafixLoadRule(Map.of("_default_tier", 1), null, null, holder, handoff));
     EasyMock.expect(rules.getRulesWithDefault("wiki")).andReturn(getafixRule).anyTimes();
     final DruidCoordinator coordinator = EasyMock.createNiceMock(DruidCoordinator.class);
     EasyMock.expect(coordinator.isLeader()).andAnswer(leader::get).anyTimes();
@@ -119,7 +122,7 @@ class GetafixPlannerTest
     )).andReturn(new AtomicReference<>(GetafixDynamicConfig.defaults())).anyTimes();
     EasyMock.replay(inventory, discovery, rules, coordinator, coordinatorConfigs, configs);
 
-    new GetafixBalancerStrategyFactory(null, holder, handoff); // as Druid does with balancer.strategy=getafix
+    strategyFactory = new GetafixBalancerStrategyFactory(null, holder, handoff); // as with balancer.strategy=getafix
     plannerFactory = config -> new GetafixPlanner(
         config,
         coordinator,
@@ -282,6 +285,55 @@ class GetafixPlannerTest
   }
 
   @Test
+  void aDryRunPlansWhereDruidWouldIgnoreTheStrategyAndOnlyWarns()
+  {
+    coordinatorConfig.set(CoordinatorDynamicConfig.builder().build()); // Druid's defaults: smartSegmentLoading=true
+    final GetafixDynamicConfig dryRun = new GetafixDynamicConfig(true, true, 0.2, 1, 3, null, 50, 50);
+    round(10, 10, dryRun);
+    round(50, 50, dryRun);
+    assertEquals(Mode.DRY_RUN, holder.snapshot().mode(), "a dry run changes nothing, so nothing need be refused");
+    assertTrue(holder.snapshot().problems().toString().contains("smartSegmentLoading=true"));
+    assertEquals(4, holder.snapshot().shares().size());
+  }
+
+  @Test
+  void aRollbackPlansNothingAndSaysWhereItStands()
+  {
+    round(10, 10);
+    round(50, 50);
+    final GetafixDynamicConfig rollback = new GetafixDynamicConfig(
+        true, false, 0.2, 1, 3, null, 10, 10, null, null, null, null, true
+    );
+    planner.doRound(rollback);
+    assertEquals(Mode.ROLLING_BACK, holder.snapshot().mode());
+    assertTrue(holder.snapshot().shares().isEmpty());
+
+    // A Coordinator run rolls back: the rule counts 3 segments below their stock count, 1 above.
+    strategyFactory.createBalancerStrategy(1);
+    final Rollback.Tally tally = handoff.currentRun().rollback();
+    tally.count(2, 1);
+    tally.count(2, 1);
+    tally.count(2, 1);
+    tally.count(2, 3);
+    strategyFactory.createBalancerStrategy(1); // the next run
+    planner.doRound(rollback);
+    assertTrue(holder.snapshot().problems().get(1).startsWith("rollback loading: 3 of 4 segments"),
+               holder.snapshot().problems().toString());
+    assertEquals(List.of(3), metric("getafix/rollback/belowStock"));
+    assertEquals(List.of(1), metric("getafix/rollback/aboveStock"));
+
+    coordinatorConfig.set(CoordinatorDynamicConfig.builder().build());
+    planner.doRound(rollback);
+    assertEquals(Mode.REFUSED, holder.snapshot().mode(), "without the strategy's pacing nothing may change");
+    assertTrue(holder.snapshot().problems().toString().contains("smartSegmentLoading=true"));
+
+    assertEquals(
+        List.of("rollback and dryRun cannot both be true: a rollback loads and drops, a dry run must not"),
+        new GetafixDynamicConfig(true, true, 0.2, 1, 3, null, 10, 10, null, null, null, null, true).validate()
+    );
+  }
+
+  @Test
   void aNewLeaderWarmsUpAgainAndDisabledPlansNothing()
   {
     round(10, 10);
@@ -315,10 +367,15 @@ class GetafixPlannerTest
   /** One round in which H1 and H2 have scanned segment 0 this many times in total. */
   private void round(long scansOnH1, long scansOnH2)
   {
+    round(scansOnH1, scansOnH2, GetafixDynamicConfig.defaults());
+  }
+
+  private void round(long scansOnH1, long scansOnH2, GetafixDynamicConfig dynamic)
+  {
     tick();
     answers.put(H1, good(H1, scansOnH1));
     answers.put(H2, good(H2, scansOnH2));
-    planner.doRound(GetafixDynamicConfig.defaults());
+    planner.doRound(dynamic);
   }
 
   private void tick()

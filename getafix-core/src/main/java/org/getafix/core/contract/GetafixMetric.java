@@ -12,6 +12,10 @@ public enum GetafixMetric
   REPLICAS_PLANNED("getafix/replicas/planned", "replicas in the plan"),
   REPLICAS_ACTUAL("getafix/replicas/actual", "loaded replicas of the segments Getafix governs"),
   SEGMENT_LOADS("getafix/segment/load/count", "plan-driven loads issued since the previous round"),
+  SEGMENT_LOAD_BYTES(
+      "getafix/segment/load/bytes",
+      "the bytes of the segments of the plan-driven loads issued since the previous round"
+  ),
   SEGMENT_DROPS("getafix/segment/drop/count", "plan-driven drops issued since the previous round"),
   NODE_CAPACITY("getafix/node/capacity", "a Historical's estimated capacity (dimension server)"),
   NODE_SLOW_ROUNDS(
@@ -36,6 +40,14 @@ public enum GetafixMetric
   PLAN_REPAIRED("getafix/plan/repaired", "segments of the plan in force given their fresh placement this round"),
   PLAN_PEAK("getafix/plan/peak", "the plan's most utilised Historical's load over its capacity, relative to the mean"),
   REFUSED("getafix/refused", "1 while the Coordinator config stops Getafix, else 0"),
+  ROLLBACK_BELOW_STOCK(
+      "getafix/rollback/belowStock",
+      "while rolling back: segments with fewer loaded replicas than the rule's stockReplicants"
+  ),
+  ROLLBACK_ABOVE_STOCK(
+      "getafix/rollback/aboveStock",
+      "while rolling back: segments with more loaded replicas than the rule's stockReplicants"
+  ),
 
   // Brokers with a Getafix routing strategy, every druid.getafix.routing.period.
   ROUTE_PICKS("getafix/route/picks", "replica choices since the previous emission (policy)"),

@@ -6,13 +6,14 @@ import java.util.function.Predicate;
 
 /**
  * The plan-driven loads and drops one round may still issue. A fresh one per round (see {@link ChurnLimits}),
- * spent by one thread at a time; what it spent may be read from any thread.
+ * spent by one thread at a time; what it spent, in loads, bytes loaded and drops, may be read from any thread.
  */
 public final class ChurnBudget
 {
   private final int maxLoads;
   private final int maxDrops;
   private volatile int loadsSpent;
+  private volatile long loadBytesSpent;
   private volatile int dropsSpent;
 
   /** Negative limits count as 0: a bad setting stops churn rather than the caller. */
@@ -22,13 +23,14 @@ public final class ChurnBudget
     this.maxDrops = Math.max(0, maxDrops);
   }
 
-  /** Takes one load from the budget; false when the round's loads are spent. */
-  public boolean tryLoad()
+  /** Takes one load of a segment of {@code bytes} from the budget; false when the round's loads are spent. */
+  public boolean tryLoad(long bytes)
   {
     if (loadsSpent >= maxLoads) {
       return false;
     }
     loadsSpent = loadsSpent + 1;
+    loadBytesSpent = loadBytesSpent + bytes;
     return true;
   }
 
@@ -47,19 +49,26 @@ public final class ChurnBudget
     return loadsSpent;
   }
 
+  /** The bytes of the segments of the loads spent. */
+  public long loadBytesSpent()
+  {
+    return loadBytesSpent;
+  }
+
   public int dropsSpent()
   {
     return dropsSpent;
   }
 
   /**
-   * The elements of {@code ordered} that may be loaded: the first {@code free} without spending (they restore a
-   * floor), then those the budget still pays for. Lazy, so a load is spent only when the caller takes its element.
+   * The elements of {@code ordered} that may load a segment of {@code bytes}: the first {@code free} without spending
+   * (they restore a floor), then those the budget still pays for. Lazy, so a load is spent only when the caller takes
+   * its element.
    */
-  public <T> Iterator<T> admitLoads(Iterator<T> ordered, int free)
+  public <T> Iterator<T> admitLoads(Iterator<T> ordered, int free, long bytes)
   {
     final int[] unpaid = {free};
-    return new Admitted<>(ordered, element -> unpaid[0]-- > 0 || tryLoad());
+    return new Admitted<>(ordered, element -> unpaid[0]-- > 0 || tryLoad(bytes));
   }
 
   /** The elements of {@code ordered} that may be dropped, each spending one drop; lazy like {@link #admitLoads}. */

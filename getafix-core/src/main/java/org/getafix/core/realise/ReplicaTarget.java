@@ -106,11 +106,18 @@ public record ReplicaTarget(
   /**
    * The loads to issue now, for a caller that issues them all at once: {@link #loadOrder} over {@code candidates},
    * the first {@link #floorDeficit} free, the others while {@code budget} has loads left.
+   *
+   * @param bytes the segment's size, what each paid load spends in bytes
    */
-  public List<String> loadsWithin(ChurnBudget budget, Collection<String> candidates, ToDoubleFunction<String> share)
+  public List<String> loadsWithin(
+      ChurnBudget budget,
+      Collection<String> candidates,
+      ToDoubleFunction<String> share,
+      long bytes
+  )
   {
     final List<String> loads = new ArrayList<>();
-    budget.admitLoads(loadOrder(candidates, Function.identity(), share).iterator(), floorDeficit())
+    budget.admitLoads(loadOrder(candidates, Function.identity(), share).iterator(), floorDeficit(), bytes)
           .forEachRemaining(loads::add);
     return loads;
   }

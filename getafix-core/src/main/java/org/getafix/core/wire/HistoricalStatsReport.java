@@ -13,8 +13,8 @@ import java.util.Map;
  * @param numProcessingThreads {@code druid.processing.numThreads}, to turn thread-busy time into utilisation
  * @param cpuTimeMicros        sum of {@code query/cpu/time}
  * @param queries              number of {@code query/cpu/time} events (one per query per node)
- * @param segmentTimeMillis    sum of {@code query/segment/time}
- * @param segmentScans         number of {@code query/segment/time} events
+ * @param segmentTimeMillis    sum of {@code query/segmentAndCache/time} (scans answered from the segment cache too)
+ * @param segmentScans         number of {@code query/segmentAndCache/time} events
  * @param waitTimeMillis       sum of {@code query/wait/time}: time segment scans waited for a processing thread
  * @param queryTimeMillis      sum of {@code query/time}: wall time of the queries this node served
  * @param queryTimes           number of {@code query/time} events (one per query)
@@ -72,7 +72,7 @@ public record HistoricalStatsReport(
   }
 
   /**
-   * @param timeMillis sum of {@code query/segment/time} of this segment
+   * @param timeMillis sum of {@code query/segmentAndCache/time} of this segment
    * @param scans      number of scans of this segment
    */
   public record SegmentStats(long timeMillis, long scans)

@@ -17,21 +17,22 @@ class ChurnBudgetTest
   {
     final ChurnLimits limits = new ChurnLimits(2, 1);
     final ChurnBudget first = limits.newRound();
-    assertTrue(first.tryLoad());
-    assertTrue(first.tryLoad());
-    assertFalse(first.tryLoad(), "the round's loads are spent");
+    assertTrue(first.tryLoad(100));
+    assertTrue(first.tryLoad(30));
+    assertFalse(first.tryLoad(100), "the round's loads are spent");
     assertTrue(first.tryDrop());
     assertFalse(first.tryDrop(), "the round's drops are spent");
     assertEquals(2, first.loadsSpent(), "refused loads are not counted");
+    assertEquals(130, first.loadBytesSpent(), "the bytes of the loads it paid for");
     assertEquals(1, first.dropsSpent());
-    assertTrue(limits.newRound().tryLoad(), "a new round starts with its whole budget");
+    assertTrue(limits.newRound().tryLoad(100), "a new round starts with its whole budget");
   }
 
   @Test
   void negativeLimitsAllowNothingRatherThanFail()
   {
     final ChurnBudget budget = new ChurnLimits(-3, -1).newRound();
-    assertFalse(budget.tryLoad());
+    assertFalse(budget.tryLoad(1));
     assertFalse(budget.tryDrop());
   }
 
@@ -39,11 +40,12 @@ class ChurnBudgetTest
   void admittedLoadsSpendOnlyWhatTheCallerTakes()
   {
     final ChurnBudget budget = new ChurnLimits(5, 0).newRound();
-    final Iterator<String> loads = budget.admitLoads(List.of("a", "b", "c", "d").iterator(), 1);
+    final Iterator<String> loads = budget.admitLoads(List.of("a", "b", "c", "d").iterator(), 1, 7);
     assertEquals("a", loads.next());
     assertEquals(0, budget.loadsSpent(), "the first one is free");
     assertEquals("b", loads.next());
     assertEquals(1, budget.loadsSpent(), "c and d are not reached yet");
+    assertEquals(7, budget.loadBytesSpent());
   }
 
   @Test

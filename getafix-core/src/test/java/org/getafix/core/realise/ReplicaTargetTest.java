@@ -58,9 +58,10 @@ class ReplicaTargetTest
     final ReplicaTarget t = floorTwo.target("s", Set.of("e"), Set.of(), Set.of("b", "c", "d"));
     final ChurnBudget budget = new ChurnLimits(1, 0).newRound();
     assertEquals(List.of("b", "d", "c"), t.loadOrder(NODES, Function.identity(), SHARES::get));
-    assertEquals(List.of("b", "d"), t.loadsWithin(budget, NODES, SHARES::get),
+    assertEquals(List.of("b", "d"), t.loadsWithin(budget, NODES, SHARES::get, 100),
                  "b restores the floor for free, d takes the one budgeted load, c waits");
     assertEquals(1, budget.loadsSpent());
+    assertEquals(100, budget.loadBytesSpent(), "the free load costs the budget no bytes either");
   }
 
   @Test
@@ -88,7 +89,7 @@ class ReplicaTargetTest
         final List<String> drops = t.dropsWithin(budget, List.copyOf(loaded));
         loaded.removeAll(drops);
         assertTrue(!loaded.isEmpty(), rule + ": round " + round + " dropped the last replica");
-        loaded.addAll(t.loadsWithin(budget, List.of("a", "b", "c", "d", "e"), server -> 0.5));
+        loaded.addAll(t.loadsWithin(budget, List.of("a", "b", "c", "d", "e"), server -> 0.5, 1));
       }
       assertEquals(planned, loaded, rule.toString());
     }

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -61,6 +62,9 @@ class GetafixClusterIT
   /** First hour of the hot set of the dry-run test, never hot before it. */
   private static final int DRY_RUN_FROM = 20;
   private static final Duration CONVERGE = Duration.ofMinutes(4);
+  /** The replicas of the Druid rule the getafix rule replaces (stockReplicants), from the dry-run test on. */
+  private static final int STOCK_REPLICAS = 2;
+  private static final int ROLLBACK_LOADS_PER_RUN = 10;
 
   private Workload workload;
 
@@ -317,41 +321,43 @@ class GetafixClusterIT
 
   @Test
   @Order(6)
-  void dryRunPlansButNeitherLoadsNorDrops() throws Exception
+  void dryRunIsTheStockRuleItReplacesWhileItPlans() throws Exception
   {
     final LocalDruidCluster cluster = SharedDruidCluster.acquire(getafixConfig());
     final GetafixClient getafix = new GetafixClient(cluster);
     getafix.setConfig(Map.of("dryRun", true));
     Waits.await("dry run", Duration.ofMinutes(1), () -> "DRY_RUN".equals(getafix.mode()));
-    // Loads and drops queued by the last ACTIVE run may still complete: start from a settled cluster.
-    final AtomicReference<Map<String, Set<String>>> settled = new AtomicReference<>(Map.of());
-    Waits.await("the placement to settle", CONVERGE, Duration.ofSeconds(8), () -> {
-      final Map<String, Set<String>> now = holdersChecked(cluster);
-      return now.equals(settled.getAndSet(now));
-    }, () -> "");
-    final Map<String, Set<String>> placement = settled.get();
     final long loads = getafix.status().path("loadsIssued").asLong();
     final long drops = getafix.status().path("dropsIssued").asLong();
+    // The rule replaces Druid's loadForever 2: in dry run the cluster must look exactly as under that rule.
+    setGetafixRule(cluster, STOCK_REPLICAS);
 
-    // Shift the heat to hours never hot before: the plan follows, the cluster must not.
+    // Shift the heat to hours never hot before: the plan follows, the cluster keeps the stock rule's replicas.
     workload = Workload.start(cluster, DRY_RUN_FROM, DRY_RUN_FROM + HOT_HOURS, 4);
+    Waits.await("every segment to have the stock rule's 2 replicas", CONVERGE, () ->
+        holdersChecked(cluster).values().stream().allMatch(h -> h.size() == STOCK_REPLICAS)
+    );
     Waits.await("the plan to want the newly hot segments replicated", CONVERGE, () -> {
       final Map<String, Set<String>> planned = getafix.plannedHolders();
-      return extraReplicas(planned, DRY_RUN_FROM, DRY_RUN_FROM + HOT_HOURS) >= HOT_EXTRA_REPLICAS;
+      return extraReplicas(planned, DRY_RUN_FROM, DRY_RUN_FROM + HOT_HOURS) >= HOT_EXTRA_REPLICAS
+             && meanOf(planned, hourIds(planned, 0, DRY_RUN_FROM)) < STOCK_REPLICAS;
     });
+    final Map<String, Set<String>> placement = holdersChecked(cluster);
     for (int i = 0; i < 4; i++) {
       Thread.sleep(5_000); // observation window over several rounds, not a wait for a condition
-      assertEquals(placement, holdersChecked(cluster), "dry run changed the placement");
+      assertEquals(placement, holdersChecked(cluster), "dry run changed the stock rule's placement");
     }
-    assertEquals(loads, getafix.status().path("loadsIssued").asLong());
-    assertEquals(drops, getafix.status().path("dropsIssued").asLong());
+    assertEquals(loads, getafix.status().path("loadsIssued").asLong(), "a load was issued for the plan");
+    assertEquals(drops, getafix.status().path("dropsIssued").asLong(), "a drop was issued for the plan");
     assertEquals(0, getafix.routing().path("segments").size(), "Brokers get no routing table in dry run");
 
     getafix.setConfig(Map.of("dryRun", false));
-    Waits.await("the plan to be realised once dry run ends", CONVERGE, () -> {
+    Waits.await("the plan to be realised once dry run ends: cold segments back to the floor", CONVERGE, () -> {
       final Map<String, Set<String>> holders = holdersChecked(cluster);
-      return extraReplicas(holders, DRY_RUN_FROM, DRY_RUN_FROM + HOT_HOURS) >= HOT_EXTRA_REPLICAS;
+      return extraReplicas(holders, DRY_RUN_FROM, DRY_RUN_FROM + HOT_HOURS) >= HOT_EXTRA_REPLICAS
+             && meanOf(holders, hourIds(holders, 0, DRY_RUN_FROM)) <= 1.05;
     });
+    assertTrue(workload.failures().isEmpty(), "queries failed: " + workload.failures());
   }
 
   @Test
@@ -376,7 +382,7 @@ class GetafixClusterIT
   }
 
   @Test
-  @Order(8)
+  @Order(9)
   void deadHistoricalLeavesThePlanAndFullAvailabilityReturnsWithinTwoRounds() throws Exception
   {
     final LocalDruidCluster cluster = SharedDruidCluster.acquire(getafixConfig());
@@ -417,6 +423,86 @@ class GetafixClusterIT
       cluster.restartHistorical(GetafixItCluster.MIDDLE, Duration.ofMinutes(4));
     }
     Waits.await(victim.name() + " to rejoin the plan", CONVERGE, () -> getafix.capacities().containsKey(dead));
+  }
+
+  @Test
+  @Order(8)
+  void rollbackWalksBackToTheStockRuleLoadingBeforeDroppingAndSaysWhenDone() throws Exception
+  {
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire(getafixConfig());
+    final GetafixClient getafix = new GetafixClient(cluster);
+    Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
+    // Loads and drops of the plan in force (e.g. of the replicas a restarted Historical brought back) still under
+    // way would land during the rollback: start from a settled cluster, with enough replicas missing to the stock
+    // count that a rollback paced at ROLLBACK_LOADS_PER_RUN takes several Coordinator runs.
+    final AtomicReference<Map<String, Set<String>>> settled = new AtomicReference<>(Map.of());
+    Waits.await("the placement to settle, most segments below the stock rule's 2", CONVERGE, Duration.ofSeconds(8),
+                () -> {
+                  final Map<String, Set<String>> now = holdersChecked(cluster);
+                  return now.equals(settled.getAndSet(now))
+                         && missingToStock(now) >= 3 * ROLLBACK_LOADS_PER_RUN;
+                }, () -> "; missing to stock " + missingToStock(settled.get()));
+    final int missing = missingToStock(settled.get());
+    final long loadsBefore = getafix.status().path("loadsIssued").asLong();
+    getafix.setConfig(Map.of("rollback", true, "maxLoadsPerRound", ROLLBACK_LOADS_PER_RUN));
+    try {
+      final Set<Long> belowStockSeen = new TreeSet<>();
+      // Watched from the first Coordinator run that rolled back on: that run cancels what drops the last ACTIVE run
+      // still had queued, and any that were under way have ended by the next.
+      final AtomicReference<Map<String, Set<String>>> last = new AtomicReference<>();
+      final AtomicLong dropsWhileLoading = new AtomicLong(-1);
+      Waits.await("the rollback to say it is done", Duration.ofMinutes(6), Duration.ofMillis(500), () -> {
+        final Map<String, Set<String>> now = holdersChecked(cluster);
+        final Map<String, Set<String>> before = getafix.status().path("rollback").isMissingNode()
+                                                ? null
+                                                : last.getAndSet(now);
+        if (before != null && before.values().stream().anyMatch(h -> h.size() < STOCK_REPLICAS)) {
+          // Loading before dropping: while a segment lacks a stock replica, no segment loses one.
+          before.forEach((id, holders) -> assertTrue(
+              now.getOrDefault(id, Set.of()).containsAll(holders),
+              id + " lost a replica while others were still below the stock count: " + holders + " -> " + now.get(id)
+          ));
+        }
+        final JsonNode status = getafix.status();
+        final JsonNode rollback = status.path("rollback");
+        if ("LOADING".equals(rollback.path("phase").asText())) {
+          belowStockSeen.add(rollback.path("belowStock").asLong());
+          if (dropsWhileLoading.get() < 0) {
+            dropsWhileLoading.set(status.path("dropsIssued").asLong());
+          }
+          assertEquals(dropsWhileLoading.get(), status.path("dropsIssued").asLong(), "a drop issued while loading");
+        }
+        return "ROLLING_BACK".equals(status.path("mode").asText()) && "DONE".equals(rollback.path("phase").asText());
+      }, () -> "; status " + getafix.status());
+      holdersChecked(cluster).forEach((id, holders) -> assertEquals(STOCK_REPLICAS, holders.size(), id));
+      final long loads = getafix.status().path("loadsIssued").asLong() - loadsBefore;
+      System.out.println("rollback: " + loads + " loads for " + missing + " missing replicas; segments below the"
+                         + " stock count after each run seen " + belowStockSeen);
+      // Paced: at most ROLLBACK_LOADS_PER_RUN loads per Coordinator run, so the count of segments below stock was
+      // seen to fall step by step (the launcher's Coordinator runs every 5 s, status is polled every 0.5 s).
+      assertTrue(loads >= missing, "the rollback loaded " + loads + " of the " + missing + " missing replicas");
+      assertTrue(belowStockSeen.size() >= 3, "the rollback was not seen loading step by step: " + belowStockSeen);
+    }
+    finally {
+      getafix.setConfig(Map.of("rollback", false, "maxLoadsPerRound", 50));
+    }
+    Waits.await("Getafix to act again once the rollback is off", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
+  }
+
+  /** Replicas missing for every segment to have the stock rule's count. */
+  private static int missingToStock(Map<String, Set<String>> holders)
+  {
+    return holders.values().stream().mapToInt(h -> Math.max(0, STOCK_REPLICAS - h.size())).sum();
+  }
+
+  /** Sets the datasource's rule to {@code getafix} with a floor of 1 that replaces {@code loadForever stock}. */
+  private static void setGetafixRule(LocalDruidCluster cluster, int stock)
+  {
+    cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(Map.of(
+        "type", "getafix",
+        "tieredReplicants", Map.of("_default_tier", 1),
+        "stockReplicants", Map.of("_default_tier", stock)
+    )));
   }
 
   /** Holders of each used segment now; fails at once if a used segment has no loaded replica. */

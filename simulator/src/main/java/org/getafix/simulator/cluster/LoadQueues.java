@@ -91,7 +91,7 @@ final class LoadQueues
       }
       final ReplicaTarget target = targetOf(segment);
       // Any node may take a load: the planned ones are the candidates.
-      for (String holder : target.loadsWithin(budget, target.planned(), shares::get)) {
+      for (String holder : target.loadsWithin(budget, target.planned(), shares::get, segment.sizeBytes())) {
         requestLoad(segment, nodeIndex.get(holder));
       }
       dropUnwanted(segment);

@@ -36,10 +36,11 @@ public final class GetafixDynamicConfig
   private final double hotMinNodeLoadShare;
   private final boolean backUpUnstable;
   private final double minPlanGain;
+  private final boolean rollback;
 
   /**
    * As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double, Double, Boolean,
-   * Double)}, with the default hot floor, backups and plan gain.
+   * Double, Boolean)}, with the default hot floor, backups and plan gain, and no rollback.
    */
   public GetafixDynamicConfig(
       boolean enabled,
@@ -64,6 +65,7 @@ public final class GetafixDynamicConfig
         null,
         null,
         null,
+        null,
         null
     );
   }
@@ -77,6 +79,8 @@ public final class GetafixDynamicConfig
    *                     ({@link PlacementKnobs#BACK_UP_UNSTABLE}); null: the default
    * @param minPlanGain  how far the plan in force may drift above a fresh plan's peak load before replicas move
    *                     ({@link PlacementKnobs#MIN_PLAN_GAIN}); null: the default
+   * @param rollback     walk every segment back to the getafix rule's {@code stockReplicants}, loading before
+   *                     dropping, at the pace of {@code maxLoadsPerRound} and {@code maxDropsPerRound}; null: false
    */
   @JsonCreator
   public GetafixDynamicConfig(
@@ -91,9 +95,11 @@ public final class GetafixDynamicConfig
       @JsonProperty("hotLoadShare") @Nullable Double hotLoadShare,
       @JsonProperty("hotMinNodeLoadShare") @Nullable Double hotMinNodeLoadShare,
       @JsonProperty("backUpUnstable") @Nullable Boolean backUpUnstable,
-      @JsonProperty("minPlanGain") @Nullable Double minPlanGain
+      @JsonProperty("minPlanGain") @Nullable Double minPlanGain,
+      @JsonProperty("rollback") @Nullable Boolean rollback
   )
   {
+    this.rollback = rollback != null && rollback;
     this.minPlanGain = minPlanGain == null ? PlacementKnobs.MIN_PLAN_GAIN.defaultValue() : minPlanGain;
     this.backUpUnstable = backUpUnstable == null ? PlacementKnobs.BACK_UP_UNSTABLE.defaultValue() : backUpUnstable;
     this.hotLoadShare = hotLoadShare == null ? PlacementKnobs.HOT_LOAD_SHARE.defaultValue() : hotLoadShare;
@@ -141,6 +147,9 @@ public final class GetafixDynamicConfig
     addIfAny(problems, PlacementKnobs.HOT_LOAD_SHARE.problem(hotLoadShare));
     addIfAny(problems, PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.problem(hotMinNodeLoadShare));
     addIfAny(problems, PlacementKnobs.MIN_PLAN_GAIN.problem(minPlanGain));
+    if (rollback && dryRun) {
+      problems.add("rollback and dryRun cannot both be true: a rollback loads and drops, a dry run must not");
+    }
     return problems;
   }
 
@@ -192,6 +201,15 @@ public final class GetafixDynamicConfig
   public double getMinPlanGain()
   {
     return minPlanGain;
+  }
+
+  /**
+   * Whether the getafix rule walks every segment back to its {@code stockReplicants} instead of realising a plan.
+   */
+  @JsonProperty
+  public boolean isRollback()
+  {
+    return rollback;
   }
 
   @JsonProperty
@@ -259,14 +277,15 @@ public final class GetafixDynamicConfig
            && Double.compare(hotLoadShare, that.hotLoadShare) == 0
            && Double.compare(hotMinNodeLoadShare, that.hotMinNodeLoadShare) == 0
            && backUpUnstable == that.backUpUnstable
-           && Double.compare(minPlanGain, that.minPlanGain) == 0;
+           && Double.compare(minPlanGain, that.minPlanGain) == 0
+           && rollback == that.rollback;
   }
 
   @Override
   public int hashCode()
   {
     return Objects.hash(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound,
-                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare, backUpUnstable, minPlanGain);
+                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare, backUpUnstable, minPlanGain, rollback);
   }
 
   @Override
@@ -276,7 +295,7 @@ public final class GetafixDynamicConfig
            + ", minReplicas=" + minReplicas + ", maxReplicas=" + maxReplicas + ", roundPeriod=" + roundPeriod
            + ", maxLoadsPerRound=" + maxLoadsPerRound + ", maxDropsPerRound=" + maxDropsPerRound
            + ", hotLoadShare=" + hotLoadShare + ", hotMinNodeLoadShare=" + hotMinNodeLoadShare
-           + ", backUpUnstable=" + backUpUnstable + ", minPlanGain=" + minPlanGain + "}";
+           + ", backUpUnstable=" + backUpUnstable + ", minPlanGain=" + minPlanGain + ", rollback=" + rollback + "}";
   }
 
   /**
@@ -322,6 +341,9 @@ public final class GetafixDynamicConfig
     @JsonProperty
     @Nullable
     Double minPlanGain;
+    @JsonProperty
+    @Nullable
+    Boolean rollback;
 
     @JsonProperty("roundPeriod")
     void setRoundPeriod(@Nullable String roundPeriod)
@@ -344,7 +366,8 @@ public final class GetafixDynamicConfig
           hotLoadShare == null ? current.hotLoadShare : hotLoadShare,
           hotMinNodeLoadShare == null ? current.hotMinNodeLoadShare : hotMinNodeLoadShare,
           backUpUnstable == null ? current.backUpUnstable : backUpUnstable,
-          minPlanGain == null ? current.minPlanGain : minPlanGain
+          minPlanGain == null ? current.minPlanGain : minPlanGain,
+          rollback == null ? current.rollback : rollback
       );
     }
   }

@@ -6,9 +6,11 @@ import com.google.inject.Inject;
 import com.sun.jersey.spi.container.ResourceFilters;
 import org.apache.druid.guice.annotations.Json;
 import org.apache.druid.server.http.security.StateResourceFilter;
+import org.getafix.core.realise.Rollback;
 import org.getafix.core.wire.RoutingTableMessage;
 import org.getafix.druid.coordinator.load.GetafixRunHandoff;
 import org.getafix.druid.coordinator.plan.GetafixPlanHolder;
+import org.getafix.druid.coordinator.plan.Mode;
 import org.getafix.druid.coordinator.plan.PlanSnapshot;
 
 import javax.ws.rs.GET;
@@ -45,8 +47,9 @@ public class GetafixStatusResource
   }
 
   /**
-   * Mode, why it is not ACTIVE, config in force, plan size, the churn issued so far, and the Historical-rounds whose
-   * statistics were missing or rejected so far.
+   * Mode, why it is not ACTIVE, config in force, plan size, the churn issued so far, the Historical-rounds whose
+   * statistics were missing or rejected so far, and, while rolling back, where the rollback stands after the last
+   * Coordinator run ({@code phase} LOADING, DROPPING or DONE).
    */
   @GET
   @Path("/status")
@@ -68,7 +71,17 @@ public class GetafixStatusResource
     status.put("unplacedSegments", s.unplaced().size());
     status.put("unstableHistoricals", new TreeSet<>(s.unstable()));
     status.put("loadsIssued", handoff.loadsIssued());
+    status.put("loadBytesIssued", handoff.loadBytesIssued());
     status.put("dropsIssued", handoff.dropsIssued());
+    final Rollback.Progress rollback = handoff.rollbackProgress();
+    if (s.mode() == Mode.ROLLING_BACK && rollback != null) {
+      status.put("rollback", Map.of(
+          "phase", rollback.phase(),
+          "belowStock", rollback.belowStock(),
+          "aboveStock", rollback.aboveStock(),
+          "segments", rollback.segments()
+      ));
+    }
     status.put("statsMissing", holder.statsMissing());
     status.put("statsRejected", holder.statsRejected());
     return Response.ok(status).build();

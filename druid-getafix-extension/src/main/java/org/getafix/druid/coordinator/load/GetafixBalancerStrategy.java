@@ -7,6 +7,7 @@ import org.apache.druid.server.coordinator.stats.CoordinatorRunStats;
 import org.apache.druid.timeline.DataSegment;
 import org.getafix.core.realise.PlannedMoves;
 import org.getafix.core.realise.ReplicaTarget;
+import org.getafix.druid.coordinator.plan.Mode;
 import org.getafix.druid.coordinator.plan.PlanSnapshot;
 
 import javax.annotation.Nullable;
@@ -18,7 +19,8 @@ import java.util.Set;
 /**
  * Balancer strategy {@code getafix}: realises the plan of the current Coordinator run for the segments the getafix
  * rule acts on, and leaves every other decision (segments the plan does not know, other tiers, warm-up, dry run) to
- * Druid's own cost-based strategy.
+ * Druid's own cost-based strategy. While the rule rolls back to its stock counts, the delegate chooses and the run's
+ * churn budget paces the loads and drops.
  *
  * <ul>
  *   <li>Load: in getafix-core's {@link ReplicaTarget#loadOrder} (P \ L, largest planned share first), within the
@@ -47,9 +49,12 @@ public class GetafixBalancerStrategy implements BalancerStrategy
   @Override
   public Iterator<ServerHolder> findServersToLoadSegment(DataSegment segment, List<ServerHolder> servers)
   {
-    final ReplicaTarget target = actingTarget(segment, servers);
-    if (target == null) {
-      return delegate.findServersToLoadSegment(segment, servers);
+    final ReplicaTarget target = targetOnPlannedTier(segment, servers);
+    if (target == null || !target.acting()) {
+      final Iterator<ServerHolder> chosen = delegate.findServersToLoadSegment(segment, servers);
+      return target != null && rollingBack()
+             ? run.budget().admitLoads(chosen, target.floorDeficit(), segment.getSize())
+             : chosen;
     }
     final PlanSnapshot plan = run.snapshot();
     final List<ServerHolder> plannedNew = target.loadOrder(
@@ -57,7 +62,8 @@ public class GetafixBalancerStrategy implements BalancerStrategy
         GetafixBalancerStrategy::name,
         server -> plan.share(target.segmentId(), server)
     );
-    final Iterator<ServerHolder> planned = run.budget().admitLoads(plannedNew.iterator(), target.floorDeficit());
+    final Iterator<ServerHolder> planned =
+        run.budget().admitLoads(plannedNew.iterator(), target.floorDeficit(), segment.getSize());
     if (target.floorDeficit() <= plannedNew.size()) {
       return planned;
     }
@@ -70,9 +76,10 @@ public class GetafixBalancerStrategy implements BalancerStrategy
   @Override
   public Iterator<ServerHolder> findServersToDropSegment(DataSegment segment, List<ServerHolder> servers)
   {
-    final ReplicaTarget target = actingTarget(segment, servers);
-    if (target == null) {
-      return delegate.findServersToDropSegment(segment, servers);
+    final ReplicaTarget target = targetOnPlannedTier(segment, servers);
+    if (target == null || !target.acting()) {
+      final Iterator<ServerHolder> chosen = delegate.findServersToDropSegment(segment, servers);
+      return target != null && rollingBack() ? run.budget().admitDrops(chosen) : chosen;
     }
     final List<ServerHolder> unplanned = target.dropOrder(servers, GetafixBalancerStrategy::name);
     if (unplanned.isEmpty()) {
@@ -110,22 +117,28 @@ public class GetafixBalancerStrategy implements BalancerStrategy
         GetafixBalancerStrategy::name,
         server -> plan.share(segmentId, server)
     );
-    return best != null && run.budget().tryLoad() ? best : null;
+    return best != null && run.budget().tryLoad(segment.getSize()) ? best : null;
   }
 
   /**
-   * The rule's decision for this segment if it acts on the plan and these servers are of the planned tier (Druid
-   * asks tier by tier); null when the delegate decides.
+   * The rule's decision for this segment if these servers are of the planned tier (Druid asks tier by tier); null
+   * when the rule left none.
    */
   @Nullable
-  private ReplicaTarget actingTarget(DataSegment segment, List<ServerHolder> servers)
+  private ReplicaTarget targetOnPlannedTier(DataSegment segment, List<ServerHolder> servers)
   {
     final ReplicaTarget target = handoff.currentTargetFor(segment.getId().toString());
-    if (target == null || !target.acting() || servers.isEmpty()
+    if (target == null || servers.isEmpty()
         || !run.snapshot().tier().equals(servers.get(0).getServer().getTier())) {
       return null;
     }
     return target;
+  }
+
+  /** Whether the rule walks segments back to its stock counts: the delegate places, this run's budget paces. */
+  private boolean rollingBack()
+  {
+    return run.snapshot().mode() == Mode.ROLLING_BACK;
   }
 
   private static String name(ServerHolder server)

@@ -1,6 +1,7 @@
 package org.getafix.druid.coordinator.load;
 
 import org.getafix.core.realise.ReplicaTarget;
+import org.getafix.core.realise.Rollback;
 
 import javax.annotation.Nullable;
 
@@ -23,8 +24,8 @@ import javax.annotation.Nullable;
  *   duration of that call, and the strategy reads it. Plain field: one thread.</li>
  *   <li><b>Which Historicals serve what</b> ({@link ServedSegments}): installed by the planner on the Coordinator,
  *   absent elsewhere, where the rule behaves as a plain load rule.</li>
- *   <li><b>Whether the getafix strategy is installed</b>, and the churn of the runs so far, for the planner's
- *   refusal check, its metrics and the status endpoint.</li>
+ *   <li><b>Whether the getafix strategy is installed</b>, the churn of the runs so far, and where a rollback stood
+ *   after the last run, for the planner's refusal check, its metrics and the status endpoint.</li>
  * </ul>
  */
 public class GetafixRunHandoff
@@ -38,7 +39,11 @@ public class GetafixRunHandoff
   private volatile boolean strategyInstalled;
   /** Churn of the runs before the current one. */
   private long endedRunLoads;
+  private long endedRunLoadBytes;
   private long endedRunDrops;
+  /** What the last ended run left of a rollback; null when that run did not roll back. */
+  @Nullable
+  private volatile Rollback.Progress lastRollback;
 
   /** Called by the strategy factory when Druid starts a run. */
   synchronized void beginRun(CoordinatorRun run)
@@ -46,7 +51,9 @@ public class GetafixRunHandoff
     final CoordinatorRun previous = currentRun;
     if (previous != null) {
       endedRunLoads += previous.budget().loadsSpent();
+      endedRunLoadBytes += previous.budget().loadBytesSpent();
       endedRunDrops += previous.budget().dropsSpent();
+      lastRollback = previous.rollback().counted() ? previous.rollback().progress() : null;
     }
     currentRun = run;
   }
@@ -94,11 +101,32 @@ public class GetafixRunHandoff
     return strategyInstalled;
   }
 
+  /** Where the rollback stood after the last ended run; null when that run did not roll back. */
+  @Nullable
+  public Rollback.Progress rollbackProgress()
+  {
+    return lastRollback;
+  }
+
+  /** The phase a rollback is in for the run in progress: loading until a run has found nothing left to load. */
+  Rollback.Phase rollbackPhase()
+  {
+    final Rollback.Progress progress = lastRollback;
+    return progress == null ? Rollback.Phase.LOADING : progress.phase();
+  }
+
   /** Plan-driven loads issued since this process started: the sum over its runs. */
   public synchronized long loadsIssued()
   {
     final CoordinatorRun run = currentRun;
     return endedRunLoads + (run == null ? 0 : run.budget().loadsSpent());
+  }
+
+  /** The bytes of the segments of {@link #loadsIssued}. */
+  public synchronized long loadBytesIssued()
+  {
+    final CoordinatorRun run = currentRun;
+    return endedRunLoadBytes + (run == null ? 0 : run.budget().loadBytesSpent());
   }
 
   /** Plan-driven drops issued since this process started: the sum over its runs. */

@@ -3,7 +3,9 @@ package org.getafix.druid.coordinator.load;
 import com.google.inject.Inject;
 import org.apache.druid.server.coordinator.CoordinatorConfigManager;
 import org.apache.druid.server.coordinator.CoordinatorDynamicConfig;
+import org.getafix.core.realise.Rollback;
 
+import javax.annotation.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -49,9 +51,21 @@ public class RealiseMonitor
     return problems;
   }
 
+  /** Where a rollback stood after the last Coordinator run; null when that run did not roll back. */
+  @Nullable
+  public Rollback.Progress rollbackProgress()
+  {
+    return handoff.rollbackProgress();
+  }
+
   public long loadsIssued()
   {
     return handoff.loadsIssued();
+  }
+
+  public long loadBytesIssued()
+  {
+    return handoff.loadBytesIssued();
   }
 
   public long dropsIssued()

@@ -12,9 +12,11 @@ import org.getafix.core.placement.PlanKeeper;
 import org.getafix.core.placement.PlanningRound;
 import org.getafix.core.placement.plan.PlacementPlan;
 import org.getafix.core.placement.tiering.Tier;
+import org.getafix.core.realise.Rollback;
 import org.getafix.druid.coordinator.config.GetafixConfig;
 import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
 
+import javax.annotation.Nullable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +40,10 @@ public class PlanPublisher
   private long round;
   private long startNanos;
   private long loadsReported;
+  private long loadBytesReported;
   private long dropsReported;
+  @Nullable
+  private Rollback.Phase loggedRollbackPhase;
 
   @Inject
   public PlanPublisher(GetafixConfig config, GetafixPlanHolder holder, ServiceEmitter emitter)
@@ -58,6 +63,7 @@ public class PlanPublisher
   /** A round that plans nothing, e.g. while not leading or disabled. */
   public void withoutPlan(Mode mode, String why, GetafixDynamicConfig dynamic)
   {
+    loggedRollbackPhase = null;
     holder.publish(PlanSnapshot.withoutPlan(round, DateTimes.nowUtc(), mode, List.of(why), config.getTier(), dynamic));
   }
 
@@ -70,11 +76,66 @@ public class PlanPublisher
                                             dynamic));
   }
 
-  /** Why Getafix must not act with the Coordinator configured as it is; empty when all is well. */
-  public void configurationProblems(List<String> problems)
+  /**
+   * A round of a rollback: no plan, the rule walks segments back to its stock counts, unless the Coordinator's
+   * configuration stops the getafix strategy from pacing it (then REFUSED, and nothing changes). Logs each change of
+   * phase, so that the operator reads in the log when the rollback is done.
+   *
+   * @param progress what the last Coordinator run left; null before a run has rolled back
+   */
+  public void rollingBack(List<String> problems, @Nullable Rollback.Progress progress, GetafixDynamicConfig dynamic)
+  {
+    if (!problems.isEmpty()) {
+      holder.publish(PlanSnapshot.withoutPlan(round, DateTimes.nowUtc(), Mode.REFUSED, problems, config.getTier(),
+                                              dynamic));
+      return;
+    }
+    final List<String> why = new ArrayList<>();
+    why.add("rollback=true in the Getafix dynamic config: every segment walks back to the rule's stockReplicants");
+    if (progress != null) {
+      why.add(rollbackLine(progress));
+      emit(ServiceMetricEvent.builder(), GetafixMetric.ROLLBACK_BELOW_STOCK, progress.belowStock());
+      emit(ServiceMetricEvent.builder(), GetafixMetric.ROLLBACK_ABOVE_STOCK, progress.aboveStock());
+      if (progress.phase() != loggedRollbackPhase) {
+        log.info("Getafix %s", why.get(1));
+        loggedRollbackPhase = progress.phase();
+      }
+    }
+    holder.publish(PlanSnapshot.withoutPlan(round, DateTimes.nowUtc(), Mode.ROLLING_BACK, why, config.getTier(),
+                                            dynamic));
+  }
+
+  private static String rollbackLine(Rollback.Progress progress)
+  {
+    return switch (progress.phase()) {
+      case LOADING -> StringUtils.format(
+          "rollback loading: %d of %d segments have fewer replicas than stockReplicants; nothing is dropped until none",
+          progress.belowStock(), progress.segments()
+      );
+      case DROPPING -> StringUtils.format(
+          "rollback dropping: %d of %d segments have more replicas than stockReplicants",
+          progress.aboveStock(), progress.segments()
+      );
+      case DONE -> StringUtils.format(
+          "rollback done: all %d segments have their stockReplicants; the getafix rule may now be replaced by the"
+          + " stock rule",
+          progress.segments()
+      );
+    };
+  }
+
+  /**
+   * Why Getafix must not act with the Coordinator configured as it is; empty when all is well. A dry run changes
+   * nothing either way, so there they are warnings of what would stop it once {@code dryRun=false}.
+   */
+  public void configurationProblems(List<String> problems, boolean dryRun)
   {
     for (String problem : problems) {
-      log.error("Getafix refuses to act: %s", problem);
+      if (dryRun) {
+        log.warn("Getafix dry run: once dryRun=false, Getafix would refuse to act: %s", problem);
+      } else {
+        log.error("Getafix refuses to act: %s", problem);
+      }
     }
     emit(ServiceMetricEvent.builder(), GetafixMetric.REFUSED, problems.isEmpty() ? 0 : 1);
   }
@@ -83,9 +144,16 @@ public class PlanPublisher
    * What the round read and observed, and the plan-driven churn the Coordinator runs issued since the last round.
    *
    * @param loadsIssued plan-driven loads issued since the Coordinator started
+   * @param loadBytesIssued the bytes of the segments of those loads
    * @param dropsIssued plan-driven drops issued since the Coordinator started
    */
-  public void observed(RoundInput input, PlanningRound.Observed observed, long loadsIssued, long dropsIssued)
+  public void observed(
+      RoundInput input,
+      PlanningRound.Observed observed,
+      long loadsIssued,
+      long loadBytesIssued,
+      long dropsIssued
+  )
   {
     holder.countStatsProblems(input.statsMissing().size(), input.statsImplausible().size());
     input.statsMissing().keySet().forEach(node -> emit(
@@ -105,7 +173,9 @@ public class PlanPublisher
          input.holders().values().stream().mapToInt(Set::size).sum());
     emit(ServiceMetricEvent.builder(), GetafixMetric.SEGMENT_LOADS, loadsIssued - loadsReported);
     emit(ServiceMetricEvent.builder(), GetafixMetric.SEGMENT_DROPS, dropsIssued - dropsReported);
+    emit(ServiceMetricEvent.builder(), GetafixMetric.SEGMENT_LOAD_BYTES, loadBytesIssued - loadBytesReported);
     loadsReported = loadsIssued;
+    loadBytesReported = loadBytesIssued;
     dropsReported = dropsIssued;
   }
 
@@ -121,8 +191,8 @@ public class PlanPublisher
   }
 
   /**
-   * A planned round: ACTIVE, or DRY_RUN, or REFUSED for the given configuration problems. The routing table keeps
-   * its version while the plan routes the same.
+   * A planned round: DRY_RUN (the problems are then warnings), or ACTIVE, or REFUSED for the given configuration
+   * problems. The routing table keeps its version while the plan routes the same.
    */
   public void planned(
       List<String> problems,
@@ -158,8 +228,9 @@ public class PlanPublisher
       );
     }
 
+    loggedRollbackPhase = null;
     final PlanSnapshot previous = holder.snapshot();
-    final Mode mode = !problems.isEmpty() ? Mode.REFUSED : dynamic.isDryRun() ? Mode.DRY_RUN : Mode.ACTIVE;
+    final Mode mode = dynamic.isDryRun() ? Mode.DRY_RUN : problems.isEmpty() ? Mode.ACTIVE : Mode.REFUSED;
     final boolean unchanged = previous.version() > 0
                               && PlanSnapshot.sameRouting(previous.shares(), plan.shares(), SHARE_TOLERANCE);
     holder.publish(new PlanSnapshot(

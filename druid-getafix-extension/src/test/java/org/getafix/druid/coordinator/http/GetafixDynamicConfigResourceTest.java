@@ -110,8 +110,21 @@ class GetafixDynamicConfigResourceTest
     assertBadRequest("{\"gamma\": \"0.25\"}", "gamma");
     assertBadRequest("{\"minReplicas\": 1.7}", "minReplicas");
     assertBadRequest("{\"gamma\": 0.2} {\"gamma\": 0.3}", "Trailing token");
+    assertBadRequest("{\"rollback\": \"yes\"}", "rollback");
     assertEquals(before, stored.get());
     assertFalse(written.hasCaptured(), "nothing was written for an invalid body");
+  }
+
+  @Test
+  void aRollbackIsStoredUnlessItWouldBeADryRunToo()
+  {
+    assertEquals(200, resource.setConfig("{\"dryRun\": true}", request).getStatus());
+    assertBadRequest("{\"rollback\": true}", "rollback and dryRun cannot both be true");
+    assertFalse(stored.get().isRollback());
+    assertEquals(200, resource.setConfig("{\"dryRun\": false, \"rollback\": true}", request).getStatus());
+    assertTrue(stored.get().isRollback());
+    assertEquals(200, resource.setConfig("{\"gamma\": 0.3}", request).getStatus());
+    assertTrue(stored.get().isRollback(), "a body that does not name rollback keeps it");
   }
 
   @Test
@@ -141,7 +154,8 @@ class GetafixDynamicConfigResourceTest
   void configRoundTripsThroughJson() throws Exception
   {
     final DefaultObjectMapper mapper = new DefaultObjectMapper();
-    final GetafixDynamicConfig config = new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, true, 0.3);
+    final GetafixDynamicConfig config =
+        new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, true, 0.3, false);
     assertEquals(config, mapper.readValue(mapper.writeValueAsString(config), GetafixDynamicConfig.class));
     assertEquals(0.1, config.getHotMinNodeLoadShare());
     assertEquals(0.08, GetafixDynamicConfig.defaults().getHotMinNodeLoadShare());

@@ -4,10 +4,12 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.DateTimes;
+import org.getafix.core.realise.Rollback;
 import org.getafix.core.routing.RoutingTable;
 import org.getafix.core.wire.RoutingTableMessage;
 import org.getafix.druid.WireFormatModule;
 import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
+import org.getafix.druid.coordinator.load.GetafixBalancerStrategyFactory;
 import org.getafix.druid.coordinator.load.GetafixRunHandoff;
 import org.getafix.druid.coordinator.plan.GetafixPlanHolder;
 import org.getafix.druid.coordinator.plan.Mode;
@@ -28,7 +30,8 @@ class GetafixStatusResourceTest
 {
   private final ObjectMapper mapper = new DefaultObjectMapper().registerModule(new WireFormatModule());
   private final GetafixPlanHolder holder = new GetafixPlanHolder();
-  private final GetafixStatusResource resource = new GetafixStatusResource(holder, new GetafixRunHandoff(), mapper);
+  private final GetafixRunHandoff handoff = new GetafixRunHandoff();
+  private final GetafixStatusResource resource = new GetafixStatusResource(holder, handoff, mapper);
 
   @Test
   void routingServesTheActivePlanWithAnETagAnd304WhileUnchanged() throws Exception
@@ -58,6 +61,30 @@ class GetafixStatusResourceTest
 
     publish(5, 5, Mode.ACTIVE, Map.of("seg1", Map.of("h2:8083", 1.0)));
     assertEquals(200, resource.getRouting(etag).getStatus(), "a new plan is a new version");
+  }
+
+  @Test
+  void statusSaysWhereARollbackStandsAfterTheLastCoordinatorRun()
+  {
+    publish(1, 0, Mode.ROLLING_BACK, Map.of());
+    assertFalse(status().containsKey("rollback"), "no Coordinator run has rolled back yet");
+    final GetafixBalancerStrategyFactory strategy = new GetafixBalancerStrategyFactory(null, holder, handoff);
+    strategy.createBalancerStrategy(1);
+    handoff.currentRun().rollback().count(2, 2);
+    handoff.currentRun().rollback().count(2, 3);
+    strategy.createBalancerStrategy(1);
+    assertEquals(
+        Map.of("phase", Rollback.Phase.DROPPING, "belowStock", 0, "aboveStock", 1, "segments", 2),
+        status().get("rollback")
+    );
+    publish(2, 2, Mode.ACTIVE, Map.of());
+    assertFalse(status().containsKey("rollback"), "shown only while rolling back");
+  }
+
+  @SuppressWarnings("unchecked")
+  private Map<String, Object> status()
+  {
+    return (Map<String, Object>) resource.getStatus().getEntity();
   }
 
   @Test

@@ -8,8 +8,11 @@ import org.apache.druid.server.coordinator.CoordinatorDynamicConfig;
 import org.apache.druid.server.coordinator.CreateDataSegments;
 import org.apache.druid.server.coordinator.DruidCoordinator;
 import org.apache.druid.server.coordinator.balancer.BalancerStrategyFactory;
+import org.apache.druid.server.coordinator.rules.ForeverLoadRule;
+import org.apache.druid.server.coordinator.rules.Rule;
 import org.apache.druid.server.coordinator.simulate.CoordinatorSimulation;
 import org.apache.druid.timeline.DataSegment;
+import org.getafix.core.realise.Rollback;
 import org.getafix.druid.coordinator.config.GetafixDynamicConfig;
 import org.getafix.druid.coordinator.plan.GetafixPlanHolder;
 import org.getafix.druid.coordinator.plan.Mode;
@@ -19,6 +22,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Field;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -105,6 +109,7 @@ class GetafixCoordinatorSimulationTest
     sim.coordinator().runCoordinatorCycle();
     sim.cluster().loadQueuedSegments();
     assertEquals(totalReplicas(initial) + 1, totalReplicas(currentHolders()), "one plan-driven load per run");
+    assertEquals(segments.get(0).getSize(), handoff.loadBytesIssued(), "its bytes are counted");
 
     sim.coordinator().runCoordinatorCycle();
     sim.cluster().loadQueuedSegments();
@@ -112,7 +117,7 @@ class GetafixCoordinatorSimulationTest
   }
 
   @Test
-  void dryRunAndWarmUpNeitherLoadNorDropForThePlan() throws Exception
+  void warmUpAndRefusalNeitherLoadNorDrop() throws Exception
   {
     startWithFloor(1, GetafixDynamicConfig.defaults());
     final Map<String, Set<String>> initial = settleWarmingUp();
@@ -122,12 +127,79 @@ class GetafixCoordinatorSimulationTest
       final String current = only(initial.get(id(s)));
       plan.put(id(s), Map.of(otherThan(current), 1.0));
     }
-    for (Mode mode : List.of(Mode.DRY_RUN, Mode.WARMING_UP, Mode.REFUSED)) {
+    for (Mode mode : List.of(Mode.WARMING_UP, Mode.REFUSED)) {
       publish(mode, plan, GetafixDynamicConfig.defaults());
       sim.coordinator().runCoordinatorCycle();
       sim.cluster().loadQueuedSegments();
       assertEquals(initial, currentHolders(), "mode " + mode + " must not change any placement");
     }
+  }
+
+  @Test
+  void aDryRunPlacesExactlyAsTheStockRuleItReplaces() throws Exception
+  {
+    // The stock cluster: loadForever 2 with Druid's default smart segment loading and the cost strategy.
+    final CoordinatorDynamicConfig druidDefaults = CoordinatorDynamicConfig.builder().build();
+    sim = simulation(new ForeverLoadRule(Map.of(TIER, 2), null), druidDefaults);
+    sim.start();
+    final List<Map<String, Set<String>>> stock = runAndLoad(3);
+    sim.stop();
+
+    // The same cluster with the getafix rule in dry run, a plan that wants every segment on A alone published.
+    final GetafixDynamicConfig dryRun = new GetafixDynamicConfig(true, true, 0.2, 1, 3, null, 50, 50);
+    final GetafixLoadRule rule = new GetafixLoadRule(Map.of(TIER, 1), null, Map.of(TIER, 2), holder, handoff);
+    sim = simulation(rule, druidDefaults);
+    installGetafixStrategy(sim, new GetafixBalancerStrategyFactory(null, holder, handoff));
+    handoff.setServedSegments(servedBySimulation());
+    final Map<String, Map<String, Double>> plan = new HashMap<>();
+    segments.forEach(s -> plan.put(id(s), Map.of("A", 1.0)));
+    publish(Mode.DRY_RUN, plan, dryRun);
+    sim.start();
+    assertEquals(stock, runAndLoad(3), "run by run, the dry run's placement is the stock rule's");
+    stock.get(2).values().forEach(h -> assertEquals(2, h.size()));
+    assertEquals(0, handoff.loadsIssued() + handoff.dropsIssued(), "no load or drop was issued for the plan");
+  }
+
+  @Test
+  void aRollbackLoadsAtTheBudgetsPaceBeforeItDropsAndSaysWhenItIsDone() throws Exception
+  {
+    final GetafixDynamicConfig twoLoads = new GetafixDynamicConfig(true, false, 0.2, 1, 3, null, 2, 50);
+    startWithFloor(1, Map.of(TIER, 2), twoLoads);
+    settleWarmingUp();
+    // The plan in force: segment 0 on all three Historicals, every other segment on one.
+    final Map<String, Map<String, Double>> plan = keepCurrent(currentHolders());
+    plan.put(id(segments.get(0)), Map.of("A", 0.4, "B", 0.3, "C", 0.3));
+    publish(Mode.ACTIVE, plan, twoLoads);
+    sim.coordinator().runCoordinatorCycle();
+    sim.cluster().loadQueuedSegments();
+    assertEquals(3, holders(segments.get(0)).size());
+
+    publish(Mode.ROLLING_BACK, Map.of(), twoLoads);
+    int replicas = totalReplicas(currentHolders());
+    final List<Rollback.Phase> phases = new ArrayList<>();
+    for (int run = 0; run < 6; run++) {
+      sim.coordinator().runCoordinatorCycle();
+      sim.cluster().loadQueuedSegments();
+      final Map<String, Set<String>> now = currentHolders();
+      final boolean belowStock = now.values().stream().anyMatch(h -> h.size() < 2);
+      final int added = totalReplicas(now) - replicas;
+      replicas = totalReplicas(now);
+      assertTrue(added <= 2, "run " + run + " loaded " + added + " replicas, over the budget of 2");
+      if (belowStock) {
+        assertTrue(added >= 0, "run " + run + " dropped while a segment was below its stock count: " + now);
+        assertEquals(3, holders(segments.get(0)).size(), "the extra copy stays until every segment has 2");
+      }
+      final Rollback.Progress known = handoff.rollbackProgress();
+      phases.add(known == null ? null : known.phase());
+    }
+    currentHolders().values().forEach(h -> assertEquals(2, h.size(), "every segment at its stock count"));
+    // What is known after each run is what the run before it counted, before its loads and drops: 3 segments lack a
+    // copy, run 0 loads 2 and run 1 the third; run 3, the first to count none below, drops the extra copy.
+    assertEquals(
+        Arrays.asList(null, Rollback.Phase.LOADING, Rollback.Phase.LOADING, Rollback.Phase.DROPPING,
+                      Rollback.Phase.DROPPING, Rollback.Phase.DONE),
+        phases
+    );
   }
 
   @Test
@@ -173,23 +245,53 @@ class GetafixCoordinatorSimulationTest
 
   private void startWithFloor(int floor, GetafixDynamicConfig config) throws Exception
   {
-    sim = CoordinatorSimulation.builder()
-                               .withServers(servers)
-                               .withSegments(segments)
-                               .withRules(DS, new GetafixLoadRule(Map.of(TIER, floor), null, holder, handoff))
-                               .withDynamicConfig(
-                                   CoordinatorDynamicConfig.builder()
-                                                           .withSmartSegmentLoading(false)
-                                                           .withUseRoundRobinSegmentAssignment(false)
-                                                           .withReplicationThrottleLimit(100)
-                                                           .withMaxSegmentsInNodeLoadingQueue(1000)
-                                                           .withMaxSegmentsToMove(0)
-                                                           .build()
-                               )
-                               .withImmediateSegmentLoading(false)
-                               .build();
+    startWithFloor(floor, null, config);
+  }
+
+  private void startWithFloor(int floor, Map<String, Integer> stock, GetafixDynamicConfig config) throws Exception
+  {
+    sim = simulation(
+        new GetafixLoadRule(Map.of(TIER, floor), null, stock, holder, handoff),
+        CoordinatorDynamicConfig.builder()
+                                .withSmartSegmentLoading(false)
+                                .withUseRoundRobinSegmentAssignment(false)
+                                .withReplicationThrottleLimit(100)
+                                .withMaxSegmentsInNodeLoadingQueue(1000)
+                                .withMaxSegmentsToMove(0)
+                                .build()
+    );
     installGetafixStrategy(sim, new GetafixBalancerStrategyFactory(null, holder, handoff));
-    handoff.setServedSegments(new ServedSegments()
+    handoff.setServedSegments(servedBySimulation());
+    publish(Mode.WARMING_UP, Map.of(), config);
+    sim.start();
+  }
+
+  private CoordinatorSimulation simulation(Rule rule, CoordinatorDynamicConfig dynamicConfig)
+  {
+    return CoordinatorSimulation.builder()
+                                .withServers(servers)
+                                .withSegments(segments)
+                                .withRules(DS, rule)
+                                .withDynamicConfig(dynamicConfig)
+                                .withImmediateSegmentLoading(false)
+                                .build();
+  }
+
+  /** The placement after each of {@code runs} Coordinator runs, each followed by loading what it queued. */
+  private List<Map<String, Set<String>>> runAndLoad(int runs)
+  {
+    final List<Map<String, Set<String>>> placements = new ArrayList<>();
+    for (int i = 0; i < runs; i++) {
+      sim.coordinator().runCoordinatorCycle();
+      sim.cluster().loadQueuedSegments();
+      placements.add(currentHolders());
+    }
+    return placements;
+  }
+
+  private ServedSegments servedBySimulation()
+  {
+    return new ServedSegments()
     {
       @Override
       public Set<String> holders(DataSegment segment, String tier)
@@ -204,9 +306,7 @@ class GetafixCoordinatorSimulationTest
         servers.forEach(s -> live.add(s.getName()));
         return live;
       }
-    });
-    publish(Mode.WARMING_UP, Map.of(), config);
-    sim.start();
+    };
   }
 
   private Map<String, Set<String>> settleWarmingUp()

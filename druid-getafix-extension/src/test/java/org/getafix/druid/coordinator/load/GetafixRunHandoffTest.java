@@ -30,9 +30,9 @@ class GetafixRunHandoffTest
     final CoordinatorRun first = CoordinatorRun.of(plan);
     handoff.beginRun(first);
     assertSame(first, handoff.currentRun());
-    assertTrue(first.budget().tryLoad());
-    assertTrue(first.budget().tryLoad());
-    assertFalse(first.budget().tryLoad(), "the run's load budget is spent");
+    assertTrue(first.budget().tryLoad(10));
+    assertTrue(first.budget().tryLoad(10));
+    assertFalse(first.budget().tryLoad(10), "the run's load budget is spent");
     assertTrue(first.budget().tryDrop());
     assertFalse(first.budget().tryDrop(), "the run's drop budget is spent");
     assertEquals(2, first.budget().loadsSpent(), "refused loads are not counted");
@@ -40,9 +40,10 @@ class GetafixRunHandoffTest
 
     final CoordinatorRun second = CoordinatorRun.of(plan);
     handoff.beginRun(second);
-    assertTrue(second.budget().tryLoad(), "a new run starts with a fresh budget");
+    assertTrue(second.budget().tryLoad(10), "a new run starts with a fresh budget");
     assertEquals(1, second.budget().loadsSpent());
     assertEquals(3, handoff.loadsIssued());
+    assertEquals(30, handoff.loadBytesIssued());
     assertEquals(1, handoff.dropsIssued());
   }
 

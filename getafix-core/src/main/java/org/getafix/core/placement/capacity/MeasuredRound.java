@@ -43,7 +43,7 @@ public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, No
   static final double MAX_OVERHEAD_PER_QUERY_CPU = 3.0;
 
   /**
-   * @param timeMillis sum of the scans' {@code query/segment/time}, whole ms each
+   * @param timeMillis sum of the scans' {@code query/segmentAndCache/time}, whole ms each
    * @param scans      number of scans
    */
   public record ScanCounters(long timeMillis, long scans)
