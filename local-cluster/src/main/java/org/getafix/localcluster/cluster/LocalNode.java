@@ -106,6 +106,12 @@ public final class LocalNode
     return entries;
   }
 
+  /** Where Druid's file request logger writes this node's queries (Historicals only). */
+  public Optional<Path> requestLogDir()
+  {
+    return Optional.ofNullable(requestLogDir);
+  }
+
   public List<String> command()
   {
     return command;

@@ -297,13 +297,8 @@ public final class ScenarioParser
 
   private static ScenarioSettings.Workload workload(JsonFields w)
   {
-    final List<ScenarioSettings.QueryTypeSettings> defaultTypes = List.of(
-        new ScenarioSettings.QueryTypeSettings("timeseries", 0.45, 6, 0.25),
-        new ScenarioSettings.QueryTypeSettings("topN", 0.35, 12, 0.5),
-        new ScenarioSettings.QueryTypeSettings("groupBy", 0.20, 40, 1.0)
-    );
     w.rejectUnknown(Set.of("recencyExponent", "meanIntervalSegments", "queryTypes", "queryOverheadMillis"));
-    List<ScenarioSettings.QueryTypeSettings> types = defaultTypes;
+    List<ScenarioSettings.QueryTypeSettings> types = ScenarioSettings.Workload.DEFAULT_QUERY_TYPES;
     final JsonNode array = w.array("queryTypes", false);
     if (array != null) {
       if (array.isEmpty()) {

@@ -167,6 +167,12 @@ public record ScenarioSettings(
       double queryOverheadMillis
   )
   {
+    /** The mix and per-segment costs of a scenario that names no query types. */
+    public static final List<QueryTypeSettings> DEFAULT_QUERY_TYPES = List.of(
+        new QueryTypeSettings("timeseries", 0.45, 6, 0.25),
+        new QueryTypeSettings("topN", 0.35, 12, 0.5),
+        new QueryTypeSettings("groupBy", 0.20, 40, 1.0)
+    );
   }
 
   public record QueryTypeSettings(String name, double weight, double meanTaskMillis, double cv)
