@@ -25,7 +25,10 @@ class LiveBenchTest
     assertTrue(all.options().quick());
     assertEquals(4, all.options().repetitions());
 
-    assertEquals(List.of("placement", "routing", "budgeted", "hedged", "control", "admission"), LiveBench.EXPERIMENTS);
+    assertEquals(
+        List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill"),
+        LiveBench.EXPERIMENTS
+    );
     final LiveBench.Options chosen = LiveBench.Options.parse("--experiments", "admission,routing,placement,routing");
     assertEquals(List.of("placement", "routing", "admission"), chosen.experiments(), "in the bench's order, once each");
     assertEquals(List.of("control"), LiveBench.Options.parse("--experiments", "Control").experiments());
@@ -36,7 +39,7 @@ class LiveBenchTest
   void badExperimentsAreRefusedInWords()
   {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments", "hedging"))
-                   .getMessage().contains("placement,routing,budgeted,hedged,control,admission"));
+                   .getMessage().contains("placement,routing,budgeted,hedged,control,admission,kill"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
   }
