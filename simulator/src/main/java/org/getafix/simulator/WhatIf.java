@@ -128,9 +128,6 @@ public final class WhatIf
     Path out = Path.of("out", "whatif");
     for (int i = 0; i < args.length; i++) {
       final String arg = args[i];
-      if ("whatif".equals(arg) && i == 0) {
-        continue;
-      }
       if (i + 1 >= args.length) {
         throw new IllegalArgumentException(arg.startsWith("--") ? arg + " needs a value" : "unexpected " + arg);
       }
