@@ -114,16 +114,15 @@ public final class Demo
   void run() throws Exception
   {
     final Path workDir = outDir.resolve("cluster");
-    final ClusterConfig config = GetafixSetup.clusterConfig(root)
-                                             .workDir(workDir)
-                                             .druidLibDir(root.resolve(ClusterConfig.DEFAULT_DRUID_LIB_DIR))
-                                             .historicals(options.historicals())
-                                             .cpuQuotas(options.cpuQuotas())
-                                             .property(DruidRole.BROKER, "druid.broker.balancer.type",
-                                                       options.strategies().get(0).router())
-                                             .property(DruidRole.BROKER, "druid.getafix.quality.matureSampleRate",
-                                                       String.valueOf(MATURE_SAMPLE_RATE))
-                                             .build();
+    final ClusterConfig.Builder builder = GetafixSetup.clusterConfig(root)
+                                                      .workDir(workDir)
+                                                      .druidLibDir(root.resolve(ClusterConfig.DEFAULT_DRUID_LIB_DIR))
+                                                      .historicals(options.historicals())
+                                                      .cpuQuotas(options.cpuQuotas())
+                                                      .property(DruidRole.BROKER, "druid.getafix.quality.matureSampleRate",
+                                                                String.valueOf(MATURE_SAMPLE_RATE));
+    options.strategies().get(0).brokerProperties().forEach((key, value) -> builder.property(DruidRole.BROKER, key, value));
+    final ClusterConfig config = builder.build();
     progress("starting ZooKeeper, Coordinator/Overlord, Broker and " + options.historicals()
              + " Historicals capped at " + options.cpuQuotas() + " cores (logs under " + workDir + ")");
     final LocalDruidCluster cluster = LocalDruidCluster.start(config);
@@ -144,7 +143,7 @@ public final class Demo
       final List<DemoResults> repetitions = new ArrayList<>();
       final List<PhaseRecord> ran = new ArrayList<>();
       Budget budget = null;
-      String router = options.strategies().get(0).router();
+      Map<String, String> broker = options.strategies().get(0).brokerProperties();
       for (List<Strategy> order : options.schedule()) {
         if (options.repetitions() > 1) {
           progress("repetition " + (repetitions.size() + 1) + " of " + options.repetitions() + ": "
@@ -152,10 +151,10 @@ public final class Demo
         }
         final List<PhaseRecord> phases = new ArrayList<>();
         for (Strategy strategy : order) {
-          if (!strategy.router().equals(router)) {
-            progress("restarting the Broker with druid.broker.balancer.type=" + strategy.router());
-            cluster.restartBroker(Map.of("druid.broker.balancer.type", strategy.router()), Duration.ofMinutes(3));
-            router = strategy.router();
+          if (!strategy.brokerProperties().equals(broker)) {
+            progress("restarting the Broker with " + strategy.brokerProperties());
+            cluster.restartBroker(strategy.brokerProperties(), Duration.ofMinutes(3));
+            broker = strategy.brokerProperties();
           }
           if (strategy == Strategy.GETAFIX && options.budgeted() && budget == null) {
             // One budget for every repetition, so that they compare.

@@ -165,11 +165,11 @@ final class KillBench
       throws Exception
   {
     if (STOCK.equals(setup)) {
-      cluster.restartBroker(Map.of("druid.broker.balancer.type", Strategy.STOCK.router()), CONVERGE);
+      cluster.restartBroker(Strategy.STOCK.brokerProperties(), CONVERGE);
       GetafixSetup.handPlacementToStock(cluster, dataset.dataSource(), 2);
       return;
     }
-    cluster.restartBroker(Map.of("druid.broker.balancer.type", Strategy.GETAFIX.router()), CONVERGE);
+    cluster.restartBroker(Strategy.GETAFIX.brokerProperties(), CONVERGE);
     GetafixSetup.handPlacementToGetafix(cluster, dataset.dataSource(), 1);
     getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
     Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));

@@ -1,6 +1,7 @@
 package org.getafix.demo;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -56,6 +57,18 @@ public enum Strategy
   public String router()
   {
     return router;
+  }
+
+  /**
+   * The Broker's runtime properties of this configuration: its router, and, for stock Druid, no failover of the
+   * quality monitor, which is installed on the one Broker both share.
+   */
+  public Map<String, String> brokerProperties()
+  {
+    return Map.of(
+        "druid.broker.balancer.type", router,
+        "druid.getafix.quality.failover", String.valueOf(this != STOCK)
+    );
   }
 
   static Strategy named(String option)

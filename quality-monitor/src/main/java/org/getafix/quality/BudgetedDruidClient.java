@@ -69,6 +69,10 @@ import java.util.stream.Collectors;
  * <p>With {@link Hedging} on, a sub-query whose segments other servers hold too is hedged: if its Historical has not
  * answered by the hedge point, its segments also go to those servers (one hedge sub-query per server), and the first
  * complete answer is used, the other cancelled ({@link Race}).
+ *
+ * <p>With failover on (the default), a sub-query whose Historical cannot be reached (a refused or dropped connection,
+ * before the first row) goes at once to other holders of its segments, budgeted or not, hedged or not: stock Druid
+ * fails every query that touches a dead Historical until ZooKeeper drops it from the Broker's view.
  */
 public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 {
@@ -132,7 +136,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final BudgetedQuery<?> budgeted = budgetedQueries.of(asPlanned.getQuery());
     if (budgeted == null) {
       final Hedging.Plan plan = hedging.plan(asPlanned.getQuery(), host, Double.POSITIVE_INFINITY, false);
-      return plan == null ? super.run(asPlanned, context) : runHedged(asPlanned, context, null, plan);
+      return plan == null ? failingOver(asPlanned, context) : runHedged(asPlanned, context, null, plan);
     }
     final Query<T> query = budgeted.forHistoricals(asPlanned.getQuery());
     final QueryPlus<T> queryPlus = asPlanned.withQuery(query);
@@ -169,7 +173,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final long start = clock.getAsLong();
     final Sequence<T> results;
     try {
-      results = super.run(queryPlus.withQuery(bounded), context);
+      results = failingOver(queryPlus.withQuery(bounded), context);
     }
     catch (RuntimeException e) {
       if (isLate(e, deadline)) {
@@ -185,6 +189,64 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     // and would never learn. A sub-query cut at its deadline counts with the time it had.
     answer.whenComplete((rows, failure) -> hedging.record(host, clock.getAsLong() - start));
     return byDeadline(sub, answer, () -> {}, rows -> {});
+  }
+
+  /**
+   * The sub-query as stock Druid runs it, streamed, unless its Historical cannot be reached before the first row: then
+   * its segments go to other holders ({@link #failover}), where stock Druid would fail the query until its server view
+   * drops the Historical.
+   */
+  private Sequence<T> failingOver(QueryPlus<T> queryPlus, ResponseContext context)
+  {
+    final Sequence<T> answer = super.run(queryPlus, context);
+    return hedging.failsOver() ? new FailoverSequence<>(answer, failure -> failover(queryPlus, context, failure)) : answer;
+  }
+
+  /**
+   * The answer of {@code queryPlus} from the other holders of its segments, this client's Historical being unreachable:
+   * one sub-query per holder ({@link Hedging#failover}), under the query's own id and fail time, merged in the query's
+   * result order and accounted for once in {@code context}. Throws {@code unreachable} if some segment has no other
+   * holder, and a holder's failure as the sub-query's.
+   */
+  @SuppressWarnings("unchecked")
+  private Sequence<T> failover(QueryPlus<T> queryPlus, ResponseContext context, RuntimeException unreachable)
+  {
+    final Query<T> query = queryPlus.getQuery();
+    final Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> groups = hedging.failover(query, host);
+    if (groups == null) {
+      throw unreachable;
+    }
+    final List<Part<T>> sent = new ArrayList<>();
+    try {
+      for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : groups.entrySet()) {
+        final BudgetedDruidClient<T> holder = (BudgetedDruidClient<T>) group.getKey();
+        final Query<T> part = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()));
+        sent.add(new Part<>(group.getValue(), holder.attempt(queryPlus.withQuery(part), holder.reader)));
+        hedging.failedOver(query);
+      }
+      CompletableFuture.allOf(sent.stream().map(part -> part.attempt.rows).toArray(CompletableFuture[]::new)).get();
+    }
+    catch (ExecutionException e) {
+      sent.forEach(part -> part.attempt.cancel());
+      final Throwable failure = e.getCause() == null ? e : e.getCause();
+      Throwables.throwIfUnchecked(failure);
+      throw new RuntimeException(failure);
+    }
+    catch (InterruptedException e) {
+      sent.forEach(part -> part.attempt.cancel());
+      Thread.currentThread().interrupt();
+      throw new QueryInterruptedException(e);
+    }
+    catch (RuntimeException e) {
+      sent.forEach(part -> part.attempt.cancel());
+      throw e;
+    }
+    for (Part<T> part : sent) {
+      removeMagicResponseContextFields(part.attempt.context);
+      context.merge(part.attempt.context);
+    }
+    context.addRemainingResponse(query.getMostSpecificId(), -1);
+    return Sequences.simple(merged(sent, query));
   }
 
   /**
@@ -647,6 +709,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     private ScheduledFuture<?> hedgePoint;
     @Nullable
     private Throwable primaryFailure;
+    private boolean hedgesSent;
+    /** Whether the hedges went because the primary's Historical could not be reached, not because it was late. */
+    private volatile boolean failedOver;
     private boolean hedgesFailed;
     /**
      * The hedges' answer of a partial plan: it does not win the race, since the primary alone answers for the stranded
@@ -693,6 +758,10 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     private synchronized void primaryFailed(Throwable failure)
     {
       primaryFailure = failure;
+      if (!hedgesSent && hedging.failsOver() && Unreachable.isUnreachable(failure)) {
+        // Nothing to wait for: the hedges go now, outside the hedge budget, since the primary costs no server anything.
+        sendHedges(true);
+      }
       if (hedges.isEmpty() || hedgesFailed || (primary.request != null && primary.request.isCancelled())) {
         winner.completeExceptionally(failure);
       }
@@ -702,12 +771,20 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
      * At the hedge point, or at once for copies sent up front: sends one hedge sub-query per holder of the plan, unless
      * the race is over or the hedge budget is spent.
      */
-    @SuppressWarnings("unchecked")
-    private synchronized void hedge()
+    private void hedge()
     {
-      if (winner.isDone() || !hedging.tryHedge(plan)) {
+      sendHedges(false);
+    }
+
+    /** Sends the hedges once; a failover's go whatever the hedge budget says. */
+    @SuppressWarnings("unchecked")
+    private synchronized void sendHedges(boolean failover)
+    {
+      if (hedgesSent || winner.isDone() || !(failover || hedging.tryHedge(plan))) {
         return;
       }
+      hedgesSent = true;
+      failedOver = failover;
       final Query<T> query = queryPlus.getQuery();
       final String hedgeId = hedging.hedgeId(query);
       final List<String> unsent = new ArrayList<>();
@@ -723,7 +800,11 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
               (rows, failure) -> hedging.copyDone(plan, attempt.host, clock.getAsLong() - attempt.startMillis)
           );
           hedges.add(attempt);
-          hedging.sent(query, plan);
+          if (failover) {
+            hedging.failedOver(query);
+          } else {
+            hedging.sent(query, plan);
+          }
         }
       }
       catch (RuntimeException e) {
@@ -774,7 +855,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           primary.cancel();
         }
         recordPrimary();
-        hedging.won(queryPlus.getQuery(), plan);
+        if (!failedOver) {
+          hedging.won(queryPlus.getQuery(), plan);
+        }
         return;
       }
       if (answer == null) {

@@ -119,6 +119,7 @@ public class Hedging
   }
 
   private final boolean enabled;
+  private final boolean failover;
   private final int maxSplit;
   private final UpfrontRedundancy.Mode redundancyMode;
   private final HedgePolicy policy;
@@ -140,6 +141,7 @@ public class Hedging
   )
   {
     this.enabled = config.isHedging();
+    this.failover = config.isFailover();
     this.maxSplit = config.getMaxSplit();
     this.redundancyMode = config.getRedundancy();
     // One thread, even with hedging off by default, since a query may ask for it: the thread only sends the hedges
@@ -217,6 +219,38 @@ public class Hedging
       return null;
     }
     return new Plan(hedgeAfter, groups(byHost, clientOf), reassignment.stranded(), copies, false);
+  }
+
+  /**
+   * Where {@code subQuery}'s segments go when {@code unreachableHost}, its Historical, cannot be reached: each to the
+   * other holder the Broker can query with the lowest expected latency. Null if failover is off, the sub-query does
+   * not read specific segments of one table, or a segment has no other holder (the query then fails, as in stock
+   * Druid).
+   */
+  @Nullable
+  Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> failover(Query<?> subQuery, String unreachableHost)
+  {
+    final QuerySegmentSpec spec = subQuery instanceof BaseQuery ? ((BaseQuery<?>) subQuery).getQuerySegmentSpec() : null;
+    if (!failover || !(spec instanceof MultipleSpecificSegmentSpec) || !(subQuery.getDataSource() instanceof TableDataSource)) {
+      return null;
+    }
+    final String table = ((TableDataSource) subQuery.getDataSource()).getName();
+    final Map<String, BudgetedDruidClient<?>> clientOf = new HashMap<>();
+    final HedgePolicy.Reassignment<SegmentDescriptor> reassignment = policy.reassignWherePossible(
+        unreachableHost,
+        ((MultipleSpecificSegmentSpec) spec).getDescriptors(),
+        segment -> queryableHolders(table, segment, clientOf)
+    );
+    if (reassignment.byHolder().isEmpty() || !reassignment.stranded().isEmpty()) {
+      return null;
+    }
+    return groups(reassignment.byHolder(), clientOf);
+  }
+
+  /** Whether a hedged sub-query whose Historical cannot be reached sends its hedges at once. */
+  boolean failsOver()
+  {
+    return failover;
   }
 
   /** The segments of each host, by the Broker's client of the host. */
@@ -396,6 +430,12 @@ public class Hedging
   void sent(Query<?> query, Plan plan)
   {
     metrics.hedge(query, plan.upfront ? GetafixMetric.COPY_SENT : GetafixMetric.HEDGE_SENT);
+  }
+
+  /** A sub-query went to another holder because its own Historical could not be reached. */
+  void failedOver(Query<?> query)
+  {
+    metrics.hedge(query, GetafixMetric.FAILOVER_SENT);
   }
 
   void won(Query<?> query, Plan plan)

@@ -114,6 +114,9 @@ public class QualityConfig
   private boolean hedging = QualityKnobs.HEDGING.defaultValue();
 
   @JsonProperty
+  private boolean failover = QualityKnobs.FAILOVER.defaultValue();
+
+  @JsonProperty
   private double hedgeQuantile = QualityKnobs.HEDGE_QUANTILE.defaultValue();
 
   @JsonProperty
@@ -227,6 +230,11 @@ public class QualityConfig
   public boolean isHedging()
   {
     return hedging;
+  }
+
+  public boolean isFailover()
+  {
+    return failover;
   }
 
   public int getMaxSplit()

@@ -44,6 +44,7 @@ public class QualityMetrics implements BudgetedQuery.Listener
   private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong evictions = new AtomicLong();
   private final AtomicLong hedgesSent = new AtomicLong();
+  private final AtomicLong failoversSent = new AtomicLong();
   private final AtomicLong hedgesWon = new AtomicLong();
   private final AtomicLong hedgeable = new AtomicLong();
   private final AtomicLong copiesSent = new AtomicLong();
@@ -150,8 +151,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
   }
 
   /**
-   * A hedge or copy sub-query went out ({@link GetafixMetric#HEDGE_SENT}, {@code COPY_SENT}), or a sub-query's hedges
-   * or copies won ({@code HEDGE_WON}, {@code COPY_WON}).
+   * A hedge, copy or failover sub-query went out ({@link GetafixMetric#HEDGE_SENT}, {@code COPY_SENT}, {@code
+   * FAILOVER_SENT}), or a sub-query's hedges or copies won ({@code HEDGE_WON}, {@code COPY_WON}).
    */
   void hedge(Query<?> query, GetafixMetric event)
   {
@@ -159,6 +160,7 @@ public class QualityMetrics implements BudgetedQuery.Listener
       case HEDGE_WON -> hedgesWon.incrementAndGet();
       case COPY_SENT -> copiesSent.incrementAndGet();
       case COPY_WON -> copiesWon.incrementAndGet();
+      case FAILOVER_SENT -> failoversSent.incrementAndGet();
       default -> hedgesSent.incrementAndGet();
     }
     emit(query, event, 1);
@@ -230,6 +232,7 @@ public class QualityMetrics implements BudgetedQuery.Listener
     state.put("hedgesWon", hedgesWon.get());
     state.put("copiesSent", copiesSent.get());
     state.put("copiesWon", copiesWon.get());
+    state.put("failoversSent", failoversSent.get());
     final RedundancyPeriod last = lastPeriod;
     final Map<String, Object> redundancy = new LinkedHashMap<>();
     if (last != null) {

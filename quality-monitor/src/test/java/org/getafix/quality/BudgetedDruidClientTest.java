@@ -37,6 +37,7 @@ import org.getafix.core.redundancy.NodeLatencies;
 import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.QueryContextKeys;
+import org.jboss.netty.channel.ChannelException;
 import org.jboss.netty.handler.codec.http.HttpMethod;
 import org.jboss.netty.handler.codec.http.HttpResponseStatus;
 import org.joda.time.Duration;
@@ -49,6 +50,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
+import java.net.ConnectException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -262,7 +264,18 @@ class BudgetedDruidClientTest
       BiPredicate<String, SegmentDescriptor> holds
   )
   {
-    final QualityConfig config = MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class);
+    return hedging(Map.of("hedging", enabled), settings, holders, holds);
+  }
+
+  /** Hedging among {@code holders} under the Broker's {@code properties} (druid.getafix.quality.*). */
+  private Hedging hedging(
+      Map<String, Object> properties,
+      HedgeSettings settings,
+      Map<String, BudgetedDruidClient<?>> holders,
+      BiPredicate<String, SegmentDescriptor> holds
+  )
+  {
+    final QualityConfig config = MAPPER.convertValue(properties, QualityConfig.class);
     return new Hedging(config, new HedgePolicy(settings, latencies), latencies, redundancy(config), holders(holders, holds), metrics);
   }
 
@@ -814,6 +827,100 @@ class BudgetedDruidClientTest
         UpfrontRedundancy.Mode.ZOOLANDER,
         Hedging.redundancyMode(query(Map.of()).context(), UpfrontRedundancy.Mode.ZOOLANDER)
     );
+  }
+
+  /** The netty failure of Druid's HTTP client when the Historical refuses the connection: it has died. */
+  private static ChannelException refused()
+  {
+    return new ChannelException("Faulty channel in resource pool", new ConnectException("Connection refused"));
+  }
+
+  /** The client of the primary, {@link #other} holding its segments too, with failover as {@code failover} says. */
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> primaryFailingOver(BudgetedQueries budgetedQueries, boolean failover)
+  {
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final Hedging hedging =
+        hedging(Map.of("hedging", false, "failover", failover), PATIENT, holders, (host, segment) -> true);
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, primary);
+    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    return primary;
+  }
+
+  @Test
+  void aSubQueryToAHistoricalThatCannotBeReachedFailsOverToAnotherHolder()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final ResponseContext context = DirectDruidClient.makeResponseContextForQuery();
+    context.addRemainingResponse("q1", 1);
+    final var results = primaryFailingOver(budgetedQueries, true).run(subQuery(query(Map.of())), context);
+    historical.answers.get(0).setException(refused());
+    assertEquals(1, results.toList().size(), "the other holder's answer goes on");
+    assertEquals(1, other.requests.size());
+    assertTrue(other.requests.get(0).contains("\"queryId\":\"q1\""), other.requests.get(0));
+    assertEquals(1L, metrics.state().get("failoversSent"));
+    assertEquals(0L, metrics.state().get("hedgesSent"));
+    assertEquals(0, context.getRemainingResponses().get("q1"), "the sub-query is accounted for once");
+  }
+
+  @Test
+  void aBudgetedSubQueryFailsOverAndItsSegmentsCountAsAnswered()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = primaryFailingOver(budgetedQueries, true);
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, 60_000, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    final var results = run(primary, budgeted.stamped());
+    historical.answers.get(0).setException(refused());
+    assertEquals(1, results.toList().size());
+    assertEquals(Coverage.answered(2), budgeted.coverage());
+    assertEquals(1L, metrics.state().get("failoversSent"));
+  }
+
+  @Test
+  void aHedgedSubQueryFailsOverAtOnceOutsideTheHedgeBudget()
+  {
+    final var results = runWithinAMinute(true, PATIENT, true);
+    historical.answers.get(0).setException(refused());
+    assertEquals(1, results.toList().size(), "the hedge's answer goes on long before the 10 s hedge point");
+    assertEquals(1, other.requests.size());
+    assertEquals(1L, metrics.state().get("failoversSent"));
+    assertEquals(0L, metrics.state().get("hedgesSent"));
+    assertEquals(0L, metrics.state().get("hedgesWon"));
+    assertEquals(Coverage.answered(2), ranQuery.coverage());
+  }
+
+  @Test
+  void nothingFailsOverWhenNoOtherServerHoldsTheSegmentsOrFailoverIsOff()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final var alone = primary(budgetedQueries, false, PATIENT, false).run(
+        subQuery(query(Map.of())), DirectDruidClient.makeResponseContextForQuery()
+    );
+    historical.answers.get(0).setException(refused());
+    final RuntimeException aloneFailure = assertThrows(RuntimeException.class, alone::toList);
+    assertTrue(Unreachable.isUnreachable(aloneFailure), "the Historical's own failure: " + aloneFailure);
+    final var off = primaryFailingOver(budgetedQueries, false).run(
+        subQuery(query(Map.of())), DirectDruidClient.makeResponseContextForQuery()
+    );
+    historical.answers.get(1).setException(refused());
+    assertThrows(RuntimeException.class, off::toList);
+    assertTrue(other.requests.isEmpty());
+    assertEquals(0L, metrics.state().get("failoversSent"));
+  }
+
+  /** A Historical that answered with an error would fail the same query anywhere: the error goes on, as in stock. */
+  @Test
+  void aHistoricalsOwnErrorDoesNotFailOver()
+  {
+    final var results = primaryFailingOver(budgetedQueries(), true).run(
+        subQuery(query(Map.of())), DirectDruidClient.makeResponseContextForQuery()
+    );
+    historical.answers.get(0).setException(new IOException("Historical answered 500"));
+    assertThrows(RuntimeException.class, results::toList);
+    assertTrue(other.requests.isEmpty());
   }
 
   @Test

@@ -70,6 +70,10 @@ public enum GetafixMetric
   HEDGE_WON("getafix/hedge/won", "1 when a sub-query's answer came from its hedges rather than its Historical"),
   COPY_SENT("getafix/copy/sent", "1 for each copy of a sub-query sent up front to another holder (redundancy)"),
   COPY_WON("getafix/copy/won", "1 when a sub-query's answer came from its copies rather than its Historical"),
+  FAILOVER_SENT(
+      "getafix/failover/sent",
+      "1 for each sub-query re-sent to another holder because the Historical of its segments could not be reached"
+  ),
 
   // Brokers with the quality monitor and redundancy on, every 3 s; dimension mode.
   REDUNDANCY_FACTOR("getafix/redundancy/factor", "sPARE's replication factor r for the next period"),

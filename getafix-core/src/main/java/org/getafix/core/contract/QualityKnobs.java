@@ -35,6 +35,16 @@ public final class QualityKnobs
       "whether a sub-query still unanswered at its Historical's latency quantile is re-sent to another holder"
   );
 
+  /**
+   * On by default: it acts only when a Historical cannot be reached, where stock Druid fails the query until its
+   * server view drops the node.
+   */
+  public static final Knob<Boolean> FAILOVER = Knob.flag(
+      PREFIX + ".failover",
+      true,
+      "whether a sub-query whose Historical cannot be reached is re-sent at once to other holders of its segments"
+  );
+
   public static final Knob<Double> MATURE_SAMPLE_RATE = Knob.number(
       PREFIX + ".matureSampleRate",
       0.1,
