@@ -92,6 +92,7 @@ public final class SimulationRun
         specs,
         scenario.clients().count(),
         scenario.segments().loadBytesPerSecond(),
+        scenario.segments().loadCpuCores(),
         routing,
         scenario.warmupSeconds(),
         scenario.durationSeconds()

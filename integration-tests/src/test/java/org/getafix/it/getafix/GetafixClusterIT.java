@@ -19,6 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,6 +40,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -379,6 +385,24 @@ class GetafixClusterIT
       }
     }
     assertEquals(before, getafix.config());
+    // The rule's own fields are checked as Druid reads the rules: a 400 that names the field, the rules unchanged.
+    final JsonNode rules = cluster.coordinatorClient().rules(DATASET.dataSource());
+    for (Map<String, Object> stock : List.<Map<String, Object>>of(Map.of("_default_tier", -1), Map.of("_default_tier", 0))) {
+      final Map<String, Object> rule = Map.of(
+          "type", "getafix",
+          "tieredReplicants", Map.of("_default_tier", 1),
+          "stockReplicants", stock
+      );
+      try {
+        cluster.coordinatorClient().setRules(DATASET.dataSource(), List.of(rule));
+        fail("accepted " + rule);
+      }
+      catch (DruidHttp.DruidHttpException e) {
+        assertEquals(400, e.status(), rule.toString());
+        assertTrue(e.body().contains("stockReplicants"), e.body());
+      }
+    }
+    assertEquals(rules, cluster.coordinatorClient().rules(DATASET.dataSource()));
   }
 
   @Test
@@ -423,6 +447,37 @@ class GetafixClusterIT
       cluster.restartHistorical(GetafixItCluster.MIDDLE, Duration.ofMinutes(4));
     }
     Waits.await(victim.name() + " to rejoin the plan", CONVERGE, () -> getafix.capacities().containsKey(dead));
+  }
+
+  /**
+   * A startup validation error reaches the Coordinator's log in words: Druid formats a Guice error by reading the
+   * failing module's class files, which its bundled ASM cannot do for Java 17 ones, so a thrown error would be logged
+   * as "Unsupported class file major version 61" instead of the reason.
+   */
+  @Test
+  @Order(10)
+  void aCoordinatorGivenABadSettingStopsAndItsLogSaysWhy() throws Exception
+  {
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire(getafixConfig());
+    final GetafixClient getafix = new GetafixClient(cluster);
+    final Path log = cluster.coordinator().logFile();
+    final long before = Files.size(log);
+    try {
+      final Exception refused = assertThrows(Exception.class, () -> cluster.restartCoordinator(
+          Map.of("druid.getafix.popularity.decay", "1.5"), Duration.ofMinutes(2)
+      ));
+      final String written;
+      try (InputStream in = Files.newInputStream(log)) {
+        in.skipNBytes(before);
+        written = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      }
+      assertTrue(written.contains("druid.getafix.popularity.decay must be in [0, 1), got [1.5]"), refused.getMessage());
+      assertFalse(written.contains("Unsupported class file major version"), refused.getMessage());
+    }
+    finally {
+      cluster.restartCoordinator(Map.of(), CONVERGE);
+    }
+    Waits.await("Getafix to act again", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
   }
 
   @Test

@@ -53,7 +53,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>with Zoolander's redundancy ({@value QueryContextKeys#REDUNDANCY}), once the Broker has seen the straggler
  *   slow, the straggler's sub-queries go to the other holder at once, outside the hedge budget, the copies win, the
  *   answers equal the unthrottled ones, and the quality endpoint shows the model's predicted share within the bound
- *   beside the measured one.</li>
+ *   beside the measured one;</li>
+ *   <li>right after a Historical is killed, before ZooKeeper drops it from the Broker's view, its sub-queries fail over
+ *   to the other holder, hedged or not, and the answers equal the full ones.</li>
  * </ul>
  * Writes its figures to {@code integration-tests/target/hedged-queries.json}.
  */
@@ -227,6 +229,43 @@ class HedgedQueryIT
       estimates.add(object.remove(ESTIMATE).asDouble());
     }
     node.forEach(child -> stripEstimates(child, estimates));
+  }
+
+  /**
+   * A Historical killed under the Broker: until ZooKeeper drops it from the Broker's view (about 30 s), stock Druid
+   * fails every query that sends it a sub-query. With failover (on by default) each such sub-query goes at once to the
+   * other holder of its segments, hedged or not, and the answer is the full one.
+   */
+  @Test
+  void rightAfterAHistoricalDiesItsSubQueriesFailOverAndTheAnswersAreWhole() throws Exception
+  {
+    final int victim = GetafixItCluster.MIDDLE;
+    final Map<String, Object> timeseries = everyQueryType().get(0);
+    final BrokerAnswer reference = query(timeseries);
+    final long before = new QualityClient(cluster.broker().uri()).qualityState().path("failoversSent").asLong();
+    final int queries = 6;
+    cluster.killHistorical(victim);
+    try {
+      for (int i = 0; i < queries; i++) {
+        // Hedged and not, in turn: the race and the plain sub-query each fail over.
+        final Map<String, Object> asked = with(timeseries, Map.of(QueryContextKeys.HEDGE, i % 2 == 0));
+        assertSameAnswer(asked, reference, query(asked), "query " + i + " after the kill");
+      }
+    }
+    finally {
+      // A Historical restarted before ZooKeeper has expired its old session could find its announcement taken.
+      Waits.await(
+          "the Coordinator to notice the dead " + cluster.historical(victim).name(),
+          Duration.ofMinutes(2),
+          () -> !cluster.coordinatorClient().historicalServers().contains(cluster.historical(victim).hostAndPort())
+      );
+      cluster.restartHistorical(victim, Duration.ofMinutes(4));
+    }
+    final long failovers = new QualityClient(cluster.broker().uri()).qualityState().path("failoversSent").asLong() - before;
+    FIGURES.put("failover", Map.of("queries", queries, "failovers", failovers));
+    // Druid's random selection sends each query some of the dead node's 60-odd segments.
+    assertTrue(failovers >= queries, "sub-queries failed over: " + failovers);
+    StragglerPlacement.replicasEach(cluster, DATASET, STRAGGLER, 2);
   }
 
   @Test

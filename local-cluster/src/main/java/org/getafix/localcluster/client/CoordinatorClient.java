@@ -144,6 +144,12 @@ public final class CoordinatorClient
     http.postJson(base.resolve("/druid/coordinator/v1/rules/" + encode(dataSource)), rules);
   }
 
+  /** The load/drop rules of a datasource, without the cluster's default rules. */
+  public JsonNode rules(String dataSource)
+  {
+    return http.get(base.resolve("/druid/coordinator/v1/rules/" + encode(dataSource)));
+  }
+
   public JsonNode dynamicConfig()
   {
     return http.get(base.resolve("/druid/coordinator/v1/config"));

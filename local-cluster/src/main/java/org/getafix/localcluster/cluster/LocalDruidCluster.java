@@ -83,6 +83,8 @@ public final class LocalDruidCluster implements AutoCloseable
   private LocalNode broker;
   /** The Broker's runtime properties as started, so that {@link #restartBroker} can apply overrides on top of them. */
   private Map<String, String> brokerProperties;
+  /** The Coordinator's, likewise, for {@link #restartCoordinator}. */
+  private Map<String, String> coordinatorProperties;
   private final List<LocalNode> historicals = new ArrayList<>();
   private boolean cgroupsEnabled;
   private Duration startupTime;
@@ -199,6 +201,7 @@ public final class LocalDruidCluster implements AutoCloseable
     coordinatorProps.put("druid.indexer.fork.property.druid.processing.numThreads", "1");
     coordinatorProps.put("druid.indexer.fork.property.druid.processing.numMergeBuffers", "2");
     coordinatorProps.putAll(config.roleProperties().getOrDefault(DruidRole.COORDINATOR, Map.of()));
+    coordinatorProperties = Map.copyOf(coordinatorProps);
 
     final Map<String, String> brokerProps = new LinkedHashMap<>(common);
     brokerProps.put("druid.service", DruidRole.BROKER.serviceName());
@@ -631,6 +634,32 @@ public final class LocalDruidCluster implements AutoCloseable
     broker.awaitHealthy(remaining(deadline));
     Waits.await("the restarted Broker to sync its view", remaining(deadline), () -> brokerClient().isInitialized());
     LOG.log(System.Logger.Level.INFO, "Broker restarted with " + overrides);
+  }
+
+  /**
+   * Restarts the Coordinator/Overlord on the same port with {@code overrides} on top of the properties it was first
+   * started with (an empty map restores those). Returns once it is healthy and sees every Historical; throws, with the
+   * tail of its log, if it exits first, as it does on a configuration it refuses. The same caveat as
+   * {@link #restartBroker} applies to {@link #config()}.
+   */
+  public synchronized void restartCoordinator(Map<String, String> overrides, Duration timeout)
+      throws IOException, TimeoutException
+  {
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    coordinator.stop(config.stopGrace());
+    final Map<String, String> props = new LinkedHashMap<>(coordinatorProperties);
+    props.putAll(overrides);
+    coordinator = druidNode("coordinator", DruidRole.COORDINATOR, coordinator.port(), props, null);
+    coordinator.start();
+    coordinator.awaitHealthy(remaining(deadline));
+    final Set<String> expected = new HashSet<>();
+    historicals.forEach(node -> expected.add(node.hostAndPort()));
+    Waits.await(
+        "the restarted Coordinator to see every Historical",
+        remaining(deadline),
+        () -> coordinatorClient().historicalServers().containsAll(expected)
+    );
+    LOG.log(System.Logger.Level.INFO, "Coordinator restarted with " + overrides);
   }
 
   /**

@@ -40,6 +40,7 @@ public final class Cluster
       List<NodeSpec> specs,
       int brokers,
       double loadBytesPerSecond,
+      double loadCpuCores,
       RoutingPolicy routing,
       double measureFrom,
       double measureTo
@@ -52,6 +53,7 @@ public final class Cluster
       nodes[i] = new Historical(loop, i, spec.id(), spec.cores(), spec.speed(), spec.hardwareTier(), dispatcher);
       nodes[i].setLoadingThreads(Math.max(1, spec.cores() / 6));
       nodes[i].setProcessingThreads(spec.processingThreads());
+      nodes[i].setLoadCpuCores(loadCpuCores);
       if (nodeIndex.put(spec.id(), i) != null) {
         throw new IllegalArgumentException("duplicate node id [" + spec.id() + "]");
       }

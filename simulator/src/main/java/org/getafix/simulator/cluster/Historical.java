@@ -29,7 +29,15 @@ public final class Historical
   private final TaskListener listener;
   private final ArrayDeque<Task> queue = new ArrayDeque<>();
 
+  /**
+   * A node never gives its loads more than this share of its cores: the operating system schedules the query threads
+   * too.
+   */
+  static final double MAX_LOAD_CPU_SHARE = 0.9;
+
   private double slowFrom = Double.POSITIVE_INFINITY;
+  /** Cores each load in progress takes from the queries (decompressing and mapping the segment's files); 0 is free. */
+  private double loadCpuCores;
   private double slowSpeed = 1.0;
   /** Periodic stalls (interference from a neighbour): none while {@code stallEvery} is 0. */
   private double stallEvery;
@@ -180,7 +188,8 @@ public final class Historical
     task.running = true;
     tasksStarted++;
     totalWaitSeconds += now - task.enqueuedAt;
-    final double service = (task.work + task.overhead) / speedAt(now);
+    task.speed = speedAt(now) * queryCpuShare();
+    final double service = (task.work + task.overhead) / task.speed;
     loop.schedule(now + service, () -> complete(task, service));
   }
 
@@ -218,7 +227,7 @@ public final class Historical
     accountBusy(now);
     busyCores--;
     final double ran = now - task.startedAt;
-    meter.onCancelled(task, ran, ran * speedAt(task.startedAt));
+    meter.onCancelled(task, ran, ran * task.speed);
     if (!queue.isEmpty()) {
       start(queue.pollFirst());
     }
@@ -286,6 +295,24 @@ public final class Historical
   public String hardwareTier()
   {
     return hardwareTier;
+  }
+
+  /**
+   * The share of the node's CPU its queries get while {@link #loadsInProgress} segments load: a task that starts
+   * during loads runs slower by it to its end, as a task that starts in a stall does.
+   */
+  double queryCpuShare()
+  {
+    return 1 - Math.min(MAX_LOAD_CPU_SHARE, loadsInProgress * loadCpuCores / cores);
+  }
+
+  /** @param cores cores each load in progress takes from the node's queries; 0 charges loads nothing */
+  public void setLoadCpuCores(double cores)
+  {
+    if (!(cores >= 0) || !Double.isFinite(cores)) {
+      throw new IllegalArgumentException("load CPU cores of node " + id + " must be >= 0, got [" + cores + "]");
+    }
+    this.loadCpuCores = cores;
   }
 
   /** Segments this node loads at once (Druid's {@code druid.segmentCache.numLoadingThreads}). */

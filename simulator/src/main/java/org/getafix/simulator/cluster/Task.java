@@ -16,6 +16,8 @@ public final class Task
   final double overhead;
   final double enqueuedAt;
   double startedAt;
+  /** The speed it runs at, fixed when it starts: its node's, less what the node's loads take then. */
+  double speed;
   boolean running;
   /** Finished or cancelled: its completion event, if one is scheduled, does nothing. */
   boolean over;

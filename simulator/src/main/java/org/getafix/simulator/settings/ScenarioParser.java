@@ -285,13 +285,14 @@ public final class ScenarioParser
 
   private static ScenarioSettings.Segments segments(JsonFields s)
   {
-    s.rejectUnknown(Set.of("initial", "arrivalEverySeconds", "sizeBytes", "sizeJitter", "loadBytesPerSecond"));
+    s.rejectUnknown(Set.of("initial", "arrivalEverySeconds", "sizeBytes", "sizeJitter", "loadBytesPerSecond", "loadCpuCores"));
     return new ScenarioSettings.Segments(
         (int) s.integer("initial", 500L, 1, 1_000_000),
         s.number("arrivalEverySeconds", 30.0, 0, 1e9),
         s.integer("sizeBytes", 500_000_000L, 1, Long.MAX_VALUE / 4),
         s.number("sizeJitter", 0.2, 0, 0.99),
-        s.number("loadBytesPerSecond", 1e8, 1, 1e15)
+        s.number("loadBytesPerSecond", 1e8, 1, 1e15),
+        s.number("loadCpuCores", 0.0, 0, 64)
     );
   }
 

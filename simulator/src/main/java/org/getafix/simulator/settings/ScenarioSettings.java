@@ -141,13 +141,17 @@ public record ScenarioSettings(
    * @param sizeBytes          mean replica size
    * @param sizeJitter         sizes are uniform in sizeBytes·[1 − j, 1 + j]
    * @param loadBytesPerSecond bandwidth of one loading thread from deep storage: load time = size / bandwidth
+   * @param loadCpuCores       cores of its Historical each load in progress takes from the queries (fetching,
+   *                           decompressing and mapping the files), so that moving data costs latency; 0 charges
+   *                           nothing
    */
   public record Segments(
       int initial,
       double arrivalEverySeconds,
       long sizeBytes,
       double sizeJitter,
-      double loadBytesPerSecond
+      double loadBytesPerSecond,
+      double loadCpuCores
   )
   {
   }

@@ -34,6 +34,7 @@ class ClusterTest
       ),
       1,
       BANDWIDTH,
+      0,
       CoreRouting.leastConnections(List.of("a", "b", "c"), 1, new SplittableRandom(1)),
       0,
       100
@@ -242,5 +243,33 @@ class ClusterTest
     loop.schedule(10, () -> cluster.dispatch(new Query(0, new QueryType("q", 1, 1, 0), 10), s, 1.0, 0));
     loop.runToCompletion();
     assertEquals(14.0, doneAt[0], 1e-12);
+  }
+
+  @Test
+  void aLoadInProgressTakesItsCoresFromTheQueriesThatStartDuringIt()
+  {
+    final EventLoop loadingLoop = new EventLoop();
+    final Cluster charged = new Cluster(
+        loadingLoop,
+        List.of(new Cluster.NodeSpec("a", 2, 1, null), new Cluster.NodeSpec("b", 2, 1, null)),
+        1,
+        BANDWIDTH,
+        1,
+        CoreRouting.leastConnections(List.of("a", "b"), 1, new SplittableRandom(1)),
+        0,
+        100
+    );
+    charged.addLoadedSegment("moving", SIZE, 0);
+    final Segment served = charged.addLoadedSegment("served", SIZE, 1);
+    final double[] doneAt = {-1};
+    charged.setQueryListener((q, t) -> doneAt[0] = t);
+    charged.applyPlan(plan("moving", Map.of("b", 1.0)));
+    // b loads "moving" from t = 0 to 10, one of its 2 cores taken: a 1 s scan that starts at 1 takes 2 s.
+    loadingLoop.schedule(1, () -> charged.dispatch(new Query(0, new QueryType("q", 1, 1, 0), 1), served, 1.0, 0));
+    loadingLoop.runUntil(5);
+    assertEquals(3.0, doneAt[0], 1e-12);
+    loadingLoop.schedule(20, () -> charged.dispatch(new Query(0, new QueryType("q", 1, 1, 0), 20), served, 1.0, 0));
+    loadingLoop.runToCompletion();
+    assertEquals(21.0, doneAt[0], 1e-12, "free again once the load is done");
   }
 }

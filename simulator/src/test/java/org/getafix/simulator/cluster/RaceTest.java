@@ -23,6 +23,7 @@ class RaceTest
       List.of(new Cluster.NodeSpec("a", 1, 1, null), new Cluster.NodeSpec("b", 1, 1, null)),
       1,
       1e9,
+      0,
       CoreRouting.leastConnections(List.of("a", "b"), 1, new SplittableRandom(1)),
       0,
       100

@@ -31,6 +31,7 @@ class RoutingTest
                 new Cluster.NodeSpec("c", 1, 1, null)),
         2,
         1e12,
+        0,
         routing,
         0,
         1
