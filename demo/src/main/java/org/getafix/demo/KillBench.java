@@ -56,7 +56,7 @@ final class KillBench
           new Figure<>("replicas before the kill", Figures::replicas)
       )
   );
-  private static final List<Double> CPU_QUOTAS = List.of(1.0, 0.5, 0.25);
+  static final List<Double> CPU_QUOTAS = List.of(1.0, 0.5, 0.25);
   /** The Historical killed: the 1.0-core one, where Getafix-H puts the hot segments. */
   private static final int VICTIM = 0;
   private static final Duration CONVERGE = Duration.ofMinutes(4);
@@ -161,7 +161,7 @@ final class KillBench
   }
 
   /** Hands the data to the setup: stock Druid's rule and Broker, or Getafix-H's. */
-  private static void place(LocalDruidCluster cluster, SyntheticDataset dataset, String setup, GetafixClient getafix)
+  static void place(LocalDruidCluster cluster, SyntheticDataset dataset, String setup, GetafixClient getafix)
       throws Exception
   {
     if (STOCK.equals(setup)) {
@@ -179,7 +179,7 @@ final class KillBench
    * Waits, after the warm-up, until the placement is the setup's own: every segment twice, or the plan (made from
    * the warm-up's queries) realised with every Historical in it.
    */
-  private static void settle(LocalDruidCluster cluster, SyntheticDataset dataset, String setup, GetafixClient getafix)
+  static void settle(LocalDruidCluster cluster, SyntheticDataset dataset, String setup, GetafixClient getafix)
       throws Exception
   {
     if (STOCK.equals(setup)) {

@@ -23,15 +23,16 @@ import java.util.Map;
  * Druid's timeout with a hard straggler, and {@code hedged}, budgeted queries with and without hedged sub-queries
  * with every segment on two Historicals ({@link BudgetedBench}); {@code control}, the quality monitor's hybrid budget
  * control through a 2× load step ({@link ControlBench}); and {@code admission}, its quality-guided against its
- * timeout-rate-guided admission controller ({@link AdmissionBench}); and {@code kill}, the strongest Historical killed
- * under load on stock Druid and on druid-getafix ({@link KillBench}). Each writes {@code report.html} and
+ * timeout-rate-guided admission controller ({@link AdmissionBench}); {@code kill}, the strongest Historical killed
+ * under load on stock Druid and on druid-getafix ({@link KillBench}); and {@code churn}, the data each loads under a
+ * steady workload once settled ({@link ChurnBench}). Each writes {@code report.html} and
  * {@code results.json} under {@code target/getafix-bench/<experiment>/}, and {@code target/getafix-bench/report.html}
  * links them. See docs/benchmarks.md.
  */
 public final class LiveBench
 {
   static final List<String> EXPERIMENTS =
-      List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill");
+      List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill", "churn");
   /**
    * The experiments that run on an existing cluster: the others make a straggler with cgroups, place replicas or
    * restart the Broker.
@@ -180,6 +181,7 @@ public final class LiveBench
           case "control" -> new ControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
           case "kill" -> new KillBench(bench).run();
+          case "churn" -> new ChurnBench(bench).run();
           default -> throw new IllegalStateException("no runner for experiment " + experiment);
         }
       }

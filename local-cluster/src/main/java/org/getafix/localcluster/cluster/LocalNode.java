@@ -224,6 +224,31 @@ public final class LocalNode
     killAll(children);
   }
 
+  /**
+   * Stops ({@code SIGSTOP}) or continues ({@code SIGCONT}) the node's process, as a long garbage-collection pause or a
+   * frozen VM would: connections are still accepted by the kernel, but nothing is answered.
+   */
+  public void freeze(boolean frozen) throws IOException
+  {
+    final Process p = process;
+    if (p == null || !p.isAlive()) {
+      throw new IllegalStateException(name + " is not running");
+    }
+    final Process signal = new ProcessBuilder("kill", frozen ? "-STOP" : "-CONT", Long.toString(p.pid()))
+        .redirectErrorStream(true)
+        .start();
+    try {
+      if (!signal.waitFor(10, TimeUnit.SECONDS) || signal.exitValue() != 0) {
+        throw new IOException("could not " + (frozen ? "stop " : "continue ") + name + ": "
+                              + new String(signal.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while signalling " + name, e);
+    }
+  }
+
   private static void killAll(List<ProcessHandle> processes)
   {
     for (ProcessHandle child : processes) {
