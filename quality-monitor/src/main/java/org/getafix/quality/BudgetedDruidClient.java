@@ -22,6 +22,7 @@ import org.apache.druid.query.BaseQuery;
 import org.apache.druid.query.Query;
 import org.apache.druid.query.QueryContexts;
 import org.apache.druid.query.QueryInterruptedException;
+import org.apache.druid.query.QueryTimeoutException;
 import org.apache.druid.query.QueryPlus;
 import org.apache.druid.query.QueryRunnerFactoryConglomerate;
 import org.apache.druid.query.SegmentDescriptor;
@@ -217,6 +218,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       throw unreachable;
     }
     final List<Part<T>> sent = new ArrayList<>();
+    // Bounded by the sub-query's fail time: a budgeted sub-query fails over on a reader thread, whose pool also reads
+    // the holders' answers, so an unbounded wait could hold every reader thread waiting for reads queued behind them.
+    final long failTime = query.context().getLong(QUERY_FAIL_TIME, Long.MAX_VALUE);
     try {
       for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : groups.entrySet()) {
         final BudgetedDruidClient<T> holder = (BudgetedDruidClient<T>) group.getKey();
@@ -224,7 +228,15 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         sent.add(new Part<>(group.getValue(), holder.attempt(queryPlus.withQuery(part), holder.reader)));
         hedging.failedOver(query);
       }
-      CompletableFuture.allOf(sent.stream().map(part -> part.attempt.rows).toArray(CompletableFuture[]::new)).get();
+      CompletableFuture.allOf(sent.stream().map(part -> part.attempt.rows).toArray(CompletableFuture[]::new))
+                       .get(Math.max(0, failTime - clock.getAsLong()), TimeUnit.MILLISECONDS);
+    }
+    catch (TimeoutException e) {
+      sent.forEach(part -> part.attempt.cancel());
+      throw new QueryTimeoutException(
+          StringUtils.nonStrictFormat("Query [%s] failed over from [%s] and timed out", query.getId(), host),
+          host
+      );
     }
     catch (ExecutionException e) {
       sent.forEach(part -> part.attempt.cancel());

@@ -911,6 +911,29 @@ class BudgetedDruidClientTest
     assertEquals(0L, metrics.state().get("failoversSent"));
   }
 
+  /** A failover whose holder does not answer either gives up at the sub-query's fail time, as the Historical would. */
+  @Test
+  void aFailoverThatDoesNotAnswerTimesOutAtTheSubQuerysFailTime()
+  {
+    final StubHistorical silent = new StubHistorical();
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final Hedging hedging = hedging(Map.of("hedging", false), PATIENT, holders, (host, segment) -> true);
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, primary);
+    holders.put(OTHER, client(budgetedQueries, silent, OTHER, hedging));
+    final var results = primary.run(
+        QueryPlus.wrap(query(Map.of()).withOverriddenContext(
+            Map.of(DirectDruidClient.QUERY_FAIL_TIME, System.currentTimeMillis() + 300)
+        )),
+        DirectDruidClient.makeResponseContextForQuery()
+    );
+    historical.answers.get(0).setException(refused());
+    final RuntimeException timedOut = assertThrows(RuntimeException.class, results::toList);
+    assertTrue(Timeouts.isTimeout(timedOut), "a timeout: " + timedOut);
+    assertEquals(1, silent.requests.size(), "the failover went out");
+  }
+
   /** A Historical that answered with an error would fail the same query anywhere: the error goes on, as in stock. */
   @Test
   void aHistoricalsOwnErrorDoesNotFailOver()
