@@ -483,10 +483,10 @@ class GetafixClusterIT
   /**
    * A Historical whose statistics come late keeps its place in the plan. Here it is frozen (SIGSTOP) for a few rounds,
    * as a long garbage-collection pause freezes one: the Coordinator's pulls time out, which says nothing of its capacity
-   * or its health (ZooKeeper still holds its session), so the plan keeps its segments on it. The freeze stays well
-   * inside the 20 s after which the node's own ZooKeeper client would give its session up: a node that has left
+   * or its health (ZooKeeper still counts it in), so the plan keeps its segments on it. The freeze stays well
+   * inside the 20 s after which the node's own ZooKeeper client would give its connection up: a node that has left
    * ZooKeeper has left the cluster, for Druid and for the plan. It is the strongest Historical, not the one killed
-   * before, whose old session ZooKeeper expires about 30 s after the kill and takes its announcement with it.
+   * before, whose dead process ZooKeeper declares gone about 30 s after the kill, taking its announcement with it.
    */
   @Test
   @Order(11)

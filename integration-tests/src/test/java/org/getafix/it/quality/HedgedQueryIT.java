@@ -253,7 +253,7 @@ class HedgedQueryIT
       }
     }
     finally {
-      // A Historical restarted before ZooKeeper has expired its old session could find its announcement taken.
+      // A Historical restarted before ZooKeeper has declared the dead one gone would lose its announcement then.
       Waits.await(
           "the Coordinator to notice the dead " + cluster.historical(victim).name(),
           Duration.ofMinutes(2),
