@@ -2,7 +2,6 @@ package org.getafix.demo;
 
 import org.getafix.demo.AbbaComparison.Figure;
 import org.getafix.demo.AbbaComparison.Repetition;
-import org.getafix.localcluster.client.GetafixClient;
 import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.workload.QueryMix;
@@ -26,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * The churn experiment of {@code ./getafix bench live}: the data each setup loads under a steady workload once its
  * placement has settled, on stock Druid (2 replicas of every segment, {@code connectionCount}, Druid's balancer) and on
  * druid-getafix (Getafix-H, a floor of one replica, {@code getafixAdaptive}), on one cluster of 1.0 / 0.5 / 0.25
- * cores. Each phase places the data as {@link KillBench} does, warms up, waits until the placement is its setup's own,
+ * cores. Each phase places the data as {@link SetupPlacement} does, warms up, waits until the placement is its setup's own,
  * runs the workload a while longer so that the plan in force has settled, and then measures: the replicas that appear
  * on a Historical during the window (the holders are polled every 2 s) and their bytes, per hour, over the data set's
  * size. ABBA repetitions as the other comparisons ({@link AbbaComparison}).
@@ -82,7 +81,7 @@ final class ChurnBench
   /** Starts a cluster, runs the repetitions, writes the report and stops the cluster; returns the report's path. */
   Path run() throws Exception
   {
-    try (LocalDruidCluster cluster = bench.startCluster(KillBench.CPU_QUOTAS, "the Historicals are equal")) {
+    try (LocalDruidCluster cluster = bench.startCluster(SetupPlacement.CPU_QUOTAS, "the Historicals are equal")) {
       final SyntheticDataset dataset = bench.ingest(
           cluster, SyntheticDataset.hourly(DATA_SOURCE, bench.quick() ? 24 : 100, bench.quick() ? 2_000 : 5_000)
       );
@@ -94,7 +93,7 @@ final class ChurnBench
           Locale.ROOT,
           "%d Historicals at %s cores, %d hourly segments; the demo's workload (QueryMix.defaultMix) from %d clients:"
           + " a %d s warm-up, the placement settled and %d s more, then %d s measured",
-          KillBench.CPU_QUOTAS.size(), KillBench.CPU_QUOTAS, dataset.hours(), DemoOptions.DEFAULT_CLIENTS,
+          SetupPlacement.CPU_QUOTAS.size(), SetupPlacement.CPU_QUOTAS, dataset.hours(), DemoOptions.DEFAULT_CLIENTS,
           warmUp().toSeconds(), settling().toSeconds(), measure().toSeconds()
       );
       return bench.report(COMPARISON.json(setup, done), html(setup, done), COMPARISON.text(done));
@@ -128,11 +127,7 @@ final class ChurnBench
       String setup
   ) throws Exception
   {
-    final GetafixClient getafix = new GetafixClient(cluster);
-    KillBench.place(cluster, dataset, setup, getafix);
-    WorkloadRunner.run(cluster.brokerClient(), mix,
-                       new WorkloadRunner.Options(DemoOptions.DEFAULT_CLIENTS, warmUp(), Integer.MAX_VALUE, 3L));
-    KillBench.settle(cluster, dataset, setup, getafix);
+    SetupPlacement.prepare(cluster, dataset, mix, setup, warmUp());
     WorkloadRunner.run(cluster.brokerClient(), mix,
                        new WorkloadRunner.Options(DemoOptions.DEFAULT_CLIENTS, settling(), Integer.MAX_VALUE, 5L));
     final ExecutorService workload = Executors.newSingleThreadExecutor();

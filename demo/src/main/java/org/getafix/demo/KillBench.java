@@ -2,10 +2,8 @@ package org.getafix.demo;
 
 import org.getafix.demo.AbbaComparison.Figure;
 import org.getafix.demo.AbbaComparison.Repetition;
-import org.getafix.localcluster.client.GetafixClient;
 import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
-import org.getafix.localcluster.cluster.Waits;
 import org.getafix.localcluster.workload.QueryMix;
 import org.getafix.localcluster.workload.QueryOutcome;
 import org.getafix.localcluster.workload.SyntheticDataset;
@@ -17,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -56,7 +53,6 @@ final class KillBench
           new Figure<>("replicas before the kill", Figures::replicas)
       )
   );
-  static final List<Double> CPU_QUOTAS = List.of(1.0, 0.5, 0.25);
   /** The Historical killed: the 1.0-core one, where Getafix-H puts the hot segments. */
   private static final int VICTIM = 0;
   private static final Duration CONVERGE = Duration.ofMinutes(4);
@@ -84,7 +80,7 @@ final class KillBench
   /** Starts a cluster, runs the repetitions, writes the report and stops the cluster; returns the report's path. */
   Path run() throws Exception
   {
-    try (LocalDruidCluster cluster = bench.startCluster(CPU_QUOTAS, "the Historicals are equal")) {
+    try (LocalDruidCluster cluster = bench.startCluster(SetupPlacement.CPU_QUOTAS, "the Historicals are equal")) {
       final SyntheticDataset dataset = bench.ingest(
           cluster, SyntheticDataset.hourly(DATA_SOURCE, bench.quick() ? 24 : 100, bench.quick() ? 2_000 : 5_000)
       );
@@ -94,7 +90,7 @@ final class KillBench
           Locale.ROOT,
           "%d Historicals at %s cores, %d hourly segments; the demo's workload (QueryMix.defaultMix) from %d clients"
           + " for %d s after a %d s warm-up, the 1.0-core Historical killed %d s in and restarted after the phase",
-          CPU_QUOTAS.size(), CPU_QUOTAS, dataset.hours(), DemoOptions.DEFAULT_CLIENTS, measure().toSeconds(),
+          SetupPlacement.CPU_QUOTAS.size(), SetupPlacement.CPU_QUOTAS, dataset.hours(), DemoOptions.DEFAULT_CLIENTS, measure().toSeconds(),
           warmUp().toSeconds(), killAfter().toSeconds()
       );
       return bench.report(COMPARISON.json(setup, done), html(setup, done), COMPARISON.text(done));
@@ -119,11 +115,7 @@ final class KillBench
   private Figures phase(LocalDruidCluster cluster, SyntheticDataset dataset, QueryMix mix, String setup)
       throws Exception
   {
-    final GetafixClient getafix = new GetafixClient(cluster);
-    place(cluster, dataset, setup, getafix);
-    WorkloadRunner.run(cluster.brokerClient(), mix,
-                       new WorkloadRunner.Options(DemoOptions.DEFAULT_CLIENTS, warmUp(), Integer.MAX_VALUE, 3L));
-    settle(cluster, dataset, setup, getafix);
+    SetupPlacement.prepare(cluster, dataset, mix, setup, warmUp());
     final int replicas = GetafixSetup.holdersChecked(cluster, dataset.dataSource()).values().stream()
                                      .mapToInt(Set::size).sum();
     final ExecutorService workload = Executors.newSingleThreadExecutor();
@@ -158,46 +150,6 @@ final class KillBench
         result.latencyMicros().getValueAtPercentile(99) / 1000.0,
         replicas
     );
-  }
-
-  /** Hands the data to the setup: stock Druid's rule and Broker, or Getafix-H's. */
-  static void place(LocalDruidCluster cluster, SyntheticDataset dataset, String setup, GetafixClient getafix)
-      throws Exception
-  {
-    if (STOCK.equals(setup)) {
-      cluster.restartBroker(Strategy.STOCK.brokerProperties(), CONVERGE);
-      GetafixSetup.handPlacementToStock(cluster, dataset.dataSource(), 2);
-      return;
-    }
-    cluster.restartBroker(Strategy.GETAFIX.brokerProperties(), CONVERGE);
-    GetafixSetup.handPlacementToGetafix(cluster, dataset.dataSource(), 1);
-    getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
-    Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
-  }
-
-  /**
-   * Waits, after the warm-up, until the placement is the setup's own: every segment twice, or the plan (made from
-   * the warm-up's queries) realised with every Historical in it.
-   */
-  static void settle(LocalDruidCluster cluster, SyntheticDataset dataset, String setup, GetafixClient getafix)
-      throws Exception
-  {
-    if (STOCK.equals(setup)) {
-      Waits.await("every segment to have 2 replicas", CONVERGE, Duration.ofSeconds(1), () -> {
-        final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, dataset.dataSource());
-        return holders.size() == dataset.hours() && holders.values().stream().allMatch(h -> h.size() == 2);
-      }, () -> "");
-      return;
-    }
-    Waits.await("the plan to be realised, every Historical in it", CONVERGE, Duration.ofSeconds(1), () -> {
-      final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, dataset.dataSource());
-      final Map<String, Set<String>> planned = getafix.plannedHolders();
-      return getafix.capacities().size() == CPU_QUOTAS.size()
-             && planned.size() == dataset.hours()
-             && planned.entrySet().stream().allMatch(
-                 e -> holders.getOrDefault(e.getKey(), Set.of()).equals(e.getValue())
-             );
-    }, () -> "");
   }
 
   static String html(String setup, List<Repetition<Figures>> repetitions)

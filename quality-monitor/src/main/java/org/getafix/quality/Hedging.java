@@ -223,15 +223,15 @@ public class Hedging
 
   /**
    * Where {@code subQuery}'s segments go when {@code unreachableHost}, its Historical, cannot be reached: each to the
-   * other holder the Broker can query with the lowest expected latency. Null if failover is off, the sub-query does
-   * not read specific segments of one table, or a segment has no other holder (the query then fails, as in stock
-   * Druid).
+   * other holder the Broker can query with the lowest expected latency. Null if the sub-query does not read specific
+   * segments of one table, or a segment has no other holder (the query then fails, as in stock Druid). Asked only
+   * where {@link #failsOver()}.
    */
   @Nullable
   Map<BudgetedDruidClient<?>, List<SegmentDescriptor>> failover(Query<?> subQuery, String unreachableHost)
   {
     final QuerySegmentSpec spec = subQuery instanceof BaseQuery ? ((BaseQuery<?>) subQuery).getQuerySegmentSpec() : null;
-    if (!failover || !(spec instanceof MultipleSpecificSegmentSpec) || !(subQuery.getDataSource() instanceof TableDataSource)) {
+    if (!(spec instanceof MultipleSpecificSegmentSpec) || !(subQuery.getDataSource() instanceof TableDataSource)) {
       return null;
     }
     final String table = ((TableDataSource) subQuery.getDataSource()).getName();

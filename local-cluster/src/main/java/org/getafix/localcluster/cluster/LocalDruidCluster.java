@@ -285,8 +285,7 @@ public final class LocalDruidCluster implements AutoCloseable
 
   private void awaitClusterView(Duration timeout) throws TimeoutException
   {
-    final Set<String> expected = new HashSet<>();
-    historicals.forEach(h -> expected.add(h.hostAndPort()));
+    final Set<String> expected = historicalHosts();
     Waits.await(
         "the Coordinator to see all Historicals and the Broker to sync",
         timeout,
@@ -626,11 +625,7 @@ public final class LocalDruidCluster implements AutoCloseable
   public synchronized void restartBroker(Map<String, String> overrides, Duration timeout) throws IOException, TimeoutException
   {
     final long deadline = System.nanoTime() + timeout.toNanos();
-    broker.stop(config.stopGrace());
-    final Map<String, String> props = new LinkedHashMap<>(brokerProperties);
-    props.putAll(overrides);
-    broker = druidNode("broker", DruidRole.BROKER, broker.port(), props, null);
-    broker.start();
+    broker = restarted(broker, DruidRole.BROKER, brokerProperties, overrides);
     broker.awaitHealthy(remaining(deadline));
     Waits.await("the restarted Broker to sync its view", remaining(deadline), () -> brokerClient().isInitialized());
     LOG.log(System.Logger.Level.INFO, "Broker restarted with " + overrides);
@@ -646,20 +641,38 @@ public final class LocalDruidCluster implements AutoCloseable
       throws IOException, TimeoutException
   {
     final long deadline = System.nanoTime() + timeout.toNanos();
-    coordinator.stop(config.stopGrace());
-    final Map<String, String> props = new LinkedHashMap<>(coordinatorProperties);
-    props.putAll(overrides);
-    coordinator = druidNode("coordinator", DruidRole.COORDINATOR, coordinator.port(), props, null);
-    coordinator.start();
+    coordinator = restarted(coordinator, DruidRole.COORDINATOR, coordinatorProperties, overrides);
     coordinator.awaitHealthy(remaining(deadline));
-    final Set<String> expected = new HashSet<>();
-    historicals.forEach(node -> expected.add(node.hostAndPort()));
+    final Set<String> expected = historicalHosts();
     Waits.await(
         "the restarted Coordinator to see every Historical",
         remaining(deadline),
         () -> coordinatorClient().historicalServers().containsAll(expected)
     );
     LOG.log(System.Logger.Level.INFO, "Coordinator restarted with " + overrides);
+  }
+
+  /**
+   * Stops {@code running} and starts a node of its name and role again on its port, with {@code overrides} on top of
+   * {@code properties}; the caller keeps the new node, even if it then fails to become healthy, so that it can be
+   * stopped or restarted again.
+   */
+  private LocalNode restarted(LocalNode running, DruidRole role, Map<String, String> properties, Map<String, String> overrides)
+      throws IOException
+  {
+    running.stop(config.stopGrace());
+    final Map<String, String> props = new LinkedHashMap<>(properties);
+    props.putAll(overrides);
+    final LocalNode node = druidNode(running.name(), role, running.port(), props, null);
+    node.start();
+    return node;
+  }
+
+  private Set<String> historicalHosts()
+  {
+    final Set<String> hosts = new HashSet<>();
+    historicals.forEach(node -> hosts.add(node.hostAndPort()));
+    return hosts;
   }
 
   /**
