@@ -141,9 +141,11 @@ public final class SimulationRun
             p.hotLoadShare(),
             p.hotMinNodeLoadShare(),
             run.backUpUnstable() != null ? run.backUpUnstable() : p.backUpUnstable(),
-            run.minPlanGain() != null ? run.minPlanGain() : p.minPlanGain()
+            run.minPlanGain() != null ? run.minPlanGain() : p.minPlanGain(),
+            p.maxRebalanceDataPerHour()
         ),
-        p.druidDefaultReplicas()
+        p.druidDefaultReplicas(),
+        scenario.roundSeconds()
     );
 
     this.metrics = new RunMetrics(scenario.warmupSeconds(), scenario.durationSeconds(), specs);

@@ -302,7 +302,7 @@ class GetafixPlannerTest
     round(10, 10);
     round(50, 50);
     final GetafixDynamicConfig rollback = new GetafixDynamicConfig(
-        true, false, 0.2, 1, 3, null, 10, 10, null, null, null, null, true
+        true, false, 0.2, 1, 3, null, 10, 10, null, null, null, null, null, true
     );
     planner.doRound(rollback);
     assertEquals(Mode.ROLLING_BACK, holder.snapshot().mode());
@@ -329,7 +329,7 @@ class GetafixPlannerTest
 
     assertEquals(
         List.of("rollback and dryRun cannot both be true: a rollback loads and drops, a dry run must not"),
-        new GetafixDynamicConfig(true, true, 0.2, 1, 3, null, 10, 10, null, null, null, null, true).validate()
+        new GetafixDynamicConfig(true, true, 0.2, 1, 3, null, 10, 10, null, null, null, null, null, true).validate()
     );
   }
 

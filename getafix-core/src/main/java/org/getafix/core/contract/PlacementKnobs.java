@@ -71,6 +71,19 @@ public final class PlacementKnobs
       + "(relative to capacity); 0 adopts every round's plan"
   );
 
+  /**
+   * Thesis scenarios in the simulator move their hot set with every arriving segment; without a budget the plan
+   * keeper loaded 0.2–4 times the data set per hour there (docs/benchmarks.md), where stock Druid's balancer on a
+   * steady workload loads next to nothing.
+   */
+  public static final Knob<Double> MAX_REBALANCE_DATA_PER_HOUR = Knob.number(
+      "maxRebalanceDataPerHour",
+      0.05,
+      Interval.closed(0, 1000),
+      "the most data, as a share of the data set, the plan may load per hour to rebalance (a holder for a segment "
+      + "that grew hot, a repair); loads that keep data served do not count"
+  );
+
   public static final Knob<Integer> MAX_LOADS_PER_ROUND = Knob.integer(
       "maxLoadsPerRound",
       50,

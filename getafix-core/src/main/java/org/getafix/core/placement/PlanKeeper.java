@@ -17,28 +17,35 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Keeps the plan in force until it no longer serves, and then changes as little of it as serves again. Every round's
- * plan is packed afresh from estimates that wander a little (popularity, capacity), so the fresh plan differs from the
- * last in a few segments even when nothing changed; adopting each one reloads data from deep storage round after
- * round (live, 6 to 13 times the data set per hour under a steady workload). Druid's own balancer moves a segment only
- * when its cost function improves; here a replica moves only to bring the peak load back within a bound.
+ * Keeps the plan in force until it no longer serves, and then changes as little of it as serves again, loading at
+ * most a budgeted share of the data set per hour to do so. Every round's plan is packed afresh from estimates that
+ * wander a little (popularity, capacity), so the fresh plan differs from the last in a few segments even when nothing
+ * changed; adopting each one reloads data from deep storage round after round (live, 6 to 13 times the data set per
+ * hour under a steady workload). Druid's own balancer moves a segment only when its cost function improves; here a
+ * replica moves only to bring the peak load back within a bound, and only as the budget allows.
  *
  * <p>The plan in force is first brought up to date (the <em>kept</em> plan): each segment keeps its row, except that a
  * segment the plan in force does not know (new), or plans on a node that is no longer placeable, or only on stragglers
- * ({@link GetafixStrategy#stragglers}), or that the fresh plan gives more holders (it grew hot, or its only holder
- * became unstable), is placed onto the kept plan where it raises the utilisation least, on no straggler; and a segment
- * the fresh plan has given fewer holders for {@value #SHRINK_AFTER_ROUNDS} rounds in a row (it cooled) drops those that
- * carry the least of its load, which frees memory and loads nothing. The wait is there because a segment at the edge
- * of the hot floor ({@link PlacementConstraints#hotLoadShare}) flips in and out of it with the estimates' noise, and
- * without it, each flip in would load again the replica the last flip out dropped. The peak of a plan is the largest node utilisation, load routed by the plan's shares
- * over the node's capacity, relative to the cluster's mean (total load over total capacity), so it is 1 for a perfect
- * fit. While the kept plan's peak exceeds the fresh plan's by more than {@link PlacementConstraints#minPlanGain}, the
- * kept plan takes the fresh row of one segment on its most utilised node at a time, the one that relieves that node
- * most per byte it loads and raises no other node to its level, until the peak is back within half the bound (so that
- * the next round's noise does not start it again). Only when that cannot reach the bound is the fresh plan adopted
- * whole. A straggler, whose capacity falls to a tenth, raises the kept plan's peak far past the bound; estimate noise
- * of a few percent does not. The fresh plan is also adopted when the constraints change, when the kept plan does not
- * fit a node's memory, and on the first round.
+ * ({@link GetafixStrategy#stragglers}), is placed onto the kept plan where it raises the utilisation least, on no
+ * straggler. These keep data served and are placed whatever the budget. A segment the fresh plan has given more
+ * holders for {@value #GROW_AFTER_ROUNDS} rounds in a row (it grew hot, or its only holder became unstable) gains them
+ * the same way when the budget allows. A segment the fresh plan has given fewer holders for {@value
+ * #SHRINK_AFTER_ROUNDS} rounds in a row (it cooled) drops those that carry the least of its load, which frees memory
+ * and loads nothing. Both waits are there because a segment at the edge of the hot floor
+ * ({@link PlacementConstraints#hotLoadShare}) flips in and out of it with the estimates' noise, and each flip in would
+ * load again the replica the last flip out dropped.
+ *
+ * <p>The peak of a plan is the largest node utilisation, load routed by the plan's shares over the node's capacity,
+ * relative to the cluster's mean (total load over total capacity), so it is 1 for a perfect fit. While the kept
+ * plan's peak exceeds the fresh plan's by more than {@link PlacementConstraints#minPlanGain}, the kept plan changes the
+ * row of one segment on its most utilised node at a time, to the segment's fresh row or with that node's replica moved
+ * to another node, whichever relieves that node most per byte it loads and raises no other node to its level, until
+ * the peak is back within half the bound (so that the next round's noise does not start it again). A change that
+ * loads waits for the budget ({@link PlacementConstraints#maxRebalanceDataPerHour}) unless it relieves a straggler or
+ * the kept peak is {@value #URGENT_PEAK_RATIO} times the fresh one or more; a plan whose repair waits stays in force
+ * ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted whole. The fresh plan
+ * is also adopted when the constraints change, when the kept plan does not fit a node's memory, and on the first
+ * round.
  *
  * <p>Not thread-safe; one per planning loop, like {@link PlanningRound}.
  */
@@ -58,7 +65,12 @@ public final class PlanKeeper
     /** The kept plan's peak could not be brought within the bound by taking fresh rows one at a time. */
     GAIN,
     /** The kept plan is in force, with {@link Verdict#repaired} of its rows taken from the fresh plan. */
-    KEPT
+    KEPT,
+    /**
+     * The kept plan is in force though its peak is past the bound: the loads that would bring it back wait for the
+     * rebalancing budget ({@link PlacementConstraints#maxRebalanceDataPerHour}).
+     */
+    THROTTLED
   }
 
   /**
@@ -69,23 +81,52 @@ public final class PlanKeeper
    * @param keptPeak  the kept plan's peak utilisation relative to the mean, NaN before a plan was in force
    * @param freshPeak the fresh plan's
    * @param patched   segments of the kept plan placed anew (new, grown, off a node that left or off stragglers)
-   * @param repaired  segments of the kept plan that took their fresh row to bring its peak within the bound
+   * @param repaired  segments of the kept plan whose rows changed to bring its peak within the bound
+   * @param deferred  segments whose loads (a holder for one that grew, or a repair) wait for the rebalancing budget
    */
-  public record Verdict(PlacementPlan plan, Reason reason, double keptPeak, double freshPeak, int patched, int repaired)
+  public record Verdict(
+      PlacementPlan plan,
+      Reason reason,
+      double keptPeak,
+      double freshPeak,
+      int patched,
+      int repaired,
+      int deferred
+  )
   {
     public boolean adopted()
     {
-      return reason != Reason.KEPT;
+      return reason != Reason.KEPT && reason != Reason.THROTTLED;
     }
   }
+
+  /**
+   * Rounds in a row a fresh plan must give a segment more holders before the kept plan loads one: at the edge of the
+   * hot floor a segment's fresh row can ask for a second holder for a single round now and then, and each such round
+   * would load a replica that the cooled segment drops again {@value #SHRINK_AFTER_ROUNDS} rounds later.
+   */
+  static final int GROW_AFTER_ROUNDS = 3;
+
+  /**
+   * How far above the fresh plan's peak the kept plan's must be for its repair not to wait for the budget. Under the
+   * steady workloads of the simulator's scenarios it drifted to about 1.35 times at most; a Historical that joins or
+   * comes back to an even cluster of three, or one that slows to half its speed, makes 1.5 or more.
+   */
+  static final double URGENT_PEAK_RATIO = 1.5;
+
+  /** How many seconds of the rebalancing budget may be spent at once. */
+  static final int BURST_SECONDS = 300;
 
   /** Rounds in a row a fresh plan must give a segment fewer holders before the kept plan drops one: 3 minutes of 5 s. */
   static final int SHRINK_AFTER_ROUNDS = 36;
 
+  private final LoadBudget budget = new LoadBudget();
   private PlacementPlan inForce;
   private PlacementConstraints constraintsInForce;
   /** Segment id → rounds in a row the fresh plan gave it fewer holders than the plan in force. */
   private Map<String, Integer> cooling = new HashMap<>();
+  /** Segment id → rounds in a row the fresh plan gave it more holders than the plan in force. */
+  private Map<String, Integer> growing = new HashMap<>();
 
   /**
    * The plan for a round whose strategy made {@code fresh}.
@@ -96,13 +137,15 @@ public final class PlanKeeper
    * @param segments       the round's segments with their loads and sizes
    * @param nodes          the placeable nodes with their capacities and memory
    * @param currentHolders segment id → the nodes that hold or load it now
+   * @param roundSeconds   how long a round lasts, which the rebalancing budget accrues
    */
   public Verdict next(
       PlacementPlan fresh,
       PlacementConstraints constraints,
       List<SegmentLoad> segments,
       List<NodeCapacity> nodes,
-      Map<String, Set<String>> currentHolders
+      Map<String, Set<String>> currentHolders,
+      double roundSeconds
   )
   {
     final double minGain = constraints.minPlanGain();
@@ -121,64 +164,89 @@ public final class PlanKeeper
     final Peak peak = new Peak(placeable, segments);
     final double freshPeak = peak.of(fresh.nodeLoads(segments));
     if (early != null) {
-      return adopt(new Verdict(fresh, early, Double.NaN, freshPeak, 0, 0), constraints);
+      return adopt(new Verdict(fresh, early, Double.NaN, freshPeak, 0, 0, 0), constraints);
     }
     final Set<String> stragglers = stragglers(nodes);
     final Map<String, SegmentLoad> bySegment = new HashMap<>();
     segments.forEach(segment -> bySegment.put(segment.segmentId(), segment));
+    budget.refill(constraints.maxRebalanceDataPerHour(), segments, roundSeconds);
     // The rows the plan in force keeps, in the fresh plan's order; the others are placed after, onto what they left.
     final Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
     final List<String> patched = new ArrayList<>();
+    final List<String> grown = new ArrayList<>();
     final Map<String, Double> routed = new HashMap<>();
     final Map<String, Long> held = new HashMap<>();
     final Map<String, Integer> stillCooling = new HashMap<>();
+    final Map<String, Integer> stillGrowing = new HashMap<>();
     for (Map.Entry<String, Map<String, Double>> freshRow : fresh.shares().entrySet()) {
       final String segment = freshRow.getKey();
       final Map<String, Double> keptRow = inForce.sharesOf(segment);
-      if (keptRow.isEmpty() || keptRow.size() < freshRow.getValue().size()
-          || !placeable.keySet().containsAll(keptRow.keySet())
+      if (keptRow.isEmpty() || !placeable.keySet().containsAll(keptRow.keySet())
           || stragglers.containsAll(keptRow.keySet()) && !stragglers.containsAll(freshRow.getValue().keySet())) {
         rows.put(segment, null);
         patched.add(segment);
-      } else {
-        Map<String, Double> row = keptRow;
-        if (keptRow.size() > freshRow.getValue().size()) {
-          final int rounds = cooling.getOrDefault(segment, 0) + 1;
-          if (rounds >= SHRINK_AFTER_ROUNDS) {
-            row = shrink(keptRow, freshRow.getValue(), stragglers);
-          } else {
-            stillCooling.put(segment, rounds);
-          }
-        }
-        rows.put(segment, row);
-        account(row, bySegment.get(segment), 1, routed, held);
+        continue;
       }
-    }
-    for (String segment : patched) {
-      final Map<String, Double> row = place(
-          bySegment.get(segment),
-          inForce.sharesOf(segment),
-          fresh.sharesOf(segment),
-          placeable,
-          stragglers,
-          routed,
-          held
-      );
+      Map<String, Double> row = keptRow;
+      if (keptRow.size() < freshRow.getValue().size()) {
+        final int rounds = growing.getOrDefault(segment, 0) + 1;
+        stillGrowing.put(segment, rounds);
+        if (rounds >= GROW_AFTER_ROUNDS) {
+          rows.put(segment, null);
+          grown.add(segment);
+          continue;
+        }
+      } else if (keptRow.size() > freshRow.getValue().size()) {
+        final int rounds = cooling.getOrDefault(segment, 0) + 1;
+        if (rounds >= SHRINK_AFTER_ROUNDS) {
+          row = shrink(keptRow, freshRow.getValue(), stragglers);
+        } else {
+          stillCooling.put(segment, rounds);
+        }
+      }
       rows.put(segment, row);
       account(row, bySegment.get(segment), 1, routed, held);
     }
-    cooling = stillCooling;
-    final double bound = freshPeak * (1 + minGain);
-    int repaired = 0;
-    if (peak.of(routed) > bound) {
-      repaired = repair(rows, fresh, bySegment, placeable, routed, held, currentHolders, peak, freshPeak * (1 + minGain / 2));
+    // What keeps data served first (new segments, and those a departed node or stragglers alone held), then the
+    // segments that grew, each as far as the budget allows; one that does not fit waits with its row in force.
+    int grownDeferred = 0;
+    for (String segment : patched) {
+      placeInto(rows, segment, fresh, bySegment, placeable, stragglers, routed, held);
     }
+    for (String segment : grown) {
+      final Map<String, Double> row = placeInto(rows, segment, fresh, bySegment, placeable, stragglers, routed, held);
+      final long loads = bytesLoaded(row, bySegment.get(segment), currentHolders.getOrDefault(segment, Set.of()));
+      if (budget.affords(loads)) {
+        budget.spend(loads);
+        stillGrowing.remove(segment);
+      } else {
+        account(row, bySegment.get(segment), -1, routed, held);
+        final Map<String, Double> kept = inForce.sharesOf(segment);
+        rows.put(segment, kept);
+        account(kept, bySegment.get(segment), 1, routed, held);
+        grownDeferred++;
+      }
+    }
+    cooling = stillCooling;
+    growing = stillGrowing;
+    final double bound = freshPeak * (1 + minGain);
+    Repair repair = new Repair(0, 0);
+    final double peakBeforeRepair = peak.of(routed);
+    if (peakBeforeRepair > bound) {
+      // Far past the fresh plan's peak is no estimate noise: a Historical joined, came back or slowed down.
+      final boolean urgent = peakBeforeRepair > freshPeak * URGENT_PEAK_RATIO;
+      repair = repair(rows, fresh, bySegment, placeable, stragglers, routed, held, currentHolders, peak,
+                      freshPeak * (1 + minGain / 2), budget, urgent);
+    }
+    final int deferred = grownDeferred + repair.deferred();
+    final int changed = patched.size() + grown.size() - grownDeferred;
     final double keptPeak = peak.of(routed);
-    if (keptPeak > bound) {
-      return adopt(new Verdict(fresh, Reason.GAIN, keptPeak, freshPeak, patched.size(), repaired), constraints);
+    if (keptPeak > bound && repair.deferred() == 0) {
+      budget.spend(bytesLoaded(fresh, bySegment, currentHolders));
+      return adopt(new Verdict(fresh, Reason.GAIN, keptPeak, freshPeak, changed, repair.repaired(), deferred), constraints);
     }
     if (overfills(held, placeable)) {
-      return adopt(new Verdict(fresh, Reason.MEMORY, keptPeak, freshPeak, patched.size(), repaired), constraints);
+      return adopt(new Verdict(fresh, Reason.MEMORY, keptPeak, freshPeak, changed, repair.repaired(), deferred), constraints);
     }
     final List<UnplacedSegment> unplaced = new ArrayList<>();
     for (UnplacedSegment u : fresh.unplaced()) {
@@ -187,27 +255,61 @@ public final class PlanKeeper
       }
     }
     inForce = new PlacementPlan(rows, unplaced);
-    return new Verdict(inForce, Reason.KEPT, keptPeak, freshPeak, patched.size(), repaired);
+    final Reason reason = keptPeak > bound ? Reason.THROTTLED : Reason.KEPT;
+    return new Verdict(inForce, reason, keptPeak, freshPeak, changed, repair.repaired(), deferred);
+  }
+
+  /** Places {@code segment} onto the kept plan's loads ({@link #place}), puts its row in {@code rows}, and returns it. */
+  private Map<String, Double> placeInto(
+      Map<String, Map<String, Double>> rows,
+      String segment,
+      PlacementPlan fresh,
+      Map<String, SegmentLoad> bySegment,
+      Map<String, NodeCapacity> placeable,
+      Set<String> stragglers,
+      Map<String, Double> routed,
+      Map<String, Long> held
+  )
+  {
+    final Map<String, Double> row = place(
+        bySegment.get(segment),
+        inForce.sharesOf(segment),
+        fresh.sharesOf(segment),
+        placeable,
+        stragglers,
+        routed,
+        held
+    );
+    rows.put(segment, row);
+    account(row, bySegment.get(segment), 1, routed, held);
+    return row;
   }
 
   /**
-   * Takes fresh rows into {@code rows}, one segment at a time, until the peak is at most {@code target} or no row
-   * helps: each time, of the segments the most utilised node carries load for, the one whose fresh row relieves that
-   * node most per byte loaded (nodes that do not hold it now) without raising another node to the peak or past its
-   * memory. Returns the rows taken.
+   * Changes rows of {@code rows}, one segment at a time, until the peak is at most {@code target} or no change helps.
+   * Each time, of the segments the most utilised node carries load for, the change that relieves that node most per
+   * byte loaded (on nodes that do not hold the segment now) without raising another node to the peak or past its
+   * memory: either the segment's fresh row, or its row with the most utilised node's replica moved to another node
+   * that is no straggler. The second is what keeps a repair small when the fresh plan reaches its lower peak by an
+   * arrangement that differs everywhere: taking fresh rows alone often cannot lower the peak at all, and the whole
+   * fresh plan would then be adopted, loading a dozen replicas or more. Returns the rows changed.
    */
-  private static int repair(
+  private static Repair repair(
       Map<String, Map<String, Double>> rows,
       PlacementPlan fresh,
       Map<String, SegmentLoad> bySegment,
       Map<String, NodeCapacity> placeable,
+      Set<String> stragglers,
       Map<String, Double> routed,
       Map<String, Long> held,
       Map<String, Set<String>> currentHolders,
       Peak peak,
-      double target
+      double target,
+      LoadBudget budget,
+      boolean urgent
   )
   {
+    final Set<String> waiting = new HashSet<>();
     final Map<String, Set<String>> carriedBy = new HashMap<>();
     rows.forEach((segment, row) -> row.forEach((node, share) -> {
       if (share > 0) {
@@ -218,44 +320,38 @@ public final class PlanKeeper
     while (peak.of(routed) > target) {
       final String hottest = peak.hottest(routed);
       final double peakUtilisation = peak.utilisation(hottest, routed);
+      // Moving load off a straggler is what keeps queries from waiting on it: it does not wait for the budget.
+      final boolean budgeted = !urgent && !stragglers.contains(hottest);
       String best = null;
+      Map<String, Double> bestRow = null;
+      long bestLoads = 0;
       double bestScore = 0;
       for (String segment : carriedBy.getOrDefault(hottest, Set.of())) {
         final Map<String, Double> row = rows.get(segment);
-        final Map<String, Double> freshRow = fresh.sharesOf(segment);
         final SegmentLoad load = bySegment.get(segment);
-        if (load == null || freshRow.isEmpty() || freshRow.equals(row)
-            || !placeable.keySet().containsAll(freshRow.keySet())) {
+        if (load == null) {
           continue;
         }
-        final double relief = load.load() * (row.getOrDefault(hottest, 0.0) - freshRow.getOrDefault(hottest, 0.0));
-        if (!(relief > 0)) {
-          continue;
+        final List<Map<String, Double>> changes = new ArrayList<>();
+        final Map<String, Double> freshRow = fresh.sharesOf(segment);
+        if (!freshRow.isEmpty() && !freshRow.equals(row) && placeable.keySet().containsAll(freshRow.keySet())) {
+          changes.add(freshRow);
+        }
+        for (String node : placeable.keySet()) {
+          if (!row.containsKey(node) && !stragglers.contains(node) && placeable.get(node).capacity() > 0) {
+            changes.add(moved(row, hottest, node));
+          }
         }
         final Set<String> holding = currentHolders.getOrDefault(segment, Set.of());
-        long loaded = 0;
-        boolean fits = true;
-        for (Map.Entry<String, Double> cell : freshRow.entrySet()) {
-          final String node = cell.getKey();
-          final double after = routed.getOrDefault(node, 0.0) + load.load() * (cell.getValue() - row.getOrDefault(node, 0.0));
-          if (!node.equals(hottest) && peak.utilisation(node, after) >= peakUtilisation) {
-            fits = false;
-            break;
+        for (Change change : scored(changes, row, load, hottest, peakUtilisation, placeable, routed, held, holding, peak)) {
+          if (budgeted && !budget.affords(change.loads())) {
+            waiting.add(segment);
+          } else if (change.score() > bestScore) {
+            best = segment;
+            bestRow = change.row();
+            bestLoads = change.loads();
+            bestScore = change.score();
           }
-          if (!row.containsKey(node)
-              && held.getOrDefault(node, 0L) + load.sizeBytes() > placeable.get(node).maxSizeBytes()) {
-            fits = false;
-            break;
-          }
-          if (!holding.contains(node)) {
-            loaded += load.sizeBytes();
-          }
-        }
-        // A byte's worth added to every cost, so that a row that loads nothing ranks by its relief.
-        final double score = relief / (loaded + 1.0);
-        if (fits && score > bestScore) {
-          best = segment;
-          bestScore = score;
         }
       }
       if (best == null) {
@@ -263,7 +359,7 @@ public final class PlanKeeper
       }
       final String taken = best;
       final Map<String, Double> before = rows.get(taken);
-      final Map<String, Double> after = fresh.sharesOf(taken);
+      final Map<String, Double> after = bestRow;
       account(before, bySegment.get(taken), -1, routed, held);
       account(after, bySegment.get(taken), 1, routed, held);
       before.keySet().forEach(node -> carriedBy.getOrDefault(node, new HashSet<>()).remove(taken));
@@ -273,9 +369,81 @@ public final class PlanKeeper
         }
       });
       rows.put(taken, after);
+      waiting.remove(taken);
+      if (budgeted) {
+        budget.spend(bestLoads);
+      }
       repaired++;
     }
-    return repaired;
+    return new Repair(repaired, waiting.size());
+  }
+
+  /**
+   * What a repair did.
+   *
+   * @param repaired segments whose rows it changed
+   * @param deferred segments whose change would have helped but waits for the budget
+   */
+  private record Repair(int repaired, int deferred)
+  {
+  }
+
+  /** {@code row} with {@code from}'s replica, and its share, on {@code to} instead, in the same place. */
+  private static Map<String, Double> moved(Map<String, Double> row, String from, String to)
+  {
+    final Map<String, Double> moved = new LinkedHashMap<>();
+    row.forEach((node, share) -> moved.put(node.equals(from) ? to : node, share));
+    return moved;
+  }
+
+  /**
+   * A segment's row as a repair would change it, the bytes it loads, and the load it takes off the hottest node per
+   * byte loaded.
+   */
+  private record Change(Map<String, Double> row, long loads, double score)
+  {
+  }
+
+  /** Each change of {@code row} that relieves {@code hottest}, raises no other node to its level and fits the memory. */
+  private static List<Change> scored(
+      List<Map<String, Double>> changes,
+      Map<String, Double> row,
+      SegmentLoad load,
+      String hottest,
+      double peakUtilisation,
+      Map<String, NodeCapacity> placeable,
+      Map<String, Double> routed,
+      Map<String, Long> held,
+      Set<String> holding,
+      Peak peak
+  )
+  {
+    final List<Change> scored = new ArrayList<>();
+    for (Map<String, Double> change : changes) {
+      final double relief = load.load() * (row.getOrDefault(hottest, 0.0) - change.getOrDefault(hottest, 0.0));
+      if (!(relief > 0)) {
+        continue;
+      }
+      long loaded = 0;
+      boolean fits = true;
+      for (Map.Entry<String, Double> cell : change.entrySet()) {
+        final String node = cell.getKey();
+        final double after = routed.getOrDefault(node, 0.0) + load.load() * (cell.getValue() - row.getOrDefault(node, 0.0));
+        if (!node.equals(hottest) && peak.utilisation(node, after) >= peakUtilisation
+            || !row.containsKey(node) && held.getOrDefault(node, 0L) + load.sizeBytes() > placeable.get(node).maxSizeBytes()) {
+          fits = false;
+          break;
+        }
+        if (!holding.contains(node)) {
+          loaded += load.sizeBytes();
+        }
+      }
+      if (fits) {
+        // A byte's worth added to every cost, so that a change that loads nothing ranks by its relief.
+        scored.add(new Change(change, loaded, relief / (loaded + 1.0)));
+      }
+    }
+    return scored;
   }
 
   /** Node utilisations relative to the cluster's mean. */
@@ -346,9 +514,74 @@ public final class PlanKeeper
   private Verdict adopt(Verdict verdict, PlacementConstraints constraints)
   {
     cooling = new HashMap<>();
+    growing = new HashMap<>();
     inForce = verdict.plan();
     constraintsInForce = constraints;
     return verdict;
+  }
+
+  /** The bytes {@code row} loads: a replica of {@code segment} on each of its nodes that does not hold it now. */
+  private static long bytesLoaded(Map<String, Double> row, SegmentLoad segment, Set<String> holding)
+  {
+    long loaded = 0;
+    if (segment != null) {
+      for (String node : row.keySet()) {
+        if (!holding.contains(node)) {
+          loaded += segment.sizeBytes();
+        }
+      }
+    }
+    return loaded;
+  }
+
+  /** The bytes {@code plan} loads on the nodes that do not hold its segments now. */
+  private static long bytesLoaded(
+      PlacementPlan plan,
+      Map<String, SegmentLoad> bySegment,
+      Map<String, Set<String>> currentHolders
+  )
+  {
+    long loaded = 0;
+    for (Map.Entry<String, Map<String, Double>> row : plan.shares().entrySet()) {
+      loaded += bytesLoaded(row.getValue(), bySegment.get(row.getKey()), currentHolders.getOrDefault(row.getKey(), Set.of()));
+    }
+    return loaded;
+  }
+
+  /**
+   * Bytes the rounds may still load to rebalance: a bucket that fills at the configured share of the data set per
+   * hour and holds at most {@value #BURST_SECONDS} seconds' worth, or the largest segment when that is more (so that
+   * a segment larger than the burst still gets its turn). It starts empty, so that a Coordinator that just took over
+   * does not spend a burst at once; a whole fresh plan adopted because repairs could not reach the bound leaves it in
+   * debt, which later rounds pay back before rebalancing again.
+   */
+  private static final class LoadBudget
+  {
+    private double bytes;
+    private double capacity;
+
+    void refill(double sharePerHour, List<SegmentLoad> segments, double roundSeconds)
+    {
+      long dataBytes = 0;
+      long largest = 0;
+      for (SegmentLoad segment : segments) {
+        dataBytes += segment.sizeBytes();
+        largest = Math.max(largest, segment.sizeBytes());
+      }
+      final double perSecond = sharePerHour * dataBytes / 3600;
+      capacity = Math.max(perSecond * BURST_SECONDS, sharePerHour > 0 ? largest : 0);
+      bytes = Math.min(capacity, bytes + perSecond * Math.max(0, roundSeconds));
+    }
+
+    boolean affords(long loads)
+    {
+      return loads == 0 || loads <= bytes;
+    }
+
+    void spend(long loads)
+    {
+      bytes -= loads;
+    }
   }
 
   private static Set<String> stragglers(List<NodeCapacity> nodes)

@@ -270,9 +270,10 @@ public final class PlanningRound
    * Plans the last observed round.
    *
    * @param currentHolders segment id → nodes holding it now, for plans that move little
+   * @param roundSeconds   the round's length, which the plan keeper's rebalancing budget accrues ({@link PlanKeeper})
    * @throws IllegalStateException before the first {@link #observe}
    */
-  public Result plan(PlacementConstraints constraints, Map<String, Set<String>> currentHolders)
+  public Result plan(PlacementConstraints constraints, Map<String, Set<String>> currentHolders, double roundSeconds)
   {
     if (observed == null) {
       throw new IllegalStateException("plan() needs a round observed first");
@@ -298,7 +299,7 @@ public final class PlanningRound
     final PlacementPlan fresh = strategy.plan(new PlacementInput(loads, placeable, constraints, currentHolders));
     final PlanKeeper.Verdict verdict = keeper == null
                                        ? null
-                                       : keeper.next(fresh, constraints, loads, placeable, currentHolders);
+                                       : keeper.next(fresh, constraints, loads, placeable, currentHolders, roundSeconds);
     final PlacementPlan plan = verdict == null ? fresh : verdict.plan();
 
     final Map<String, Double> loadShares = new TreeMap<>();

@@ -20,11 +20,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class PlanKeeperTest
 {
   private static final long MEMORY = 1_000;
+  private static final double ROUND_SECONDS = 5;
+  /** A budget no test's loads reach, so that the tests of what moves are not tests of when. */
+  private static final double UNLIMITED = 1000;
   private static final PlacementConstraints GATED = constraints(0.2);
+  private static final PlacementConstraints NO_BUDGET = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, false, 0.2, 0);
 
   private static PlacementConstraints constraints(double minPlanGain)
   {
-    return new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, false, minPlanGain);
+    return new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, false, minPlanGain, UNLIMITED);
   }
 
   private static List<SegmentLoad> segments(double... loads)
@@ -59,8 +63,18 @@ class PlanKeeperTest
 
   private static PlanKeeper inForce(PlacementPlan plan, List<SegmentLoad> segments, List<NodeCapacity> nodes)
   {
+    return inForce(plan, segments, nodes, GATED);
+  }
+
+  private static PlanKeeper inForce(
+      PlacementPlan plan,
+      List<SegmentLoad> segments,
+      List<NodeCapacity> nodes,
+      PlacementConstraints constraints
+  )
+  {
     final PlanKeeper keeper = new PlanKeeper();
-    final PlanKeeper.Verdict first = keeper.next(plan, GATED, segments, nodes, Map.of());
+    final PlanKeeper.Verdict first = keeper.next(plan, constraints, segments, nodes, Map.of(), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.FIRST, first.reason());
     return keeper;
   }
@@ -74,7 +88,7 @@ class PlanKeeperTest
     // Estimates wandered a little, and the fresh fit swapped two segments for a peak 5% lower.
     final List<SegmentLoad> wandered = segments(1.1, 1, 1, 0.95);
     final PlacementPlan fresh = plan(Map.of("a", List.of("s1", "s4"), "b", List.of("s2", "s3")));
-    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, wandered, nodes, holders(first));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, wandered, nodes, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.KEPT, verdict.reason());
     assertFalse(verdict.adopted());
     assertEquals(first.shares(), verdict.plan().shares());
@@ -96,7 +110,7 @@ class PlanKeeperTest
     // a falls to a quarter: the fresh plan empties it, and reshuffles b and c on the way.
     final List<NodeCapacity> slow = List.of(node("a", 0.25), node("b", 1), node("c", 1));
     final PlacementPlan fresh = plan(Map.of("b", List.of("s1", "s3", "s5"), "c", List.of("s2", "s4", "s6")));
-    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments, slow, holders(first));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments, slow, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
     assertEquals(2, verdict.repaired());
     assertEquals(fresh.sharesOf("s1"), verdict.plan().sharesOf("s1"));
@@ -116,7 +130,7 @@ class PlanKeeperTest
     // c left; s4 is new. The fresh plan puts both on a, where the kept plan's load is.
     final List<NodeCapacity> left = List.of(node("a", 1), node("b", 1));
     final PlacementPlan fresh = plan(Map.of("a", List.of("s3", "s4"), "b", List.of("s1", "s2")));
-    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments(3, 1, 1, 1), left, holders(first));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments(3, 1, 1, 1), left, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
     assertEquals(2, verdict.patched());
     assertEquals(Map.of("a", 1.0), verdict.plan().sharesOf("s1"));
@@ -131,11 +145,12 @@ class PlanKeeperTest
     final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
     final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3"), "d", List.of("s4")));
     final List<SegmentLoad> segments = segments(1, 1, 1, 0);
-    final PlanKeeper keeper = inForce(first, segments, nodes);
+    final PlanKeeper keeper = inForce(first, segments, nodes, NO_BUDGET);
     // d turns straggler; s4 draws no load, so no peak asks for it to move, but a query reading it would wait for d.
+    // It keeps data served, so it needs no rebalancing budget.
     final List<NodeCapacity> slow = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 0.1));
     final PlacementPlan fresh = plan(Map.of("a", List.of("s1", "s4"), "b", List.of("s2"), "c", List.of("s3")));
-    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments, slow, holders(first));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, NO_BUDGET, segments, slow, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
     assertEquals(1, verdict.patched());
     assertFalse(verdict.plan().holders("s4").contains("d"), verdict.toString());
@@ -145,18 +160,113 @@ class PlanKeeperTest
   }
 
   @Test
-  void aSegmentTheFreshPlanGivesMoreHoldersKeepsItsHolderAndGainsOne()
+  void aSegmentTheFreshPlansGiveMoreHoldersRoundAfterRoundKeepsItsHolderAndGainsOne()
   {
     final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
     final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3")));
     final PlanKeeper keeper = inForce(first, segments(1, 1, 1), nodes);
     final Map<String, Map<String, Double>> hot = new LinkedHashMap<>(first.shares());
     hot.put("s1", Map.of("b", 1.0, "c", 0.0));
-    final PlanKeeper.Verdict verdict =
-        keeper.next(new PlacementPlan(hot, List.of()), GATED, segments(1, 1, 1), nodes, holders(first));
+    final PlacementPlan fresh = new PlacementPlan(hot, List.of());
+    for (int round = 1; round < PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+      assertEquals(first.sharesOf("s1"), keeper.next(fresh, GATED, segments(1, 1, 1), nodes, holders(first), ROUND_SECONDS)
+                                               .plan().sharesOf("s1"), "round " + round);
+    }
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments(1, 1, 1), nodes, holders(first), ROUND_SECONDS);
     final Map<String, Double> s1 = verdict.plan().sharesOf("s1");
     assertEquals(2, s1.size(), verdict.toString());
     assertEquals(1.0, s1.get("a"), "the holder in force keeps the load");
+  }
+
+  @Test
+  void aSegmentAskingForASecondHolderInSingleRoundsNowAndThenNeverGetsOne()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3")));
+    final PlanKeeper keeper = inForce(first, segments(1, 1, 1), nodes);
+    final Map<String, Map<String, Double>> blip = new LinkedHashMap<>(first.shares());
+    blip.put("s1", Map.of("a", 1.0, "c", 0.0));
+    // At the edge of the hot floor: one round in, the next out, for many rounds.
+    for (int round = 0; round < 4 * PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+      final PlacementPlan fresh = round % 2 == 0 ? new PlacementPlan(blip, List.of()) : first;
+      final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments(1, 1, 1), nodes, holders(first), ROUND_SECONDS);
+      assertEquals(first.shares(), verdict.plan().shares(), "round " + round);
+    }
+  }
+
+  @Test
+  void aRepairMovesOneReplicaToAnIdleNodeWhereTheFreshRowWouldLoadTwo()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3"), "c", List.of("s4")));
+    final List<SegmentLoad> segments = segments(1, 1, 1, 1);
+    final PlanKeeper keeper = inForce(first, segments, nodes);
+    // The fresh plan lowers the peak by splitting s2 over b and d: two loads, where one replica on d is enough.
+    final Map<String, Map<String, Double>> split = new LinkedHashMap<>(first.shares());
+    split.put("s2", Map.of("b", 0.5, "d", 0.5));
+    final PlanKeeper.Verdict verdict =
+        keeper.next(new PlacementPlan(split, List.of()), GATED, segments, nodes, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
+    assertEquals(1, verdict.repaired());
+    assertEquals(4, verdict.plan().totalReplicas(), verdict.toString());
+    final long onD = verdict.plan().shares().values().stream().filter(row -> row.containsKey("d")).count();
+    assertEquals(1, onD, verdict.toString());
+    assertEquals(1.0, verdict.keptPeak(), 1e-9);
+  }
+
+  @Test
+  void withoutBudgetARepairThatLoadsWaitsAndThePlanInForceStaysUnlessItsPeakIsFarOff()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3"), "c", List.of("s4")));
+    final PlacementPlan fresh = plan(Map.of("a", List.of("s1"), "b", List.of("s3"), "c", List.of("s4"), "d", List.of("s2")));
+    // a carries 1.3 where the fresh plan's peak is 1: past the bound, yet short of what a joining Historical makes.
+    final List<SegmentLoad> drifted = segments(0.65, 0.65, 1, 1);
+    final PlanKeeper keeper = inForce(first, segments(1, 1, 1, 1), nodes, NO_BUDGET);
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, NO_BUDGET, drifted, nodes, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.THROTTLED, verdict.reason(), verdict.toString());
+    assertFalse(verdict.adopted());
+    assertEquals(first.shares(), verdict.plan().shares());
+    assertTrue(verdict.deferred() > 0, verdict.toString());
+    assertTrue(verdict.keptPeak() > verdict.freshPeak() * 1.2, verdict.toString());
+
+    // With a budget the same drift is repaired by one load onto d.
+    final PlanKeeper budgeted = inForce(first, segments(1, 1, 1, 1), nodes);
+    final PlanKeeper.Verdict repaired = budgeted.next(fresh, GATED, drifted, nodes, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.KEPT, repaired.reason(), repaired.toString());
+    assertEquals(1, repaired.repaired());
+
+    // Twice the fresh plan's peak is a Historical slowed to half its speed: repaired without a budget.
+    final List<NodeCapacity> halved = List.of(node("a", 0.5), node("b", 1), node("c", 1), node("d", 1));
+    final PlanKeeper.Verdict urgent = inForce(first, segments(1, 1, 1, 1), nodes, NO_BUDGET)
+        .next(fresh, NO_BUDGET, segments(1, 1, 1, 1), halved, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.KEPT, urgent.reason(), urgent.toString());
+    assertTrue(urgent.repaired() > 0, urgent.toString());
+  }
+
+  @Test
+  void theBudgetDefersAGrowingSegmentsLoadUntilItAccruesButPlacesANewSegmentAtOnce()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3")));
+    // 5% of 40 bytes an hour: the 10 bytes of one replica take five hours to accrue.
+    final PlacementConstraints budgeted = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, false, 0.2, 0.05);
+    final PlanKeeper keeper = inForce(first, segments(1, 1, 1), nodes, budgeted);
+    final Map<String, Map<String, Double>> grown = new LinkedHashMap<>(first.shares());
+    grown.put("s1", Map.of("a", 1.0, "b", 0.0));
+    grown.put("s4", Map.of("c", 1.0));
+    final PlacementPlan fresh = new PlacementPlan(grown, List.of());
+    final List<SegmentLoad> segments = segments(1, 1, 1, 1);
+    PlanKeeper.Verdict verdict = null;
+    for (int round = 0; round < PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+      verdict = keeper.next(fresh, budgeted, segments, nodes, holders(first), ROUND_SECONDS);
+      assertEquals(first.sharesOf("s1"), verdict.plan().sharesOf("s1"), "round " + round);
+      assertEquals(1, verdict.plan().holders("s4").size(), "a new segment is placed regardless: " + verdict);
+    }
+    assertEquals(1, verdict.deferred(), verdict.toString());
+    final PlanKeeper.Verdict later = keeper.next(fresh, budgeted, segments, nodes, holders(first), 5 * 3600);
+    assertEquals(2, later.plan().holders("s1").size(), later.toString());
+    assertEquals(0, later.deferred());
   }
 
   @Test
@@ -172,9 +282,9 @@ class PlanKeeperTest
     final PlacementPlan fresh = plan(Map.of("b", List.of("s1"), "c", List.of("s2")));
     // Not at once: a segment at the edge of the hot floor flips in and out, and each flip in would load again.
     for (int round = 1; round < PlanKeeper.SHRINK_AFTER_ROUNDS; round++) {
-      assertEquals(first.sharesOf("s1"), keeper.next(fresh, GATED, segments(0.1, 1), nodes, holders(first)).plan().sharesOf("s1"));
+      assertEquals(first.sharesOf("s1"), keeper.next(fresh, GATED, segments(0.1, 1), nodes, holders(first), ROUND_SECONDS).plan().sharesOf("s1"));
     }
-    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments(0.1, 1), nodes, holders(first));
+    final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments(0.1, 1), nodes, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
     assertEquals(Map.of("a", 1.0), verdict.plan().sharesOf("s1"), "kept where most of its load was: " + verdict);
   }
@@ -188,18 +298,18 @@ class PlanKeeperTest
     final List<SegmentLoad> segments = segments(1, 1, 1, 1);
 
     final PlanKeeper ungated = inForce(first, segments, nodes);
-    final PlanKeeper.Verdict every = ungated.next(fresh, constraints(0), segments, nodes, holders(first));
+    final PlanKeeper.Verdict every = ungated.next(fresh, constraints(0), segments, nodes, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.UNGATED, every.reason());
     assertEquals(fresh, every.plan());
 
     final PlanKeeper changed = inForce(first, segments, nodes);
-    final PlanKeeper.Verdict reconfigured = changed.next(fresh, constraints(0.3), segments, nodes, holders(first));
+    final PlanKeeper.Verdict reconfigured = changed.next(fresh, constraints(0.3), segments, nodes, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.CONSTRAINTS, reconfigured.reason());
     assertEquals(fresh, reconfigured.plan());
 
     final PlanKeeper shrunk = inForce(first, segments, nodes);
     final List<NodeCapacity> smaller = List.of(new NodeCapacity("a", 1, 15), node("b", 1));
-    final PlanKeeper.Verdict memory = shrunk.next(fresh, GATED, segments, smaller, holders(first));
+    final PlanKeeper.Verdict memory = shrunk.next(fresh, GATED, segments, smaller, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.MEMORY, memory.reason());
     assertEquals(fresh, memory.plan());
   }
@@ -213,7 +323,7 @@ class PlanKeeperTest
     final PlanKeeper keeper = inForce(first, segments, nodes);
     final PlacementPlan fresh = plan(Map.of("a", List.of("s1", "s3"), "b", List.of("s2", "s4")));
     for (int round = 0; round < 3; round++) {
-      assertEquals(first.shares(), keeper.next(fresh, GATED, segments, nodes, holders(first)).plan().shares());
+      assertEquals(first.shares(), keeper.next(fresh, GATED, segments, nodes, holders(first), ROUND_SECONDS).plan().shares());
     }
   }
 }

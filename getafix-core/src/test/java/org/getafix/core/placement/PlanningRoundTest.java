@@ -124,7 +124,7 @@ class PlanningRoundTest
         new SegmentSample("popular", 10, 100, 1),
         new SegmentSample("crowded", 10, 1, 5)
     ), nodes);
-    final PlanningRound.Result result = round.plan(new PlacementConstraints(1, 6, 0.2), Map.of());
+    final PlanningRound.Result result = round.plan(new PlacementConstraints(1, 6, 0.2), Map.of(), 5);
     assertEquals(2, result.plan().holders("popular").size(), "one concurrent access: Druid's default of 2");
     assertEquals(5, result.plan().holders("crowded").size());
   }
@@ -138,7 +138,7 @@ class PlanningRoundTest
         busy("b", 1),
         new NodeSample("mute", MEMORY, new NodeRoundStats(1, 0.25, 1, 1), false, false)
     ));
-    final PlanningRound.Result result = round.plan(new PlacementConstraints(1, 3, 0.2), Map.of());
+    final PlanningRound.Result result = round.plan(new PlacementConstraints(1, 3, 0.2), Map.of(), 5);
     result.plan().shares().values().forEach(shares -> assertFalse(shares.containsKey("mute"), shares.toString()));
     assertEquals(0.0, result.loadShares().get("mute"));
     assertEquals(1.0, result.observed().capacities().get("mute"));
@@ -152,7 +152,7 @@ class PlanningRoundTest
   {
     final PlanningRound round = round("getafix-h");
     round.observe(segments(4, 1, 1), List.of(busy("a", 4), busy("b", 1)));
-    final PlanningRound.Result result = round.plan(new PlacementConstraints(1, 2, 0.2), Map.of());
+    final PlanningRound.Result result = round.plan(new PlacementConstraints(1, 2, 0.2), Map.of(), 5);
     assertEquals(OptionalDouble.empty(), result.tieringAccuracy(Map.of("elsewhere", Tier.HOT)));
     final Tier a = result.tiers().get("a");
     assertEquals(OptionalDouble.of(1.0), result.tieringAccuracy(Map.of("a", a, "elsewhere", Tier.COLD)));
@@ -174,7 +174,7 @@ class PlanningRoundTest
   {
     assertThrows(
         IllegalStateException.class,
-        () -> round("getafix-h").plan(new PlacementConstraints(1, 1, 0.2), Map.of())
+        () -> round("getafix-h").plan(new PlacementConstraints(1, 1, 0.2), Map.of(), 5)
     );
     final IllegalArgumentException strategy = assertThrows(IllegalArgumentException.class, () -> round("getafix-x"));
     assertTrue(strategy.getMessage().contains("[getafix-x]"), strategy.getMessage());

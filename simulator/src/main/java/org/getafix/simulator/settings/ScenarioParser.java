@@ -334,7 +334,7 @@ public final class ScenarioParser
     p.rejectUnknown(Set.of(
         "popularityDecay", "popularityBiasCorrection", "minReplicas", "maxReplicas", "gamma", "capacityEstimator", "druidDefaultReplicas",
         "routing", "maxLoadsPerRound", "maxDropsPerRound", "loadBeforeDrop", "popularityInheritance", "hotLoadShare",
-        "hotMinNodeLoadShare", "backUpUnstable", "minPlanGain"
+        "hotMinNodeLoadShare", "backUpUnstable", "minPlanGain", "maxRebalanceDataPerHour"
     ));
     // The extension's knobs, with its defaults and ranges; replicas are also bounded by the scenario's nodes, and
     // by default not capped below them.
@@ -366,7 +366,8 @@ public final class ScenarioParser
         p.number("hotLoadShare", PlacementKnobs.HOT_LOAD_SHARE),
         p.number("hotMinNodeLoadShare", PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE),
         p.bool("backUpUnstable", PlacementKnobs.BACK_UP_UNSTABLE.defaultValue()),
-        p.number("minPlanGain", PlacementKnobs.MIN_PLAN_GAIN)
+        p.number("minPlanGain", PlacementKnobs.MIN_PLAN_GAIN),
+        p.number("maxRebalanceDataPerHour", PlacementKnobs.MAX_REBALANCE_DATA_PER_HOUR)
     );
   }
 

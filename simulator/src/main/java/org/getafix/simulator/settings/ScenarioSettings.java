@@ -209,6 +209,8 @@ public record ScenarioSettings(
    *                             ({@code PlacementConstraints#backUpUnstable}); capacity-aware strategies only
    * @param minPlanGain          the gain a fresh plan must bring to replace the plan in force
    *                             ({@code PlacementConstraints#minPlanGain}); Getafix strategies but the thesis' own
+   * @param maxRebalanceDataPerHour the most data, as a share of the data set, the plan in force may load per hour
+   *                             to rebalance ({@code PlacementConstraints#maxRebalanceDataPerHour})
    */
   public record Planning(
       double popularityDecay,
@@ -226,7 +228,8 @@ public record ScenarioSettings(
       double hotLoadShare,
       double hotMinNodeLoadShare,
       boolean backUpUnstable,
-      double minPlanGain
+      double minPlanGain,
+      double maxRebalanceDataPerHour
   )
   {
   }

@@ -20,16 +20,19 @@ public final class CorePlacementAdapter
 {
   private final PlanningRound round;
   private final PlacementConstraints constraints;
+  private final double roundSeconds;
 
-  private CorePlacementAdapter(PlanningRound round, PlacementConstraints constraints)
+  private CorePlacementAdapter(PlanningRound round, PlacementConstraints constraints, double roundSeconds)
   {
     this.round = round;
     this.constraints = constraints;
+    this.roundSeconds = roundSeconds;
   }
 
   /**
    * @param strategy          a name in {@link PlacementStrategies#REGISTRY}
    * @param capacityEstimator a name in {@link CapacityEstimators#REGISTRY}; used by capacity-aware strategies only
+   * @param roundSeconds      the scenario's round length
    * @throws IllegalArgumentException naming an unknown strategy or estimator, with the known ones
    */
   public static CorePlacementAdapter create(
@@ -39,7 +42,8 @@ public final class CorePlacementAdapter
       boolean popularityBiasCorrection,
       boolean popularityInheritance,
       PlacementConstraints constraints,
-      int druidDefaultReplicas
+      int druidDefaultReplicas,
+      double roundSeconds
   )
   {
     // Every strategy gets the same kind of popularity tracker, so the comparison stays fair.
@@ -53,7 +57,8 @@ public final class CorePlacementAdapter
             druidDefaultReplicas,
             popularityInheritance
         )),
-        constraints
+        constraints,
+        roundSeconds
     );
   }
 
@@ -80,6 +85,6 @@ public final class CorePlacementAdapter
       nodes.add(NodeSample.measured(n.nodeId(), n.memoryBytes(), n.stats()));
     }
     round.observe(segments, nodes);
-    return round.plan(constraints, observation.currentHolders());
+    return round.plan(constraints, observation.currentHolders(), roundSeconds);
   }
 }

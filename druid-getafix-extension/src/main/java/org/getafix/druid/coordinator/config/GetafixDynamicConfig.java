@@ -36,11 +36,12 @@ public final class GetafixDynamicConfig
   private final double hotMinNodeLoadShare;
   private final boolean backUpUnstable;
   private final double minPlanGain;
+  private final double maxRebalanceDataPerHour;
   private final boolean rollback;
 
   /**
    * As {@link #GetafixDynamicConfig(boolean, boolean, double, int, int, String, int, int, Double, Double, Boolean,
-   * Double, Boolean)}, with the default hot floor, backups and plan gain, and no rollback.
+   * Double, Double, Boolean)}, with the default hot floor, backups, plan gain and rebalancing budget, and no rollback.
    */
   public GetafixDynamicConfig(
       boolean enabled,
@@ -66,6 +67,7 @@ public final class GetafixDynamicConfig
         null,
         null,
         null,
+        null,
         null
     );
   }
@@ -79,6 +81,8 @@ public final class GetafixDynamicConfig
    *                     ({@link PlacementKnobs#BACK_UP_UNSTABLE}); null: the default
    * @param minPlanGain  how far the plan in force may drift above a fresh plan's peak load before replicas move
    *                     ({@link PlacementKnobs#MIN_PLAN_GAIN}); null: the default
+   * @param maxRebalanceDataPerHour the most data, as a share of the data set, the plan may load per hour to rebalance
+   *                     ({@link PlacementKnobs#MAX_REBALANCE_DATA_PER_HOUR}); null: the default
    * @param rollback     walk every segment back to the getafix rule's {@code stockReplicants}, loading before
    *                     dropping, at the pace of {@code maxLoadsPerRound} and {@code maxDropsPerRound}; null: false
    */
@@ -96,10 +100,14 @@ public final class GetafixDynamicConfig
       @JsonProperty("hotMinNodeLoadShare") @Nullable Double hotMinNodeLoadShare,
       @JsonProperty("backUpUnstable") @Nullable Boolean backUpUnstable,
       @JsonProperty("minPlanGain") @Nullable Double minPlanGain,
+      @JsonProperty("maxRebalanceDataPerHour") @Nullable Double maxRebalanceDataPerHour,
       @JsonProperty("rollback") @Nullable Boolean rollback
   )
   {
     this.rollback = rollback != null && rollback;
+    this.maxRebalanceDataPerHour = maxRebalanceDataPerHour == null
+                                   ? PlacementKnobs.MAX_REBALANCE_DATA_PER_HOUR.defaultValue()
+                                   : maxRebalanceDataPerHour;
     this.minPlanGain = minPlanGain == null ? PlacementKnobs.MIN_PLAN_GAIN.defaultValue() : minPlanGain;
     this.backUpUnstable = backUpUnstable == null ? PlacementKnobs.BACK_UP_UNSTABLE.defaultValue() : backUpUnstable;
     this.hotLoadShare = hotLoadShare == null ? PlacementKnobs.HOT_LOAD_SHARE.defaultValue() : hotLoadShare;
@@ -147,6 +155,7 @@ public final class GetafixDynamicConfig
     addIfAny(problems, PlacementKnobs.HOT_LOAD_SHARE.problem(hotLoadShare));
     addIfAny(problems, PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.problem(hotMinNodeLoadShare));
     addIfAny(problems, PlacementKnobs.MIN_PLAN_GAIN.problem(minPlanGain));
+    addIfAny(problems, PlacementKnobs.MAX_REBALANCE_DATA_PER_HOUR.problem(maxRebalanceDataPerHour));
     if (rollback && dryRun) {
       problems.add("rollback and dryRun cannot both be true: a rollback loads and drops, a dry run must not");
     }
@@ -201,6 +210,12 @@ public final class GetafixDynamicConfig
   public double getMinPlanGain()
   {
     return minPlanGain;
+  }
+
+  @JsonProperty
+  public double getMaxRebalanceDataPerHour()
+  {
+    return maxRebalanceDataPerHour;
   }
 
   /**
@@ -278,6 +293,7 @@ public final class GetafixDynamicConfig
            && Double.compare(hotMinNodeLoadShare, that.hotMinNodeLoadShare) == 0
            && backUpUnstable == that.backUpUnstable
            && Double.compare(minPlanGain, that.minPlanGain) == 0
+           && Double.compare(maxRebalanceDataPerHour, that.maxRebalanceDataPerHour) == 0
            && rollback == that.rollback;
   }
 
@@ -285,7 +301,7 @@ public final class GetafixDynamicConfig
   public int hashCode()
   {
     return Objects.hash(enabled, dryRun, gamma, minReplicas, maxReplicas, roundPeriod, maxLoadsPerRound,
-                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare, backUpUnstable, minPlanGain, rollback);
+                        maxDropsPerRound, hotLoadShare, hotMinNodeLoadShare, backUpUnstable, minPlanGain, maxRebalanceDataPerHour, rollback);
   }
 
   @Override
@@ -295,7 +311,8 @@ public final class GetafixDynamicConfig
            + ", minReplicas=" + minReplicas + ", maxReplicas=" + maxReplicas + ", roundPeriod=" + roundPeriod
            + ", maxLoadsPerRound=" + maxLoadsPerRound + ", maxDropsPerRound=" + maxDropsPerRound
            + ", hotLoadShare=" + hotLoadShare + ", hotMinNodeLoadShare=" + hotMinNodeLoadShare
-           + ", backUpUnstable=" + backUpUnstable + ", minPlanGain=" + minPlanGain + ", rollback=" + rollback + "}";
+           + ", backUpUnstable=" + backUpUnstable + ", minPlanGain=" + minPlanGain
+           + ", maxRebalanceDataPerHour=" + maxRebalanceDataPerHour + ", rollback=" + rollback + "}";
   }
 
   /**
@@ -343,6 +360,9 @@ public final class GetafixDynamicConfig
     Double minPlanGain;
     @JsonProperty
     @Nullable
+    Double maxRebalanceDataPerHour;
+    @JsonProperty
+    @Nullable
     Boolean rollback;
 
     @JsonProperty("roundPeriod")
@@ -367,6 +387,7 @@ public final class GetafixDynamicConfig
           hotMinNodeLoadShare == null ? current.hotMinNodeLoadShare : hotMinNodeLoadShare,
           backUpUnstable == null ? current.backUpUnstable : backUpUnstable,
           minPlanGain == null ? current.minPlanGain : minPlanGain,
+          maxRebalanceDataPerHour == null ? current.maxRebalanceDataPerHour : maxRebalanceDataPerHour,
           rollback == null ? current.rollback : rollback
       );
     }

@@ -21,6 +21,7 @@ public class RoundPlanner
   private static final Logger log = new Logger(RoundPlanner.class);
 
   private final PlanningRound.Settings settings;
+  private final long defaultRoundPeriodMillis;
   private PlanningRound planning;
   private boolean warm;
 
@@ -36,6 +37,7 @@ public class RoundPlanner
         PlacementStrategies.DEFAULT_DRUID_REPLICATION_FACTOR,
         config.isPopularityInherited()
     );
+    this.defaultRoundPeriodMillis = config.getRoundPeriodMillis();
     reset();
   }
 
@@ -88,9 +90,11 @@ public class RoundPlanner
             dynamic.getHotLoadShare(),
             dynamic.getHotMinNodeLoadShare(),
             dynamic.isBackUpUnstable(),
-            dynamic.getMinPlanGain()
+            dynamic.getMinPlanGain(),
+            dynamic.getMaxRebalanceDataPerHour()
         ),
-        input.holders()
+        input.holders(),
+        dynamic.roundPeriodMillisOr(defaultRoundPeriodMillis) / 1000.0
     );
     final PlacementPlan plan = result.plan();
     if (!plan.unplaced().isEmpty()) {

@@ -91,6 +91,7 @@ class GetafixDynamicConfigResourceTest
     assertBadRequest("{\"hotMinNodeLoadShare\": -0.5}", "hotMinNodeLoadShare must be in [0, 1], got [-0.5]");
     assertBadRequest("{\"hotMinNodeLoadShare\": \"NaN\"}", "hotMinNodeLoadShare must be in [0, 1], got [NaN]");
     assertBadRequest("{\"minPlanGain\": -0.1}", "minPlanGain must be in [0, 10], got [-0.1]");
+    assertBadRequest("{\"maxRebalanceDataPerHour\": -0.05}", "maxRebalanceDataPerHour must be in [0, 1000], got [-0.05]");
     assertBadRequest("{\"roundPeriod\": \"five seconds\"}", "roundPeriod must be an ISO-8601 period");
     assertBadRequest("{\"roundPeriod\": \"PT0.1S\"}", "roundPeriod must be in [PT1S, PT1H], got [PT0.1S]");
     assertBadRequest("{\"gama\": 0.1}", "gama");
@@ -155,7 +156,7 @@ class GetafixDynamicConfigResourceTest
   {
     final DefaultObjectMapper mapper = new DefaultObjectMapper();
     final GetafixDynamicConfig config =
-        new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, true, 0.3, false);
+        new GetafixDynamicConfig(false, true, 0.1, 2, 4, "PT10S", 5, 6, 0.8, 0.1, true, 0.3, 0.5, false);
     assertEquals(config, mapper.readValue(mapper.writeValueAsString(config), GetafixDynamicConfig.class));
     assertEquals(0.1, config.getHotMinNodeLoadShare());
     assertEquals(0.08, GetafixDynamicConfig.defaults().getHotMinNodeLoadShare());
@@ -163,6 +164,8 @@ class GetafixDynamicConfigResourceTest
     assertFalse(GetafixDynamicConfig.defaults().isBackUpUnstable());
     assertEquals(0.3, config.getMinPlanGain());
     assertEquals(0.1, GetafixDynamicConfig.defaults().getMinPlanGain());
+    assertEquals(0.5, config.getMaxRebalanceDataPerHour());
+    assertEquals(0.05, GetafixDynamicConfig.defaults().getMaxRebalanceDataPerHour());
     assertEquals(10_000, config.roundPeriodMillisOr(5000));
     assertEquals(5000, GetafixDynamicConfig.defaults().roundPeriodMillisOr(5000));
     assertEquals(List.of(), config.validate());

@@ -22,6 +22,10 @@ import org.getafix.core.contract.PlacementKnobs;
  *                      and is there for Brokers to route or hedge to while the unstable node is in a slow spell
  * @param minPlanGain   the gain a round's fresh plan must bring to replace the plan in force (see
  *                      {@code PlanKeeper} in the planning round's package); 0 adopts every round's plan
+ * @param maxRebalanceDataPerHour the most data, as a share of the data set, the plan in force may load per hour to
+ *                      rebalance: a holder for a segment that grew hot, a repair of its peak. New segments, segments
+ *                      of a node that left and segments held by stragglers alone are placed regardless, and so is
+ *                      load moved off a straggler
  */
 public record PlacementConstraints(
     int minReplicas,
@@ -30,7 +34,8 @@ public record PlacementConstraints(
     double hotLoadShare,
     double hotMinNodeLoadShare,
     boolean backUpUnstable,
-    double minPlanGain
+    double minPlanGain,
+    double maxRebalanceDataPerHour
 )
 {
   /**
@@ -44,7 +49,8 @@ public record PlacementConstraints(
       PlacementKnobs.HOT_LOAD_SHARE.defaultValue(),
       PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.defaultValue(),
       PlacementKnobs.BACK_UP_UNSTABLE.defaultValue(),
-      PlacementKnobs.MIN_PLAN_GAIN.defaultValue()
+      PlacementKnobs.MIN_PLAN_GAIN.defaultValue(),
+      PlacementKnobs.MAX_REBALANCE_DATA_PER_HOUR.defaultValue()
   );
 
   /** With unstable nodes backed up as by default. */
@@ -63,7 +69,8 @@ public record PlacementConstraints(
         hotLoadShare,
         hotMinNodeLoadShare,
         PlacementKnobs.BACK_UP_UNSTABLE.defaultValue(),
-        PlacementKnobs.MIN_PLAN_GAIN.defaultValue()
+        PlacementKnobs.MIN_PLAN_GAIN.defaultValue(),
+        PlacementKnobs.MAX_REBALANCE_DATA_PER_HOUR.defaultValue()
     );
   }
 
@@ -90,5 +97,6 @@ public record PlacementConstraints(
     PlacementKnobs.HOT_LOAD_SHARE.check(hotLoadShare);
     PlacementKnobs.HOT_MIN_NODE_LOAD_SHARE.check(hotMinNodeLoadShare);
     PlacementKnobs.MIN_PLAN_GAIN.check(minPlanGain);
+    PlacementKnobs.MAX_REBALANCE_DATA_PER_HOUR.check(maxRebalanceDataPerHour);
   }
 }

@@ -30,7 +30,8 @@ class UnstableBackupTest
         new NodeCapacity("b-middle", 0.5, memory),
         new NodeCapacity("c-weak", 0.25, memory)
     );
-    final PlacementConstraints constraints = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, backUp, PlacementKnobs.MIN_PLAN_GAIN.defaultValue());
+    final PlacementConstraints constraints = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, backUp, PlacementKnobs.MIN_PLAN_GAIN.defaultValue(),
+        PlacementKnobs.MAX_REBALANCE_DATA_PER_HOUR.defaultValue());
     return PlacementStrategies.create(strategy)
                               .plan(new PlacementInput(StragglerCoverTest.segments(), nodes, constraints));
   }
@@ -128,7 +129,8 @@ class UnstableBackupTest
         new PlacementInput(
             StragglerCoverTest.segments(),
             nodes,
-            new PlacementConstraints(1, 1, 0.2, 0.9, 0.08, true, PlacementKnobs.MIN_PLAN_GAIN.defaultValue())
+            new PlacementConstraints(1, 1, 0.2, 0.9, 0.08, true, PlacementKnobs.MIN_PLAN_GAIN.defaultValue(),
+                                     PlacementKnobs.MAX_REBALANCE_DATA_PER_HOUR.defaultValue())
         )
     );
     assertEquals(StragglerCoverTest.segments().size(), plan.totalReplicas());
