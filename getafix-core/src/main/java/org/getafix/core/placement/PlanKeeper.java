@@ -42,7 +42,7 @@ import java.util.Set;
  * to another node, whichever relieves that node most per byte it loads and raises no other node to its level, until
  * the peak is back within half the bound (so that the next round's noise does not start it again). A change that
  * loads waits for the budget ({@link PlacementConstraints#maxRebalanceDataPerHour}) unless it relieves a straggler or
- * the kept peak is {@value #URGENT_PEAK_RATIO} times the fresh one or more; a plan whose repair waits stays in force
+ * the kept peak is more than {@value #URGENT_PEAK_RATIO} times the fresh one (and then only until it is not); a plan whose repair waits stays in force
  * ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted whole. The fresh plan
  * is also adopted when the constraints change, when the kept plan does not fit a node's memory, and on the first
  * round.
@@ -108,9 +108,10 @@ public final class PlanKeeper
   static final int GROW_AFTER_ROUNDS = 3;
 
   /**
-   * How far above the fresh plan's peak the kept plan's must be for its repair not to wait for the budget. Under the
-   * steady workloads of the simulator's scenarios it drifted to about 1.35 times at most; a Historical that joins or
-   * comes back to an even cluster of three, or one that slows to half its speed, makes 1.5 or more.
+   * How far above the fresh plan's peak the kept plan's must be for its repair not to wait for the budget, until it is
+   * back under. Under the steady workloads of the simulator's scenarios, with every repair let through, it drifted to
+   * about 1.35 times at most; a Historical that joins or comes back to an even cluster of three, or one that slows to
+   * half its speed, makes 1.5 or more.
    */
   static final double URGENT_PEAK_RATIO = 1.5;
 
@@ -231,12 +232,9 @@ public final class PlanKeeper
     growing = stillGrowing;
     final double bound = freshPeak * (1 + minGain);
     Repair repair = new Repair(0, 0);
-    final double peakBeforeRepair = peak.of(routed);
-    if (peakBeforeRepair > bound) {
-      // Far past the fresh plan's peak is no estimate noise: a Historical joined, came back or slowed down.
-      final boolean urgent = peakBeforeRepair > freshPeak * URGENT_PEAK_RATIO;
+    if (peak.of(routed) > bound) {
       repair = repair(rows, fresh, bySegment, placeable, stragglers, routed, held, currentHolders, peak,
-                      freshPeak * (1 + minGain / 2), budget, urgent);
+                      freshPeak * (1 + minGain / 2), budget, freshPeak * URGENT_PEAK_RATIO);
     }
     final int deferred = grownDeferred + repair.deferred();
     final int changed = patched.size() + grown.size() - grownDeferred;
@@ -306,7 +304,7 @@ public final class PlanKeeper
       Peak peak,
       double target,
       LoadBudget budget,
-      boolean urgent
+      double urgentPeak
   )
   {
     final Set<String> waiting = new HashSet<>();
@@ -320,8 +318,9 @@ public final class PlanKeeper
     while (peak.of(routed) > target) {
       final String hottest = peak.hottest(routed);
       final double peakUtilisation = peak.utilisation(hottest, routed);
-      // Moving load off a straggler is what keeps queries from waiting on it: it does not wait for the budget.
-      final boolean budgeted = !urgent && !stragglers.contains(hottest);
+      // Moving load off a straggler is what keeps queries from waiting on it, and a peak far past the fresh plan's is
+      // no estimate noise (a Historical joined, came back or slowed down): neither waits for the budget.
+      final boolean budgeted = !stragglers.contains(hottest) && peakUtilisation <= urgentPeak;
       String best = null;
       Map<String, Double> bestRow = null;
       long bestLoads = 0;
