@@ -18,7 +18,7 @@ import java.util.Set;
 
 /**
  * Keeps the plan in force until it no longer serves, and then changes as little of it as serves again, loading at
- * most a budgeted share of the data set per hour to do so. Every round's plan is packed afresh from estimates that
+ * most a budgeted share of the data set per hour to rebalance it. Every round's plan is packed afresh from estimates that
  * wander a little (popularity, capacity), so the fresh plan differs from the last in a few segments even when nothing
  * changed; adopting each one reloads data from deep storage round after round (live, 6 to 13 times the data set per
  * hour under a steady workload). Druid's own balancer moves a segment only when its cost function improves; here a
@@ -27,11 +27,11 @@ import java.util.Set;
  * <p>The plan in force is first brought up to date (the <em>kept</em> plan): each segment keeps its row, except that a
  * segment the plan in force does not know (new), or plans on a node that is no longer placeable, or only on stragglers
  * ({@link GetafixStrategy#stragglers}), is placed onto the kept plan where it raises the utilisation least, on no
- * straggler. These keep data served and are placed whatever the budget. A segment the fresh plan has given more
- * holders for {@value #GROW_AFTER_ROUNDS} rounds in a row (it grew hot, or its only holder became unstable) gains them
- * the same way when the budget allows. A segment the fresh plan has given fewer holders for {@value
+ * straggler, and so is a segment the fresh plan has given more holders for {@value #GROW_AFTER_ROUNDS} rounds in a row
+ * (it grew hot, or its only holder became unstable). A segment the fresh plan has given fewer holders for {@value
  * #SHRINK_AFTER_ROUNDS} rounds in a row (it cooled) drops those that carry the least of its load, which frees memory
- * and loads nothing. Both waits are there because a segment at the edge of the hot floor
+ * and loads nothing; one that grows back within {@value #FLAPPING_SHRINK_AFTER_ROUNDS} rounds of shrinking waits that
+ * long the next time. Both waits are there because a segment at the edge of the hot floor
  * ({@link PlacementConstraints#hotLoadShare}) flips in and out of it with the estimates' noise, and each flip in would
  * load again the replica the last flip out dropped.
  *
@@ -41,9 +41,11 @@ import java.util.Set;
  * row of one segment on its most utilised node at a time, to the segment's fresh row or with that node's replica moved
  * to another node, whichever relieves that node most per byte it loads and raises no other node to its level, until
  * the peak is back within half the bound (so that the next round's noise does not start it again). A change that
- * loads waits for the budget ({@link PlacementConstraints#maxRebalanceDataPerHour}) unless it relieves a straggler or
- * the kept peak is more than {@value #URGENT_PEAK_RATIO} times the fresh one (and then only until it is not); a plan whose repair waits stays in force
- * ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted whole. The fresh plan
+ * loads waits for the budget ({@link PlacementConstraints#maxRebalanceDataPerHour}) unless it relieves a straggler,
+ * the kept peak is more than {@value #URGENT_PEAK_RATIO} times the fresh one (and then only until it is not), or the
+ * plan in force was adopted whole less than {@value #SETTLING_ROUNDS} rounds ago. The holders a grown segment gains
+ * do not wait, but they are charged to the budget, so that repairs wait until they are paid for. A plan whose repair
+ * waits stays in force ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted whole. The fresh plan
  * is also adopted when the constraints change, when the kept plan does not fit a node's memory, and on the first
  * round.
  *
@@ -82,7 +84,7 @@ public final class PlanKeeper
    * @param freshPeak the fresh plan's
    * @param patched   segments of the kept plan placed anew (new, grown, off a node that left or off stragglers)
    * @param repaired  segments of the kept plan whose rows changed to bring its peak within the bound
-   * @param deferred  segments whose loads (a holder for one that grew, or a repair) wait for the rebalancing budget
+   * @param deferred  segments whose repair would load and waits for the rebalancing budget
    */
   public record Verdict(
       PlacementPlan plan,
@@ -115,11 +117,26 @@ public final class PlanKeeper
    */
   static final double URGENT_PEAK_RATIO = 1.5;
 
+  /**
+   * Rounds after a fresh plan is adopted whole in which repairs do not wait for the budget: 5 minutes of 5 s. The
+   * estimates the first plan was packed from are a round's or two, and until they settle the plan in force needs
+   * repairs that are part of realising it, not churn.
+   */
+  static final int SETTLING_ROUNDS = 60;
+
   /** How many seconds of the rebalancing budget may be spent at once. */
   static final int BURST_SECONDS = 300;
 
   /** Rounds in a row a fresh plan must give a segment fewer holders before the kept plan drops one: 3 minutes of 5 s. */
   static final int SHRINK_AFTER_ROUNDS = 36;
+
+  /**
+   * How long a segment that grew back within this many rounds of shrinking waits before it shrinks again: 32 times
+   * {@value #SHRINK_AFTER_ROUNDS} rounds, about an hour and a half of 5 s. At the edge of the hot floor a segment
+   * flips in and out with the estimates' noise every few minutes, and each flip in reloads the replica the last flip
+   * out dropped; kept that long, its second replica costs memory instead.
+   */
+  static final int FLAPPING_SHRINK_AFTER_ROUNDS = 32 * SHRINK_AFTER_ROUNDS;
 
   private final LoadBudget budget = new LoadBudget();
   private PlacementPlan inForce;
@@ -128,6 +145,14 @@ public final class PlanKeeper
   private Map<String, Integer> cooling = new HashMap<>();
   /** Segment id → rounds in a row the fresh plan gave it more holders than the plan in force. */
   private Map<String, Integer> growing = new HashMap<>();
+  /** Rounds planned so far: the clock of {@link #shrunkAt} and {@link #adoptedAt}. */
+  private long round;
+  /** The round a fresh plan was last adopted whole. */
+  private long adoptedAt;
+  /** Segment id → the round it last shrank. */
+  private final Map<String, Long> shrunkAt = new HashMap<>();
+  /** Segments that grew back within {@value #FLAPPING_SHRINK_AFTER_ROUNDS} rounds of shrinking. */
+  private final Set<String> flapping = new HashSet<>();
 
   /**
    * The plan for a round whose strategy made {@code fresh}.
@@ -150,6 +175,7 @@ public final class PlanKeeper
   )
   {
     final double minGain = constraints.minPlanGain();
+    round++;
     final Reason early;
     if (inForce == null) {
       early = Reason.FIRST;
@@ -174,7 +200,7 @@ public final class PlanKeeper
     // The rows the plan in force keeps, in the fresh plan's order; the others are placed after, onto what they left.
     final Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
     final List<String> patched = new ArrayList<>();
-    final List<String> grown = new ArrayList<>();
+    final Set<String> grown = new HashSet<>();
     final Map<String, Double> routed = new HashMap<>();
     final Map<String, Long> held = new HashMap<>();
     final Map<String, Integer> stillCooling = new HashMap<>();
@@ -191,16 +217,19 @@ public final class PlanKeeper
       Map<String, Double> row = keptRow;
       if (keptRow.size() < freshRow.getValue().size()) {
         final int rounds = growing.getOrDefault(segment, 0) + 1;
-        stillGrowing.put(segment, rounds);
         if (rounds >= GROW_AFTER_ROUNDS) {
+          grewBack(segment);
           rows.put(segment, null);
+          patched.add(segment);
           grown.add(segment);
           continue;
         }
+        stillGrowing.put(segment, rounds);
       } else if (keptRow.size() > freshRow.getValue().size()) {
         final int rounds = cooling.getOrDefault(segment, 0) + 1;
-        if (rounds >= SHRINK_AFTER_ROUNDS) {
+        if (rounds >= (flapping.contains(segment) ? FLAPPING_SHRINK_AFTER_ROUNDS : SHRINK_AFTER_ROUNDS)) {
           row = shrink(keptRow, freshRow.getValue(), stragglers);
+          shrunkAt.put(segment, round);
         } else {
           stillCooling.put(segment, rounds);
         }
@@ -208,43 +237,41 @@ public final class PlanKeeper
       rows.put(segment, row);
       account(row, bySegment.get(segment), 1, routed, held);
     }
-    // What keeps data served first (new segments, and those a departed node or stragglers alone held), then the
-    // segments that grew, each as far as the budget allows; one that does not fit waits with its row in force.
-    int grownDeferred = 0;
     for (String segment : patched) {
-      placeInto(rows, segment, fresh, bySegment, placeable, stragglers, routed, held);
-    }
-    for (String segment : grown) {
-      final Map<String, Double> row = placeInto(rows, segment, fresh, bySegment, placeable, stragglers, routed, held);
-      final long loads = bytesLoaded(row, bySegment.get(segment), currentHolders.getOrDefault(segment, Set.of()));
-      if (budget.affords(loads)) {
-        budget.spend(loads);
-        stillGrowing.remove(segment);
-      } else {
-        account(row, bySegment.get(segment), -1, routed, held);
-        final Map<String, Double> kept = inForce.sharesOf(segment);
-        rows.put(segment, kept);
-        account(kept, bySegment.get(segment), 1, routed, held);
-        grownDeferred++;
+      final Map<String, Double> row = place(
+          bySegment.get(segment),
+          inForce.sharesOf(segment),
+          fresh.sharesOf(segment),
+          placeable,
+          stragglers,
+          routed,
+          held
+      );
+      rows.put(segment, row);
+      account(row, bySegment.get(segment), 1, routed, held);
+      if (grown.contains(segment)) {
+        // A segment that grew hot gets its holders at once, but they count: repairs wait until they are paid for.
+        budget.spend(bytesLoaded(row, bySegment.get(segment), currentHolders.getOrDefault(segment, Set.of())));
       }
     }
     cooling = stillCooling;
     growing = stillGrowing;
+    shrunkAt.keySet().retainAll(fresh.shares().keySet());
+    flapping.retainAll(fresh.shares().keySet());
     final double bound = freshPeak * (1 + minGain);
     Repair repair = new Repair(0, 0);
     if (peak.of(routed) > bound) {
+      final boolean settling = round - adoptedAt <= SETTLING_ROUNDS;
       repair = repair(rows, fresh, bySegment, placeable, stragglers, routed, held, currentHolders, peak,
-                      freshPeak * (1 + minGain / 2), budget, freshPeak * URGENT_PEAK_RATIO);
+                      freshPeak * (1 + minGain / 2), budget, settling ? 0 : freshPeak * URGENT_PEAK_RATIO);
     }
-    final int deferred = grownDeferred + repair.deferred();
-    final int changed = patched.size() + grown.size() - grownDeferred;
     final double keptPeak = peak.of(routed);
     if (keptPeak > bound && repair.deferred() == 0) {
       budget.spend(bytesLoaded(fresh, bySegment, currentHolders));
-      return adopt(new Verdict(fresh, Reason.GAIN, keptPeak, freshPeak, changed, repair.repaired(), deferred), constraints);
+      return adopt(verdict(fresh, Reason.GAIN, keptPeak, freshPeak, patched.size(), repair), constraints);
     }
     if (overfills(held, placeable)) {
-      return adopt(new Verdict(fresh, Reason.MEMORY, keptPeak, freshPeak, changed, repair.repaired(), deferred), constraints);
+      return adopt(verdict(fresh, Reason.MEMORY, keptPeak, freshPeak, patched.size(), repair), constraints);
     }
     final List<UnplacedSegment> unplaced = new ArrayList<>();
     for (UnplacedSegment u : fresh.unplaced()) {
@@ -254,33 +281,19 @@ public final class PlanKeeper
     }
     inForce = new PlacementPlan(rows, unplaced);
     final Reason reason = keptPeak > bound ? Reason.THROTTLED : Reason.KEPT;
-    return new Verdict(inForce, reason, keptPeak, freshPeak, changed, repair.repaired(), deferred);
+    return verdict(inForce, reason, keptPeak, freshPeak, patched.size(), repair);
   }
 
-  /** Places {@code segment} onto the kept plan's loads ({@link #place}), puts its row in {@code rows}, and returns it. */
-  private Map<String, Double> placeInto(
-      Map<String, Map<String, Double>> rows,
-      String segment,
-      PlacementPlan fresh,
-      Map<String, SegmentLoad> bySegment,
-      Map<String, NodeCapacity> placeable,
-      Set<String> stragglers,
-      Map<String, Double> routed,
-      Map<String, Long> held
+  private static Verdict verdict(
+      PlacementPlan plan,
+      Reason reason,
+      double keptPeak,
+      double freshPeak,
+      int patched,
+      Repair repair
   )
   {
-    final Map<String, Double> row = place(
-        bySegment.get(segment),
-        inForce.sharesOf(segment),
-        fresh.sharesOf(segment),
-        placeable,
-        stragglers,
-        routed,
-        held
-    );
-    rows.put(segment, row);
-    account(row, bySegment.get(segment), 1, routed, held);
-    return row;
+    return new Verdict(plan, reason, keptPeak, freshPeak, patched, repair.repaired(), repair.deferred());
   }
 
   /**
@@ -445,6 +458,17 @@ public final class PlanKeeper
     return scored;
   }
 
+  /** Marks {@code segment} flapping if it grows back soon after it shrank, and not if it grew after a long while. */
+  private void grewBack(String segment)
+  {
+    final Long shrunk = shrunkAt.remove(segment);
+    if (shrunk != null && round - shrunk <= FLAPPING_SHRINK_AFTER_ROUNDS) {
+      flapping.add(segment);
+    } else {
+      flapping.remove(segment);
+    }
+  }
+
   /** Node utilisations relative to the cluster's mean. */
   private static final class Peak
   {
@@ -512,6 +536,7 @@ public final class PlanKeeper
 
   private Verdict adopt(Verdict verdict, PlacementConstraints constraints)
   {
+    adoptedAt = round;
     cooling = new HashMap<>();
     growing = new HashMap<>();
     inForce = verdict.plan();

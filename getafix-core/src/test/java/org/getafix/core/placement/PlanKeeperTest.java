@@ -79,6 +79,21 @@ class PlanKeeperTest
     return keeper;
   }
 
+  /** A keeper whose plan in force was adopted long enough ago that its repairs wait for the budget. */
+  private static PlanKeeper settled(
+      PlacementPlan plan,
+      List<SegmentLoad> segments,
+      List<NodeCapacity> nodes,
+      PlacementConstraints constraints
+  )
+  {
+    final PlanKeeper keeper = inForce(plan, segments, nodes, constraints);
+    for (int round = 0; round < PlanKeeper.SETTLING_ROUNDS; round++) {
+      assertEquals(PlanKeeper.Reason.KEPT, keeper.next(plan, constraints, segments, nodes, holders(plan), ROUND_SECONDS).reason());
+    }
+    return keeper;
+  }
+
   @Test
   void aFreshPlanThatOnlyReshufflesIsNotAdopted()
   {
@@ -195,6 +210,61 @@ class PlanKeeperTest
   }
 
   @Test
+  void aSegmentThatGrowsBackSoonAfterShrinkingWaitsMuchLongerBeforeShrinkingAgain()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
+    final PlacementPlan cool = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3")));
+    final Map<String, Map<String, Double>> hotRows = new LinkedHashMap<>(cool.shares());
+    hotRows.put("s1", Map.of("a", 1.0, "c", 0.0));
+    final PlacementPlan hot = new PlacementPlan(hotRows, List.of());
+    final List<SegmentLoad> segments = segments(1, 1, 1);
+    final PlanKeeper keeper = inForce(cool, segments, nodes);
+    final int[] cooledAfter = new int[2];
+    for (int flip = 0; flip < 2; flip++) {
+      for (int round = 0; round < PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+        keeper.next(hot, GATED, segments, nodes, holders(cool), ROUND_SECONDS);
+      }
+      int rounds = 0;
+      PlanKeeper.Verdict verdict;
+      do {
+        verdict = keeper.next(cool, GATED, segments, nodes, holders(hot), ROUND_SECONDS);
+        rounds++;
+      } while (verdict.plan().holders("s1").size() > 1 && rounds < 2 * PlanKeeper.FLAPPING_SHRINK_AFTER_ROUNDS);
+      cooledAfter[flip] = rounds;
+    }
+    assertEquals(PlanKeeper.SHRINK_AFTER_ROUNDS, cooledAfter[0]);
+    assertEquals(PlanKeeper.FLAPPING_SHRINK_AFTER_ROUNDS, cooledAfter[1], "it grew back at once, so it waits longer");
+  }
+
+  @Test
+  void theHoldersASegmentThatGrewHotGainsAreChargedToTheBudgetSoARepairWaits()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3"), "c", List.of("s4")));
+    final Map<String, Map<String, Double>> drift = new LinkedHashMap<>(
+        plan(Map.of("a", List.of("s1"), "b", List.of("s3"), "c", List.of("s4"), "d", List.of("s2"))).shares());
+    final Map<String, Map<String, Double>> driftAndGrowth = new LinkedHashMap<>(drift);
+    driftAndGrowth.put("s3", Map.of("b", 1.0, "c", 0.0));
+    final List<SegmentLoad> drifted = segments(0.65, 0.65, 1, 1);
+    // 5% of 40 bytes an hour: after five hours the bucket holds one 10-byte replica, for a repair or for a growth.
+    final PlacementConstraints budgeted = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, false, 0.2, 0.05);
+    final PlanKeeper.Verdict[] verdicts = new PlanKeeper.Verdict[2];
+    for (int withGrowth = 0; withGrowth < 2; withGrowth++) {
+      final PlacementPlan fresh = new PlacementPlan(withGrowth == 1 ? driftAndGrowth : drift, List.of());
+      final PlanKeeper keeper = settled(first, segments(1, 1, 1, 1), nodes, budgeted);
+      for (int round = 1; round < PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+        keeper.next(fresh, budgeted, drifted, nodes, holders(first), 0);
+      }
+      verdicts[withGrowth] = keeper.next(fresh, budgeted, drifted, nodes, holders(first), 5 * 3600);
+    }
+    assertEquals(PlanKeeper.Reason.KEPT, verdicts[0].reason(), verdicts[0].toString());
+    assertEquals(1, verdicts[0].repaired());
+    assertEquals(2, verdicts[1].plan().holders("s3").size(), "the growth does not wait: " + verdicts[1]);
+    assertEquals(PlanKeeper.Reason.THROTTLED, verdicts[1].reason(), verdicts[1].toString());
+    assertEquals(0, verdicts[1].repaired());
+  }
+
+  @Test
   void aRepairMovesOneReplicaToAnIdleNodeWhereTheFreshRowWouldLoadTwo()
   {
     final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
@@ -215,14 +285,14 @@ class PlanKeeperTest
   }
 
   @Test
-  void withoutBudgetARepairThatLoadsWaitsAndThePlanInForceStaysUnlessItsPeakIsFarOff()
+  void withoutBudgetARepairThatLoadsWaitsAndThePlanInForceStaysUnlessItsPeakIsFarOffOrItIsNew()
   {
     final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
     final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3"), "c", List.of("s4")));
     final PlacementPlan fresh = plan(Map.of("a", List.of("s1"), "b", List.of("s3"), "c", List.of("s4"), "d", List.of("s2")));
     // a carries 1.3 where the fresh plan's peak is 1: past the bound, yet short of what a joining Historical makes.
     final List<SegmentLoad> drifted = segments(0.65, 0.65, 1, 1);
-    final PlanKeeper keeper = inForce(first, segments(1, 1, 1, 1), nodes, NO_BUDGET);
+    final PlanKeeper keeper = settled(first, segments(1, 1, 1, 1), nodes, NO_BUDGET);
     final PlanKeeper.Verdict verdict = keeper.next(fresh, NO_BUDGET, drifted, nodes, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.THROTTLED, verdict.reason(), verdict.toString());
     assertFalse(verdict.adopted());
@@ -238,35 +308,35 @@ class PlanKeeperTest
 
     // Twice the fresh plan's peak is a Historical slowed to half its speed: repaired without a budget.
     final List<NodeCapacity> halved = List.of(node("a", 0.5), node("b", 1), node("c", 1), node("d", 1));
-    final PlanKeeper.Verdict urgent = inForce(first, segments(1, 1, 1, 1), nodes, NO_BUDGET)
+    final PlanKeeper.Verdict urgent = settled(first, segments(1, 1, 1, 1), nodes, NO_BUDGET)
         .next(fresh, NO_BUDGET, segments(1, 1, 1, 1), halved, holders(first), ROUND_SECONDS);
     assertEquals(PlanKeeper.Reason.KEPT, urgent.reason(), urgent.toString());
     assertTrue(urgent.repaired() > 0, urgent.toString());
+
+    // Right after a plan was adopted its estimates are still settling, and so is the plan: no wait either.
+    final PlanKeeper.Verdict settling = inForce(first, segments(1, 1, 1, 1), nodes, NO_BUDGET)
+        .next(fresh, NO_BUDGET, drifted, nodes, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.KEPT, settling.reason(), settling.toString());
+    assertEquals(1, settling.repaired());
   }
 
   @Test
-  void theBudgetDefersAGrowingSegmentsLoadUntilItAccruesButPlacesANewSegmentAtOnce()
+  void withoutBudgetASegmentThatGrewHotStillGainsAHolderAndANewSegmentIsPlaced()
   {
     final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
     final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3")));
-    // 5% of 40 bytes an hour: the 10 bytes of one replica take five hours to accrue.
-    final PlacementConstraints budgeted = new PlacementConstraints(1, 3, 0.2, 0.9, 0.08, false, 0.2, 0.05);
-    final PlanKeeper keeper = inForce(first, segments(1, 1, 1), nodes, budgeted);
+    final PlanKeeper keeper = inForce(first, segments(1, 1, 1), nodes, NO_BUDGET);
     final Map<String, Map<String, Double>> grown = new LinkedHashMap<>(first.shares());
     grown.put("s1", Map.of("a", 1.0, "b", 0.0));
     grown.put("s4", Map.of("c", 1.0));
     final PlacementPlan fresh = new PlacementPlan(grown, List.of());
-    final List<SegmentLoad> segments = segments(1, 1, 1, 1);
     PlanKeeper.Verdict verdict = null;
     for (int round = 0; round < PlanKeeper.GROW_AFTER_ROUNDS; round++) {
-      verdict = keeper.next(fresh, budgeted, segments, nodes, holders(first), ROUND_SECONDS);
-      assertEquals(first.sharesOf("s1"), verdict.plan().sharesOf("s1"), "round " + round);
-      assertEquals(1, verdict.plan().holders("s4").size(), "a new segment is placed regardless: " + verdict);
+      verdict = keeper.next(fresh, NO_BUDGET, segments(1, 1, 1, 1), nodes, holders(first), ROUND_SECONDS);
+      assertEquals(1, verdict.plan().holders("s4").size(), "round " + round + ": " + verdict);
     }
-    assertEquals(1, verdict.deferred(), verdict.toString());
-    final PlanKeeper.Verdict later = keeper.next(fresh, budgeted, segments, nodes, holders(first), 5 * 3600);
-    assertEquals(2, later.plan().holders("s1").size(), later.toString());
-    assertEquals(0, later.deferred());
+    assertEquals(2, verdict.plan().holders("s1").size(), verdict.toString());
+    assertEquals(0, verdict.deferred());
   }
 
   @Test

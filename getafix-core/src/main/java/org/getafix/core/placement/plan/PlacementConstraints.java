@@ -23,9 +23,10 @@ import org.getafix.core.contract.PlacementKnobs;
  * @param minPlanGain   the gain a round's fresh plan must bring to replace the plan in force (see
  *                      {@code PlanKeeper} in the planning round's package); 0 adopts every round's plan
  * @param maxRebalanceDataPerHour the most data, as a share of the data set, the plan in force may load per hour to
- *                      rebalance: a holder for a segment that grew hot, a repair of its peak. New segments, segments
- *                      of a node that left and segments held by stragglers alone are placed regardless, and so is
- *                      load moved off a straggler
+ *                      rebalance ({@code PlanKeeper}): its repairs wait for it, and the holders of segments that grew
+ *                      hot are charged to it. Load moved off a straggler or off a node far past the fresh plan's
+ *                      peak, repairs in the first rounds of a plan, new segments and segments of a node that left or
+ *                      held by stragglers alone do not count
  */
 public record PlacementConstraints(
     int minReplicas,
