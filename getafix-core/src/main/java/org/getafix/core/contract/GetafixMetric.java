@@ -37,7 +37,10 @@ public enum GetafixMetric
       "getafix/plan/kept",
       "1 when the round keeps the plan in force, 0 when it adopts its fresh plan (reason)"
   ),
-  PLAN_REPAIRED("getafix/plan/repaired", "segments of the plan in force given their fresh placement this round"),
+  PLAN_REPAIRED(
+      "getafix/plan/repaired",
+      "segments of the plan in force whose placement changed this round to bring its peak back within the bound"
+  ),
   PLAN_PEAK("getafix/plan/peak", "the plan's most utilised Historical's load over its capacity, relative to the mean"),
   REFUSED("getafix/refused", "1 while the Coordinator config stops Getafix, else 0"),
   ROLLBACK_BELOW_STOCK(
