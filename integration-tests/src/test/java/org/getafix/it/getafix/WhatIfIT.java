@@ -16,14 +16,19 @@ import org.getafix.simulator.WhatIf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.io.IOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,6 +53,14 @@ class WhatIfIT
       final Map<String, Set<String>> holders = GetafixClusterIT.holdersChecked(cluster);
       return holders.size() == DATASET.hours() && holders.values().stream().allMatch(h -> h.size() == 2);
     });
+    // The shared cluster's request logs hold the queries of every test before this one; the what-if reads this
+    // workload's alone, as an operator would point it at the logs of the workload to plan for.
+    final Map<Path, Long> logSizes = new HashMap<>();
+    for (LocalNode historical : cluster.historicals()) {
+      for (Path file : requestLogFiles(historical)) {
+        logSizes.put(file, Files.size(file));
+      }
+    }
     // Queries that end 3 hours back on average: the newest segments draw most of the accesses.
     final WorkloadResult workload = WorkloadRunner.run(
         cluster.brokerClient(),
@@ -56,11 +69,22 @@ class WhatIfIT
     );
     assertTrue(workload.successCount() >= 20, "the workload hardly ran: " + workload.summary());
 
+    final Path target = Paths.get(System.getProperty("getafix.projectRoot", "..")).resolve("integration-tests/target");
     final List<String> logs = new ArrayList<>();
     for (LocalNode historical : cluster.historicals()) {
-      logs.add(historical.requestLogDir().orElseThrow().toString());
+      final Path dir = target.resolve("whatif-request-logs").resolve(historical.name());
+      Files.createDirectories(dir);
+      for (Path file : requestLogFiles(historical)) {
+        final long from = logSizes.getOrDefault(file, 0L);
+        try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
+             FileChannel copy = FileChannel.open(dir.resolve(file.getFileName()), StandardOpenOption.CREATE,
+                                                 StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+          in.transferTo(from, in.size() - from, copy);
+        }
+      }
+      logs.add(dir.toString());
     }
-    final Path out = Paths.get(System.getProperty("getafix.projectRoot", "..")).resolve("integration-tests/target/whatif");
+    final Path out = target.resolve("whatif");
     final int status = WhatIf.run(new String[]{
         "--coordinator", cluster.coordinatorClient().uri().toString(),
         "--request-logs", String.join(",", logs),
@@ -87,5 +111,12 @@ class WhatIfIT
     assertTrue(comparison.path("p99").asDouble() > 0, comparison.toString());
     assertTrue(Files.isRegularFile(out.resolve("report.html")));
     assertTrue(Files.isRegularFile(out.resolve("scenario.json")));
+  }
+
+  private static List<Path> requestLogFiles(LocalNode historical) throws IOException
+  {
+    try (Stream<Path> files = Files.list(historical.requestLogDir().orElseThrow())) {
+      return files.filter(f -> f.getFileName().toString().endsWith(".log")).toList();
+    }
   }
 }
