@@ -18,11 +18,11 @@ import java.util.Set;
 
 /**
  * Keeps the plan in force until it no longer serves, and then changes as little of it as serves again, loading at
- * most a budgeted share of the data set per hour to rebalance it. Every round's plan is packed afresh from estimates that
- * wander a little (popularity, capacity), so the fresh plan differs from the last in a few segments even when nothing
- * changed; adopting each one reloads data from deep storage round after round (live, 6 to 13 times the data set per
- * hour under a steady workload). Druid's own balancer moves a segment only when its cost function improves; here a
- * replica moves only to bring the peak load back within a bound, and only as the budget allows.
+ * most a budgeted share of the data set per hour to rebalance it. Every round's plan is packed afresh from estimates
+ * that wander a little (popularity, capacity), so the fresh plan differs from the last in a few segments even when
+ * nothing changed; adopting each one reloads data from deep storage round after round (live, 6 to 13 times the data
+ * set per hour under a steady workload). Druid's own balancer moves a segment only when its cost function improves;
+ * here a replica moves only to bring the peak load back within a bound, and only as the budget allows.
  *
  * <p>The plan in force is first brought up to date (the <em>kept</em> plan): each segment keeps its row, except that a
  * segment the plan in force does not know (new), or plans on a node that is no longer placeable, or only on stragglers
@@ -45,9 +45,9 @@ import java.util.Set;
  * the kept peak is more than {@value #URGENT_PEAK_RATIO} times the fresh one (and then only until it is not), or the
  * plan in force was adopted whole less than {@value #SETTLING_ROUNDS} rounds ago. The holders a grown segment gains
  * do not wait, but they are charged to the budget, so that repairs wait until they are paid for. A plan whose repair
- * waits stays in force ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted whole. The fresh plan
- * is also adopted when the constraints change, when the kept plan does not fit a node's memory, and on the first
- * round.
+ * waits stays in force ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted
+ * whole. The fresh plan is also adopted when the constraints change, when the kept plan does not fit a node's memory,
+ * and on the first round.
  *
  * <p>Not thread-safe; one per planning loop, like {@link PlanningRound}.
  */
@@ -64,9 +64,9 @@ public final class PlanKeeper
     CONSTRAINTS,
     /** The kept plan would overfill a node's memory. */
     MEMORY,
-    /** The kept plan's peak could not be brought within the bound by taking fresh rows one at a time. */
+    /** No change of the kept plan's rows, one segment at a time, could bring its peak within the bound. */
     GAIN,
-    /** The kept plan is in force, with {@link Verdict#repaired} of its rows taken from the fresh plan. */
+    /** The kept plan is in force, with {@link Verdict#repaired} of its rows changed to bring its peak within it. */
     KEPT,
     /**
      * The kept plan is in force though its peak is past the bound: the loads that would bring it back wait for the
@@ -436,7 +436,6 @@ public final class PlanKeeper
       if (!(relief > 0)) {
         continue;
       }
-      long loaded = 0;
       boolean fits = true;
       for (Map.Entry<String, Double> cell : change.entrySet()) {
         final String node = cell.getKey();
@@ -446,11 +445,9 @@ public final class PlanKeeper
           fits = false;
           break;
         }
-        if (!holding.contains(node)) {
-          loaded += load.sizeBytes();
-        }
       }
       if (fits) {
+        final long loaded = bytesLoaded(change, load, holding);
         // A byte's worth added to every cost, so that a change that loads nothing ranks by its relief.
         scored.add(new Change(change, loaded, relief / (loaded + 1.0)));
       }
