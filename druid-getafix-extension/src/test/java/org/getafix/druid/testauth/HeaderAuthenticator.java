@@ -20,7 +20,7 @@ import java.util.EnumSet;
 import java.util.Map;
 
 /**
- * TEST ONLY (extension {@code getafix-test-auth}): trusts the user named in the {@value #HEADER} header, and gives
+ * TEST ONLY (extension {@code getafix-test-harness}): trusts the user named in the {@value #HEADER} header, and gives
  * requests without it {@code anonymousIdentity} when that is set (so that test tooling which sends no header keeps
  * working). A stand-in for druid-basic-security, which does not resolve from the reachable Maven Central; never use
  * it in production.

@@ -210,13 +210,17 @@ public final class PlanningRound
   {
     final Map<String, Double> accessTimes = new LinkedHashMap<>();
     final Map<String, String> predecessors = new HashMap<>();
+    final Set<String> unmeasured = new HashSet<>();
     for (SegmentSample s : segments) {
       accessTimes.put(s.segmentId(), s.accessTime());
       if (popularityInheritance && s.predecessorId() != null) {
         predecessors.put(s.segmentId(), s.predecessorId());
       }
+      if (!s.measured()) {
+        unmeasured.add(s.segmentId());
+      }
     }
-    final Map<String, Double> popular = popularity.update(accessTimes, predecessors);
+    final Map<String, Double> popular = popularity.update(accessTimes, predecessors, unmeasured);
 
     final List<String> departed = new ArrayList<>();
     Map<String, String> rejections = Map.of();

@@ -71,6 +71,27 @@ public final class StatsPlausibility
   }
 
   /**
+   * The CPU, in cores, a node's round is measured against ({@code MeasuredRound}'s busy time is CPU time over it, so
+   * the node's capacity follows it). A claim the node makes at its start, or a cut, is believed at once. A rise
+   * within one process is believed only as far as the node shows it: up to {@value #SLACK}× the CPU it delivered in
+   * the round. The bounds above let a quota rise up to {@value #MAX_CORES_RISE}× at once, because a quota raised at
+   * runtime is genuine; but a 0.25-core Historical claiming 2.4 cores was then rated at 2.4 at once, though it never
+   * delivered more than 0.25. A genuine rise shows as the node uses more than its old quota, and a restart (a new
+   * epoch) has it believed at once.
+   *
+   * @param believedBefore the cores believed in the node's last accepted round of this process; 0 when there is none
+   * @param claimed        the report's {@code cpuCores}; 0 when it does not say
+   * @param deliveredCores the node's CPU time in the round over the round's wall time
+   */
+  public static double believedCores(double believedBefore, double claimed, double deliveredCores)
+  {
+    if (claimed <= 0 || believedBefore <= 0 || claimed <= believedBefore) {
+      return claimed;
+    }
+    return Math.min(claimed, Math.max(believedBefore, SLACK * deliveredCores));
+  }
+
+  /**
    * Why {@code report}, a well-formed report ({@link HistoricalStatsReport#problem()} is null), cannot be true
    * whatever came before it; null when it can.
    */

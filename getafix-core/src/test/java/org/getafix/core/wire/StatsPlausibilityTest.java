@@ -161,4 +161,15 @@ class StatsPlausibilityTest
     return new HistoricalStatsReport("e", uptime, 2, cpu, 1, segmentTime, scans, 0, 0, 0, segments, cores,
                                      processCpu, 0);
   }
+
+  @Test
+  void aClaimedRiseOfCoresIsBelievedOnlyAsFarAsTheNodeDeliveredItButACutOrAFirstClaimAtOnce()
+  {
+    assertEquals(0.375, StatsPlausibility.believedCores(0.25, 2.4, 0.25), 1e-9);
+    assertEquals(0.25, StatsPlausibility.believedCores(0.25, 2.4, 0.1), 1e-9, "never below what was believed");
+    assertEquals(1.0, StatsPlausibility.believedCores(0.25, 1.0, 0.9), 1e-9, "never above the claim");
+    assertEquals(0.1, StatsPlausibility.believedCores(0.25, 0.1, 0), 1e-9, "a cut");
+    assertEquals(2.4, StatsPlausibility.believedCores(0, 2.4, 0), 1e-9, "a first claim");
+    assertEquals(0, StatsPlausibility.believedCores(0.25, 0, 0.2), 1e-9, "no claim");
+  }
 }

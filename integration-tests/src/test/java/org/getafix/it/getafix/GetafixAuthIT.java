@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Authorization of the Getafix endpoints in the shared cluster ({@link GetafixItCluster}), secured by the test-only
- * {@code getafix-test-auth} extension (druid-basic-security does not resolve here): the user is named by a header,
+ * {@code getafix-test-harness} extension (druid-basic-security does not resolve here): the user is named by a header,
  * {@code reader} may only READ, {@code nobody} nothing, and Druid's internal calls (the Coordinator pulling Historical
  * stats, the Broker fetching the routing table) are escalated. Requests without the header are {@code admin}, so that
  * the launcher's own tooling keeps working.

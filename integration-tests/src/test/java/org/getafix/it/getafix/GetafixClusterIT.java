@@ -529,6 +529,136 @@ class GetafixClusterIT
                                                + planned + " while its statistics were late and after");
   }
 
+  /**
+   * The weakest Historical (0.25 cores) serves absurd statistics for a few rounds, one fault after another, and then
+   * genuine ones again: counters at {@code Long.MAX_VALUE}, a CPU spike of 9e15 us, an uptime that jumps by 30 years,
+   * and {@code cpuCores} of -4, 1e308 and 5e-324; then a claim of 2.4 cores, which passes the bounds. Each of these, taken at face value, once rated that node the
+   * strongest of the tier and moved most segments onto it, or made every later genuine report look as if it went
+   * backwards. Here the Coordinator rejects each absurd one, the node's capacity estimate and the segments planned on it stay
+   * where they were, and its genuine statistics are used again once the fault ends. The harness' fault filter on that
+   * Historical ({@link GetafixItCluster#statsFaultFile}) rewrites the reports a real node serves.
+   */
+  @Test
+  @Order(12)
+  void poisonedStatisticsNeitherRaiseANodesCapacityNorMoveSegmentsOntoIt() throws Exception
+  {
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire(getafixConfig());
+    final GetafixClient getafix = new GetafixClient(cluster);
+    final LocalNode weak = cluster.historical(GetafixItCluster.WEAK);
+    final String node = weak.hostAndPort();
+    final Path faultFile = GetafixItCluster.statsFaultFile(GetafixItCluster.WEAK);
+    Files.createDirectories(faultFile.getParent());
+    Files.deleteIfExists(faultFile);
+    workload = Workload.start(cluster, HOT_FROM, DATASET.hours(), 2);
+    // The workload's plan in force: segments on the weak node, and the same number of them for 3 rounds.
+    final long[] settled = {-1, -1};
+    Waits.await("the plan on " + weak.name() + " to settle", CONVERGE, () -> {
+      final long planned = plannedOn(getafix, node);
+      final long round = getafix.round();
+      if (planned == 0 || planned != settled[1]) {
+        settled[0] = round;
+        settled[1] = planned;
+      }
+      return getafix.capacities().containsKey(node) && round >= settled[0] + 3;
+    });
+
+    final List<StatsFault> faults = List.of(
+        StatsFault.rejected("counters at Long.MAX_VALUE", "{\"set\": {\"cpuTimeMicros\": 9223372036854775807, "
+                                                          + "\"processCpuMicros\": 9223372036854775807, "
+                                                          + "\"segmentTimeMillis\": 9223372036854775807, "
+                                                          + "\"queryTimeMillis\": 9223372036854775807}}"),
+        StatsFault.rejected("CPU spike of 9e15 us", "{\"add\": {\"cpuTimeMicros\": 9000000000000000, "
+                                                    + "\"processCpuMicros\": 9000000000000000}}"),
+        StatsFault.rejected("uptime jump of 30 years", "{\"add\": {\"uptimeMillis\": 946080000000}}"),
+        StatsFault.rejected("cpuCores -4", "{\"set\": {\"cpuCores\": -4}}"),
+        StatsFault.rejected("cpuCores 1e308", "{\"set\": {\"cpuCores\": 1e308}}"),
+        StatsFault.rejected("cpuCores 5e-324", "{\"set\": {\"cpuCores\": 5e-324}}"),
+        // A quota raised at runtime is genuine, so a rise this size is not rejected; the CPU the node delivers
+        // must still rate it.
+        StatsFault.plausible("cpuCores 2.4 (0.25 claimed 9.6 times over)", "{\"set\": {\"cpuCores\": 2.4}}")
+    );
+
+    final List<String> figures = new ArrayList<>();
+    final Map<String, Long> plannedPerNode = new TreeMap<>();
+    for (LocalNode h : cluster.historicals()) {
+      plannedPerNode.put(h.name(), plannedOn(getafix, h.hostAndPort()));
+    }
+    figures.add("segments planned per Historical before the faults: " + plannedPerNode + ", capacities "
+                + getafix.capacities() + ", hot load shares " + hotLoadShares(getafix.plannedShares(), HOT_FROM,
+                                                                               DATASET.hours()));
+    final List<String> poisoned = new ArrayList<>();
+    for (StatsFault fault : faults) {
+      final double capacityBefore = getafix.capacities().get(node);
+      final long plannedBefore = plannedOn(getafix, node);
+      final long rejectedBefore = statsRejected(getafix);
+      double highestCapacity = capacityBefore;
+      long mostPlanned = plannedBefore;
+      Files.writeString(faultFile, fault.json());
+      try {
+        if (fault.rejected()) {
+          // Three rejected rounds: a report plausible on its own but not after the last one becomes the baseline
+          // at the third, so the rounds after that use it.
+          Waits.await(fault.name() + " to be rejected in 3 rounds", Duration.ofMinutes(1),
+                      () -> statsRejected(getafix) >= rejectedBefore + 3);
+        }
+        final long poisonedUntil = getafix.round() + (fault.rejected() ? 2 : 8);
+        while (getafix.round() < poisonedUntil) {
+          highestCapacity = Math.max(highestCapacity, getafix.capacities().getOrDefault(node, 0.0));
+          mostPlanned = Math.max(mostPlanned, plannedOn(getafix, node));
+          // Pacing of the samples while the fault lasts, not a wait for a condition.
+          Thread.sleep(500);
+        }
+      }
+      finally {
+        Files.deleteIfExists(faultFile);
+      }
+      // Genuine reports are used again: two whole rounds in a row without a rejection.
+      final long[] quiet = {getafix.round(), statsRejected(getafix)};
+      Waits.await("the genuine statistics of " + weak.name() + " to be accepted after " + fault.name(),
+                  Duration.ofMinutes(2), () -> {
+            final long rejected = statsRejected(getafix);
+            final long round = getafix.round();
+            if (rejected != quiet[1]) {
+              quiet[0] = round;
+              quiet[1] = rejected;
+            }
+            return round >= quiet[0] + 2;
+          });
+      highestCapacity = Math.max(highestCapacity, getafix.capacities().getOrDefault(node, 0.0));
+      mostPlanned = Math.max(mostPlanned, plannedOn(getafix, node));
+      figures.add(String.format(
+          "%s: %d reports rejected; capacity %.3g before, at most %.3g; segments planned %d before, at most %d",
+          fault.name(), quiet[1] - rejectedBefore, capacityBefore, highestCapacity, plannedBefore, mostPlanned
+      ));
+      // The estimate wanders with the workload's noise; a poisoned one was millions of times the node's capacity.
+      if (highestCapacity > 2 * capacityBefore || mostPlanned > plannedBefore * 3 / 2 + 3) {
+        poisoned.add(fault.name());
+      }
+    }
+    System.out.println("poisoned statistics on " + weak.name() + ":\n  " + String.join("\n  ", figures));
+    assertTrue(getafix.capacities().containsKey(node), "still planned for: " + getafix.capacities());
+    assertTrue(poisoned.isEmpty(), "poisoned plans after " + poisoned + ": " + figures);
+  }
+
+  /** What {@link GetafixItCluster#statsFaultFile} makes a Historical report, and whether every such report is rejected. */
+  private record StatsFault(String name, String json, boolean rejected)
+  {
+    static StatsFault rejected(String name, String json)
+    {
+      return new StatsFault(name, json, true);
+    }
+
+    static StatsFault plausible(String name, String json)
+    {
+      return new StatsFault(name, json, false);
+    }
+  }
+
+  private static long statsRejected(GetafixClient getafix)
+  {
+    return getafix.status().path("statsRejected").asLong();
+  }
+
   private static long plannedOn(GetafixClient getafix, String node)
   {
     return getafix.plannedHolders().values().stream().filter(holders -> holders.contains(node)).count();

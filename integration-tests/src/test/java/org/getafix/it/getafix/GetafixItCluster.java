@@ -20,9 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The one cluster all Getafix ITs share (through {@link SharedDruidCluster}, so it starts once per {@code verify}):
  * 3 Historicals capped at 1.0 / 0.5 / 0.25 cores, the Coordinator/Historical extension, the Broker routing extension
  * (ABR: it follows the plan's routing table, and falls back to connection counting when Getafix publishes none), the
- * quality monitor (budgeted queries; queries without a budget run as in stock Druid), and the test-only authorization
- * extension. Requests without the test user header are {@code admin}, so the launcher's
- * own clients keep working; {@link GetafixAuthIT} checks the other users.
+ * quality monitor (budgeted queries; queries without a budget run as in stock Druid), and the test-only harness
+ * extension: its authorization (requests without the test user header are {@code admin}, so the launcher's own
+ * clients keep working; {@link GetafixAuthIT} checks the other users) and its statistics faults, which a test switches
+ * on for a Historical by writing {@link #statsFaultFile}.
  */
 public final class GetafixItCluster
 {
@@ -32,6 +33,7 @@ public final class GetafixItCluster
   public static final int STRONG = 0;
   public static final int MIDDLE = 1;
   public static final int WEAK = 2;
+  private static final int HISTORICALS = 3;
 
   private GetafixItCluster()
   {
@@ -58,23 +60,36 @@ public final class GetafixItCluster
     return json;
   }
 
+  /**
+   * The file that makes Historical {@code historical} (0-based) rewrite the statistics it serves while it exists (the
+   * harness' {@code StatsFaultFilter}: {@code {"set": {field: value}, "add": {field: n}}}).
+   */
+  public static Path statsFaultFile(int historical)
+  {
+    return Paths.get(System.getProperty("getafix.projectRoot", "..")).toAbsolutePath().normalize()
+                .resolve("integration-tests/target/stats-faults/historical-" + (historical + 1) + ".json");
+  }
+
   public static ClusterConfig config()
   {
     final Path root = Paths.get(System.getProperty("getafix.projectRoot", ".."));
-    final Path auth = root.resolve("druid-getafix-extension/target/extension/getafix-test-auth");
-    assertTrue(Files.isDirectory(auth), "build the extensions first (./mvnw -B install -DskipTests): " + auth);
-    return GetafixSetup.clusterConfig(root)
-                       .historicals(3)
-                       .cpuQuotas(1.0, 0.5, 0.25)
-                       .extension(auth)
-                       .commonProperty("druid.auth.authenticatorChain", "[\"test\"]")
-                       .commonProperty("druid.auth.authenticator.test.type", "getafixTestHeader")
-                       .commonProperty("druid.auth.authenticator.test.authorizerName", "test")
-                       .commonProperty("druid.auth.authenticator.test.anonymousIdentity", "admin")
-                       .commonProperty("druid.auth.authorizers", "[\"test\"]")
-                       .commonProperty("druid.auth.authorizer.test.type", "getafixTestRoles")
-                       .commonProperty("druid.escalator.type", "getafixTestHeader")
-                       .commonProperty("druid.escalator.authorizerName", "test")
-                       .build();
+    final Path harness = root.resolve("druid-getafix-extension/target/extension/getafix-test-harness");
+    assertTrue(Files.isDirectory(harness), "build the extensions first (./mvnw -B install -DskipTests): " + harness);
+    final ClusterConfig.Builder config = GetafixSetup.clusterConfig(root);
+    for (int i = 0; i < HISTORICALS; i++) {
+      config.historicalProperty(i, "getafixtest.statsFaultFile", statsFaultFile(i).toString());
+    }
+    return config.historicals(HISTORICALS)
+                 .cpuQuotas(1.0, 0.5, 0.25)
+                 .extension(harness)
+                 .commonProperty("druid.auth.authenticatorChain", "[\"test\"]")
+                 .commonProperty("druid.auth.authenticator.test.type", "getafixTestHeader")
+                 .commonProperty("druid.auth.authenticator.test.authorizerName", "test")
+                 .commonProperty("druid.auth.authenticator.test.anonymousIdentity", "admin")
+                 .commonProperty("druid.auth.authorizers", "[\"test\"]")
+                 .commonProperty("druid.auth.authorizer.test.type", "getafixTestRoles")
+                 .commonProperty("druid.escalator.type", "getafixTestHeader")
+                 .commonProperty("druid.escalator.authorizerName", "test")
+                 .build();
   }
 }

@@ -15,7 +15,9 @@ import java.util.Map;
  * baseline the next genuine report is diffed against, and the next good report's delta covers the lost round(s).
  * Only when {@value #REBASE_AFTER} reports in a row fail against the baseline (though each is plausible on its own),
  * the counters really moved, e.g. a restart that kept its epoch: the last of them becomes the new baseline, without a
- * delta, rather than the node being rejected for ever. Not thread-safe: used by the planner thread only.
+ * delta, rather than the node being rejected for ever. A rise of a node's {@code cpuCores} within one process is
+ * believed only as the node delivers it ({@link StatsPlausibility#believedCores}), so the deltas carry the cores
+ * believed, not those claimed. Not thread-safe: used by the planner thread only.
  */
 public final class NodeStatsTracker
 {
@@ -34,7 +36,10 @@ public final class NodeStatsTracker
     this.graceMillis = graceMillis;
   }
 
-  private record Baseline(HistoricalStatsReport report, long receivedMillis)
+  /**
+   * @param believedCores the cores the node's rounds are measured against ({@link StatsPlausibility#believedCores})
+   */
+  private record Baseline(HistoricalStatsReport report, long receivedMillis, double believedCores)
   {
   }
 
@@ -74,7 +79,9 @@ public final class NodeStatsTracker
    * @param segmentTimeMillis    sum of segment scan times
    * @param segmentScans         number of segment scans
    * @param segments             segment id → its counters this round (only segments scanned in the round)
-   * @param cpuCores             CPU the node may use, in cores, as it reported last; 0 when it does not say
+   * @param cpuCores             CPU the node may use, in cores, as it reported last, but a rise within one process
+   *                             only as far as the node showed it ({@link StatsPlausibility#believedCores}); 0 when
+   *                             it does not say
    * @param processCpuMicros     CPU time of the whole Historical process; 0 when unknown: the node does not report
    *                             it, or the round starts at the node's start, whose start-up CPU is no query's cost
    * @param stalledMillis        time the node's process could not run when it should have; 0 when it does not say
@@ -106,7 +113,7 @@ public final class NodeStatsTracker
     }
     final Baseline previous = lastGood.get(node);
     if (previous == null) {
-      accept(node, report, receivedMillis);
+      accept(node, report, receivedMillis, report.cpuCores());
       return Outcome.baseline();
     }
     // A new epoch: the Historical restarted, its counters count from its start.
@@ -122,17 +129,41 @@ public final class NodeStatsTracker
       if (inARow < REBASE_AFTER) {
         return Outcome.implausible(problem, "; diffing the next report against the last accepted one");
       }
-      accept(node, report, receivedMillis);
+      // Counters that moved for good say nothing about the CPU the node delivered.
+      final double believed = StatsPlausibility.believedCores(previous.believedCores(), report.cpuCores(), 0);
+      accept(node, report, receivedMillis, believed);
       return Outcome.implausible(
           problem,
           "; after " + inARow + " implausible reports in a row, this one is the new baseline"
       );
     }
-    accept(node, report, receivedMillis);
     if (restarted) {
-      return report.uptimeMillis() > 0 ? new Outcome(deltaOf(null, report), null, null) : Outcome.baseline();
+      accept(node, report, receivedMillis, report.cpuCores());
+      return report.uptimeMillis() > 0
+             ? new Outcome(deltaOf(null, report, report.cpuCores()), null, null)
+             : Outcome.baseline();
     }
-    return new Outcome(deltaOf(previous.report(), report), null, null);
+    final double believed = StatsPlausibility.believedCores(
+        previous.believedCores(),
+        report.cpuCores(),
+        deliveredCores(previous.report(), report)
+    );
+    accept(node, report, receivedMillis, believed);
+    return new Outcome(deltaOf(previous.report(), report, believed), null, null);
+  }
+
+  /** CPU time over wall time between two reports of one process: the process CPU, or the query CPU without it. */
+  private static double deliveredCores(HistoricalStatsReport previous, HistoricalStatsReport current)
+  {
+    final long wallMillis = current.uptimeMillis() - previous.uptimeMillis();
+    if (wallMillis <= 0) {
+      return 0;
+    }
+    final long cpuMicros = Math.max(
+        current.cpuTimeMicros() - previous.cpuTimeMicros(),
+        current.processCpuMicros() - previous.processCpuMicros()
+    );
+    return cpuMicros / 1000.0 / wallMillis;
   }
 
   /** Forgets a node that left: if it comes back, its first report is a new baseline. */
@@ -148,13 +179,17 @@ public final class NodeStatsTracker
     implausibleInARow.clear();
   }
 
-  private void accept(String node, HistoricalStatsReport report, long receivedMillis)
+  private void accept(String node, HistoricalStatsReport report, long receivedMillis, double believedCores)
   {
-    lastGood.put(node, new Baseline(report, receivedMillis));
+    lastGood.put(node, new Baseline(report, receivedMillis, believedCores));
     implausibleInARow.remove(node);
   }
 
-  private static NodeDelta deltaOf(@Nullable HistoricalStatsReport previous, HistoricalStatsReport current)
+  private static NodeDelta deltaOf(
+      @Nullable HistoricalStatsReport previous,
+      HistoricalStatsReport current,
+      double believedCores
+  )
   {
     final Map<String, HistoricalStatsReport.SegmentStats> segments = new HashMap<>();
     for (Map.Entry<String, HistoricalStatsReport.SegmentStats> e : current.segments().entrySet()) {
@@ -179,7 +214,7 @@ public final class NodeStatsTracker
         current.segmentTimeMillis() - (previous == null ? 0 : previous.segmentTimeMillis()),
         current.segmentScans() - (previous == null ? 0 : previous.segmentScans()),
         segments,
-        current.cpuCores(),
+        believedCores,
         previous == null || previous.processCpuMicros() == 0 || current.processCpuMicros() == 0
         ? 0
         : current.processCpuMicros() - previous.processCpuMicros(),

@@ -67,6 +67,10 @@ public class RoundReader
   private final StatsSource statsSource;
   private final LongSupplier clockMillis;
   private final NodeStatsTracker statsTracker;
+  /** When the last round's reports were received, on {@link #clockMillis}; -1 before the first. */
+  private long lastReceivedMillis = -1;
+  /** The time between the last two rounds' receipts: the round the deltas normally cover; 0 when unknown. */
+  private long roundMillis;
   /** Consecutive rounds whose request failed outright. */
   private final Map<String, Integer> failedPulls = new HashMap<>();
   /** Consecutive rounds without an answer: failed or late. */
@@ -129,7 +133,7 @@ public class RoundReader
     final Map<String, String> statsMissing = new TreeMap<>();
     final Map<String, String> statsImplausible = new TreeMap<>();
     final Map<String, NodeStatsTracker.NodeDelta> deltas = pullStats(baseUrls, statsMissing, statsImplausible);
-    final RoundStats stats = RoundStats.of(deltas);
+    final RoundStats stats = RoundStats.of(deltas, roundMillis);
 
     // The segments Getafix governs: served in the tier, and whose first matching rule is a getafix rule.
     final Map<String, DataSegment> segments = new HashMap<>();
@@ -153,8 +157,14 @@ public class RoundReader
 
     final Map<String, String> predecessors = withPredecessors ? SegmentPredecessors.of(segments.values()) : Map.of();
     final List<SegmentSample> segmentSamples = new ArrayList<>(segments.size());
+    // A segment is measured when every holder's counters covered the round; else its 0 would be a guess.
     segments.forEach((id, segment) -> segmentSamples.add(new SegmentSample(
-        id, segment.getSize(), stats.accessTime().getOrDefault(id, 0.0), 0, predecessors.get(id)
+        id,
+        segment.getSize(),
+        stats.accessTime().getOrDefault(id, 0.0),
+        0,
+        predecessors.get(id),
+        deltas.keySet().containsAll(holders.get(id))
     )));
     final List<NodeSample> nodeSamples = new ArrayList<>(servers.size());
     servers.forEach((name, server) -> {
@@ -238,6 +248,8 @@ public class RoundReader
     final Map<String, StatsPuller.Pulled> pulled = statsSource.pull(baseUrls, config.getStatsTimeoutMillis());
     // One receipt time for the round: the pulls share one deadline, which the plausibility check allows for.
     final long receivedMillis = clockMillis.getAsLong();
+    roundMillis = lastReceivedMillis < 0 ? 0 : receivedMillis - lastReceivedMillis;
+    lastReceivedMillis = receivedMillis;
     pulled.forEach((node, answer) -> {
       if (answer.unreachable() || answer.late()) {
         silentRounds.merge(node, 1, Integer::sum);

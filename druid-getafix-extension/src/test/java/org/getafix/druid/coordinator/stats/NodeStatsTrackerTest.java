@@ -199,11 +199,28 @@ class NodeStatsTrackerTest
       assertEquals("cpuCores", bad.implausibleField(), "cpuCores " + cores);
       assertTrue(bad.problem().contains("cpuCores"), bad.problem());
     }
-    // A quota changed at runtime by less than an order of magnitude is genuine.
+    // A quota changed at runtime by less than an order of magnitude may be genuine: not rejected.
     final NodeStatsTracker.Outcome changed = observe(node("e1", 7000, 100, 200, 1));
     assertNull(changed.problem());
-    assertEquals(1, changed.delta().cpuCores());
     assertEquals(5000, changed.delta().wallMillis());
+  }
+
+  @Test
+  void aRiseOfCpuCoresWithinOneProcessIsBelievedOnlyAsFarAsTheNodeDeliversIt()
+  {
+    // A 0.25-core node busy at its quota: 1.25 s of CPU in each 5 s round.
+    assertNull(observe(node("e1", 10_000, 0, 2_500_000, 0.25)).problem());
+    final NodeStatsTracker.Outcome claimed = observe(node("e1", 15_000, 0, 3_750_000, 2.4));
+    assertNull(claimed.problem(), "a rise under 10x may be genuine");
+    assertEquals(0.375, claimed.delta().cpuCores(), 1e-9, "1.5x the 0.25 cores it delivered, not the 2.4 claimed");
+    assertEquals(0.375, observe(node("e1", 20_000, 0, 5_000_000, 2.4)).delta().cpuCores(), 1e-9,
+                 "the claim gains nothing while the node delivers no more");
+    // The quota really was raised to 1 core: the node delivers 0.9 of a core, and is believed.
+    assertEquals(1, observe(node("e1", 25_000, 0, 9_500_000, 1)).delta().cpuCores(), 1e-9);
+    assertEquals(0.25, observe(node("e1", 30_000, 0, 10_750_000, 0.25)).delta().cpuCores(), 1e-9,
+                 "a cut is believed at once");
+    // A restarted process's claim is its start's: believed at once.
+    assertEquals(2.4, observe(node("e2", 5_000, 0, 1_000_000, 2.4)).delta().cpuCores(), 1e-9);
   }
 
   @Test

@@ -7,12 +7,16 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Segment popularity across rounds (thesis §2.2): Popularity(s, K+1) = decay·Popularity(s, K) + AccessTime(s, K+1),
  * with decay ½ in the thesis. A segment that is absent from a round's input has vanished (dropped or unloaded) and
  * is forgotten, so the tracker's memory stays bounded by the live segments: callers pass 0 for a live segment that
- * saw no queries this round. Not thread-safe; one instance per planning loop.
+ * saw no queries this round. A live segment whose every holder failed to report this round was not measured: it
+ * keeps its popularity as it was, neither decayed nor added to, because a 0 would halve the popularity of every
+ * segment of a Historical whose statistics came late once, and move them. Not thread-safe; one instance per planning
+ * loop.
  *
  * <p><b>Bias correction (optional, off by default).</b> The recurrence starts a new segment at 0, so after it has been
  * seen for {@code age} rounds its popularity is a sum of only {@code age} terms: with a constant access time {@code A}
@@ -99,6 +103,20 @@ public final class PopularityTracker
    */
   public Map<String, Double> update(Map<String, Double> accessTimeThisRound, Map<String, String> predecessors)
   {
+    return update(accessTimeThisRound, predecessors, Set.of());
+  }
+
+  /**
+   * As {@link #update(Map, Map)}, and the segments in {@code unmeasured}, which must also be in
+   * {@code accessTimeThisRound} (with any time: it is not used), keep the state they had: nobody measured them this
+   * round. One the tracker does not know yet is counted as a segment that drew 0.
+   */
+  public Map<String, Double> update(
+      Map<String, Double> accessTimeThisRound,
+      Map<String, String> predecessors,
+      Set<String> unmeasured
+  )
+  {
     if (accessTimeThisRound == null) {
       throw new IllegalArgumentException("accessTimeThisRound must not be null");
     }
@@ -116,6 +134,12 @@ public final class PopularityTracker
     final Map<String, Double> reported = new LinkedHashMap<>(capacity);
     for (Map.Entry<String, Double> e : accessTimeThisRound.entrySet()) {
       final String segment = e.getKey();
+      if (unmeasured.contains(segment) && raw.containsKey(segment)) {
+        nextRaw.put(segment, raw.get(segment));
+        nextAge.put(segment, age.get(segment));
+        reported.put(segment, popularity.get(segment));
+        continue;
+      }
       String history = segment;
       Double previous = raw.get(segment);
       if (previous == null && predecessors.containsKey(segment)) {

@@ -3,6 +3,7 @@ package org.getafix.core.placement.popularity;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -88,5 +89,19 @@ class PopularityTrackerTest
     assertEquals(1.0, next.get("h3"), 0.0);
     // From then on h2 has a history of its own: a predecessor named again is ignored.
     assertEquals(0.5 * 5.0, tracker.update(Map.of("h1", 0.0, "h2", 0.0), Map.of("h2", "h1")).get("h2"), 0.0);
+  }
+
+  @Test
+  void anUnmeasuredSegmentKeepsItsPopularityAndANewOneStartsAtZero()
+  {
+    final PopularityTracker tracker = new PopularityTracker(0.5, false);
+    tracker.update(Map.of("s", 10.0));
+    assertEquals(15.0, tracker.update(Map.of("s", 10.0)).get("s"), 1e-9);
+    // Its holder's statistics were late: not halved, as a round of 0 would.
+    final Map<String, Double> missed = tracker.update(Map.of("s", 0.0, "new", 0.0), Map.of(), Set.of("s", "new"));
+    assertEquals(15.0, missed.get("s"), 1e-9);
+    assertEquals(0.0, missed.get("new"), 1e-9);
+    assertEquals(17.5, tracker.update(Map.of("s", 10.0, "new", 4.0)).get("s"), 1e-9);
+    assertEquals(4.0, tracker.popularity().get("new"), 1e-9);
   }
 }
