@@ -109,12 +109,15 @@ class SimulationRunTest
   @Test
   void popularityBiasCorrectionReachesThePlanner()
   {
-    // Every round's plan adopted, so that the ratings' difference shows in the loads.
+    // Every round's plan adopted, so that the ratings' difference shows in the loads; no inheritance, which rates a
+    // young segment by its predecessor and leaves little to correct.
     final ScenarioSettings corrected = ScenarioParser.parse(TINY.replace(
-        "\"clients\":", "\"planning\": {\"popularityBiasCorrection\": true, \"minPlanGain\": 0}, \"clients\":"
+        "\"clients\":",
+        "\"planning\": {\"popularityBiasCorrection\": true, \"popularityInheritance\": false, \"minPlanGain\": 0}, "
+        + "\"clients\":"
     ));
     final ScenarioSettings thesis = ScenarioParser.parse(TINY.replace(
-        "\"clients\":", "\"planning\": {\"minPlanGain\": 0}, \"clients\":"
+        "\"clients\":", "\"planning\": {\"popularityInheritance\": false, \"minPlanGain\": 0}, \"clients\":"
     ));
     assertFalse(thesis.planning().popularityBiasCorrection());
     assertNotEquals(

@@ -123,7 +123,7 @@ public final class PlacementKnobs
 
   public static final Knob<Boolean> POPULARITY_INHERITANCE = Knob.flag(
       "druid.getafix.popularity.inheritance",
-      false,
+      true,
       "a new segment starts from the popularity of the segment of the previous interval; off is the thesis formula"
   );
 

@@ -27,13 +27,13 @@ import java.util.Set;
  * <p>The plan in force is first brought up to date (the <em>kept</em> plan): each segment keeps its row, except that a
  * segment the plan in force does not know (new), or plans on a node that is no longer placeable, or only on stragglers
  * ({@link GetafixStrategy#stragglers}), is placed onto the kept plan where it raises the utilisation least, on no
- * straggler, and so is a segment the fresh plan has given more holders for {@value #GROW_AFTER_ROUNDS} rounds in a row
- * (it grew hot, or its only holder became unstable). A segment the fresh plan has given fewer holders for {@value
- * #SHRINK_AFTER_ROUNDS} rounds in a row (it cooled) drops those that carry the least of its load, which frees memory
- * and loads nothing; one that grows back within {@value #FLAPPING_SHRINK_AFTER_ROUNDS} rounds of shrinking waits that
- * long the next time. Both waits are there because a segment at the edge of the hot floor
- * ({@link PlacementConstraints#hotLoadShare}) flips in and out of it with the estimates' noise, and each flip in would
- * load again the replica the last flip out dropped.
+ * straggler, and so is a segment with fewer than {@value #BACKED_UP_HOLDERS} holders that the fresh plan has given more
+ * for {@value #GROW_AFTER_ROUNDS} rounds in a row (it grew hot, or its only holder became unstable). A segment the
+ * fresh plan has given fewer holders for {@value #SHRINK_AFTER_ROUNDS} rounds in a row (it cooled) drops those that
+ * carry the least of its load, which frees memory and loads nothing; one that grows back within {@value
+ * #FLAPPING_SHRINK_AFTER_ROUNDS} rounds of shrinking waits that long the next time. Both waits are there because a
+ * segment at the edge of the hot floor ({@link PlacementConstraints#hotLoadShare}) flips in and out of it with the
+ * estimates' noise, and each flip in would load again the replica the last flip out dropped.
  *
  * <p>The peak of a plan is the largest node utilisation, load routed by the plan's shares over the node's capacity,
  * relative to the cluster's mean (total load over total capacity), so it is 1 for a perfect fit. While the kept
@@ -43,11 +43,13 @@ import java.util.Set;
  * the peak is back within half the bound (so that the next round's noise does not start it again). A change that
  * loads waits for the budget ({@link PlacementConstraints#maxRebalanceDataPerHour}) unless it relieves a straggler,
  * the kept peak is more than {@value #URGENT_PEAK_RATIO} times the fresh one (and then only until it is not), or the
- * plan in force was adopted whole less than {@value #SETTLING_ROUNDS} rounds ago. The holders a grown segment gains
- * do not wait, but they are charged to the budget, so that repairs wait until they are paid for. A plan whose repair
- * waits stays in force ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted
- * whole. The fresh plan is also adopted when the constraints change, when the kept plan does not fit a node's memory,
- * and on the first round.
+ * first plan, or one under new constraints, was adopted less than {@value #SETTLING_ROUNDS} rounds ago. More holders
+ * that the fresh plan gives a segment that has {@value #BACKED_UP_HOLDERS} only split its load: they are such a change,
+ * taken while a node the segment loads is past the bound. The holders a grown segment gains do not wait, but they are
+ * charged to the budget, so that repairs wait until they are paid for. A plan whose repair waits stays in force
+ * ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted whole, and that waits
+ * for the budget too unless the peak is urgent. The fresh plan is also adopted when the constraints change, when the
+ * kept plan does not fit a node's memory, and on the first round.
  *
  * <p>Not thread-safe; one per planning loop, like {@link PlanningRound}.
  */
@@ -110,6 +112,15 @@ public final class PlanKeeper
   static final int GROW_AFTER_ROUNDS = 3;
 
   /**
+   * Holders a segment gains without waiting: the floors of the fresh plan (the hot floor, an unstable holder's backup)
+   * ask for two at most, besides {@link PlacementConstraints#minReplicas}. A fresh row with more splits the segment's
+   * load, and which segment a packing splits moves with the estimates' noise from round to round (a young segment
+   * asked for four or six holders for a few rounds while its load fell); those holders only lower the peak, which is
+   * the repair's to judge and the budget's to pace.
+   */
+  static final int BACKED_UP_HOLDERS = 2;
+
+  /**
    * How far above the fresh plan's peak the kept plan's must be for its repair not to wait for the budget, until it is
    * back under. Under the steady workloads of the simulator's scenarios, with every repair let through, it drifted to
    * about 1.35 times at most; a Historical that joins or comes back to an even cluster of three, or one that slows to
@@ -118,9 +129,11 @@ public final class PlanKeeper
   static final double URGENT_PEAK_RATIO = 1.5;
 
   /**
-   * Rounds after a fresh plan is adopted whole in which repairs do not wait for the budget: 5 minutes of 5 s. The
-   * estimates the first plan was packed from are a round's or two, and until they settle the plan in force needs
-   * repairs that are part of realising it, not churn.
+   * Rounds after a fresh plan is adopted whole as the first or under new constraints in which repairs do not wait for
+   * the budget: 5 minutes of 5 s. The estimates the first plan was packed from are a round's or two, and until they
+   * settle the plan in force needs repairs that are part of realising it, not churn. A plan adopted because the kept
+   * one could not be repaired, or did not fit, was packed from settled estimates: were its rounds free too, each
+   * adoption within them would be free, and start them again.
    */
   static final int SETTLING_ROUNDS = 60;
 
@@ -147,7 +160,7 @@ public final class PlanKeeper
   private Map<String, Integer> growing = new HashMap<>();
   /** Rounds planned so far: the clock of {@link #shrunkAt} and {@link #adoptedAt}. */
   private long round;
-  /** The round a fresh plan was last adopted whole. */
+  /** The round a fresh plan was last adopted whole as the first or under new constraints. */
   private long adoptedAt;
   /** Segment id → the round it last shrank. */
   private final Map<String, Long> shrunkAt = new HashMap<>();
@@ -201,10 +214,12 @@ public final class PlanKeeper
     final Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
     final List<String> patched = new ArrayList<>();
     final Set<String> grown = new HashSet<>();
+    final List<String> splits = new ArrayList<>();
     final Map<String, Double> routed = new HashMap<>();
     final Map<String, Long> held = new HashMap<>();
     final Map<String, Integer> stillCooling = new HashMap<>();
     final Map<String, Integer> stillGrowing = new HashMap<>();
+    final int backedUp = Math.max(constraints.minReplicas(), BACKED_UP_HOLDERS);
     for (Map.Entry<String, Map<String, Double>> freshRow : fresh.shares().entrySet()) {
       final String segment = freshRow.getKey();
       final Map<String, Double> keptRow = inForce.sharesOf(segment);
@@ -217,7 +232,9 @@ public final class PlanKeeper
       Map<String, Double> row = keptRow;
       if (keptRow.size() < freshRow.getValue().size()) {
         final int rounds = growing.getOrDefault(segment, 0) + 1;
-        if (rounds >= GROW_AFTER_ROUNDS) {
+        if (rounds >= GROW_AFTER_ROUNDS && keptRow.size() >= backedUp) {
+          splits.add(segment);
+        } else if (rounds >= GROW_AFTER_ROUNDS) {
           grewBack(segment);
           rows.put(segment, null);
           patched.add(segment);
@@ -254,21 +271,59 @@ public final class PlanKeeper
         budget.spend(bytesLoaded(row, bySegment.get(segment), currentHolders.getOrDefault(segment, Set.of())));
       }
     }
+    final double bound = freshPeak * (1 + minGain);
+    final boolean settling = round - adoptedAt <= SETTLING_ROUNDS;
+    final double urgentPeak = settling ? 0 : freshPeak * URGENT_PEAK_RATIO;
+    // Holders that only split a segment's load are a repair: taken while a node it loads is past the bound, and paid
+    // for as the repair's loads are.
+    int deferredSplits = 0;
+    for (String segment : splits) {
+      if (!(peak.of(routed) > bound)) {
+        break;
+      }
+      final Map<String, Double> kept = rows.get(segment);
+      if (kept.entrySet().stream().noneMatch(cell -> cell.getValue() > 0 && peak.utilisation(cell.getKey(), routed) > bound)) {
+        continue;
+      }
+      final boolean urgent = peak.of(routed) > urgentPeak;
+      account(kept, bySegment.get(segment), -1, routed, held);
+      final Map<String, Double> row =
+          place(bySegment.get(segment), kept, fresh.sharesOf(segment), placeable, stragglers, routed, held);
+      final long loads = bytesLoaded(row, bySegment.get(segment), currentHolders.getOrDefault(segment, Set.of()));
+      if (!urgent && !budget.affords(loads)) {
+        account(kept, bySegment.get(segment), 1, routed, held);
+        deferredSplits++;
+        continue;
+      }
+      rows.put(segment, row);
+      account(row, bySegment.get(segment), 1, routed, held);
+      if (!urgent) {
+        budget.spend(loads);
+      }
+      grewBack(segment);
+      stillGrowing.remove(segment);
+      patched.add(segment);
+    }
     cooling = stillCooling;
     growing = stillGrowing;
     shrunkAt.keySet().retainAll(fresh.shares().keySet());
     flapping.retainAll(fresh.shares().keySet());
-    final double bound = freshPeak * (1 + minGain);
-    Repair repair = new Repair(0, 0);
+    Repair repair = new Repair(0, deferredSplits);
     if (peak.of(routed) > bound) {
-      final boolean settling = round - adoptedAt <= SETTLING_ROUNDS;
       repair = repair(rows, fresh, bySegment, placeable, stragglers, routed, held, currentHolders, peak,
-                      freshPeak * (1 + minGain / 2), budget, settling ? 0 : freshPeak * URGENT_PEAK_RATIO);
+                      freshPeak * (1 + minGain / 2), budget, urgentPeak);
+      repair = new Repair(repair.repaired(), repair.deferred() + deferredSplits);
     }
     final double keptPeak = peak.of(routed);
     if (keptPeak > bound && repair.deferred() == 0) {
-      budget.spend(bytesLoaded(fresh, bySegment, currentHolders));
-      return adopt(verdict(fresh, Reason.GAIN, keptPeak, freshPeak, patched.size(), repair), constraints);
+      // Adopting the fresh plan whole is the largest repair of all: it waits for the budget like any other, unless the
+      // peak is far off.
+      final long loads = bytesLoaded(fresh, bySegment, currentHolders);
+      if (keptPeak > urgentPeak || budget.affords(loads)) {
+        budget.spend(loads);
+        return adopt(verdict(fresh, Reason.GAIN, keptPeak, freshPeak, patched.size(), repair), constraints);
+      }
+      repair = new Repair(repair.repaired(), changedRows(fresh, rows));
     }
     if (overfills(held, placeable)) {
       return adopt(verdict(fresh, Reason.MEMORY, keptPeak, freshPeak, patched.size(), repair), constraints);
@@ -398,6 +453,18 @@ public final class PlanKeeper
    */
   private record Repair(int repaired, int deferred)
   {
+  }
+
+  /** How many of {@code rows} the fresh plan would change. */
+  private static int changedRows(PlacementPlan fresh, Map<String, Map<String, Double>> rows)
+  {
+    int changed = 0;
+    for (Map.Entry<String, Map<String, Double>> row : rows.entrySet()) {
+      if (!fresh.sharesOf(row.getKey()).equals(row.getValue())) {
+        changed++;
+      }
+    }
+    return changed;
   }
 
   /** {@code row} with {@code from}'s replica, and its share, on {@code to} instead, in the same place. */
@@ -533,7 +600,9 @@ public final class PlanKeeper
 
   private Verdict adopt(Verdict verdict, PlacementConstraints constraints)
   {
-    adoptedAt = round;
+    if (verdict.reason() != Reason.GAIN && verdict.reason() != Reason.MEMORY) {
+      adoptedAt = round;
+    }
     cooling = new HashMap<>();
     growing = new HashMap<>();
     inForce = verdict.plan();

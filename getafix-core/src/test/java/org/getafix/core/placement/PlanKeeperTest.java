@@ -237,6 +237,89 @@ class PlanKeeperTest
   }
 
   @Test
+  void aSegmentTheFreshPlansSplitOverMoreHoldersKeepsItsTwoWhileThePeakIsWithinTheBound()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
+    final Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
+    rows.put("s1", Map.of("a", 0.5, "b", 0.5));
+    rows.put("s2", Map.of("c", 1.0));
+    rows.put("s3", Map.of("d", 1.0));
+    final PlacementPlan first = new PlacementPlan(rows, List.of());
+    final List<SegmentLoad> segments = segments(2, 1, 1);
+    final PlanKeeper keeper = inForce(first, segments, nodes);
+    // The packing splits s1 four ways this time; the kept plan is already even, and s1 already has its second holder.
+    final Map<String, Map<String, Double>> split = new LinkedHashMap<>(rows);
+    split.put("s1", Map.of("a", 0.25, "b", 0.25, "c", 0.25, "d", 0.25));
+    final PlacementPlan fresh = new PlacementPlan(split, List.of());
+    for (int round = 0; round < 4 * PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+      final PlanKeeper.Verdict verdict = keeper.next(fresh, GATED, segments, nodes, holders(first), ROUND_SECONDS);
+      assertEquals(first.shares(), verdict.plan().shares(), "round " + round + ": " + verdict);
+    }
+  }
+
+  @Test
+  void theHoldersThatWouldSplitASegmentOnANodePastTheBoundWaitForTheBudget()
+  {
+    final List<NodeCapacity> nodes =
+        List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1), node("e", 1), node("f", 1));
+    final Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
+    rows.put("s1", Map.of("a", 0.5, "b", 0.5));
+    rows.put("s2", Map.of("c", 1.0));
+    rows.put("s3", Map.of("d", 1.0));
+    final PlacementPlan first = new PlacementPlan(rows, List.of());
+    final Map<String, Map<String, Double>> split = new LinkedHashMap<>(rows);
+    split.put("s1", Map.of("a", 0.25, "b", 0.25, "e", 0.25, "f", 0.25));
+    final PlacementPlan fresh = new PlacementPlan(split, List.of());
+    // a and b carry 1.4 where the fresh plan's busiest node carries 1: past the bound, short of urgent.
+    final List<SegmentLoad> hot = segments(2.8, 1, 1);
+    for (PlacementConstraints constraints : List.of(NO_BUDGET, constraints(0.2))) {
+      final PlanKeeper keeper = settled(first, segments(1, 1, 1), nodes, constraints);
+      PlanKeeper.Verdict verdict = null;
+      for (int round = 0; round < PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+        verdict = keeper.next(fresh, constraints, hot, nodes, holders(first), ROUND_SECONDS);
+      }
+      if (constraints == NO_BUDGET) {
+        assertEquals(PlanKeeper.Reason.THROTTLED, verdict.reason(), verdict.toString());
+        assertEquals(first.shares(), verdict.plan().shares(), verdict.toString());
+        assertTrue(verdict.deferred() > 0, verdict.toString());
+      } else {
+        assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
+        assertTrue(verdict.keptPeak() <= verdict.freshPeak() * 1.2, verdict.toString());
+      }
+    }
+  }
+
+  @Test
+  void theWholeFreshPlanWaitsForTheBudgetUnlessThePeakIsFarOffAndItsAdoptionFreesNoRepairs()
+  {
+    // Full nodes: no one segment can move, only a swap lowers the peak.
+    final List<NodeCapacity> nodes = List.of(new NodeCapacity("a", 1, 20), new NodeCapacity("b", 1, 20));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3", "s4")));
+    final PlacementPlan swapped = plan(Map.of("a", List.of("s1", "s3"), "b", List.of("s2", "s4")));
+    // 1.43 against the fresh plan's 1.14: past the bound, short of urgent.
+    final List<SegmentLoad> drifted = segments(1.2, 0.8, 0.4, 0.4);
+
+    final PlanKeeper.Verdict waits = settled(first, segments(1, 1, 1, 1), nodes, NO_BUDGET)
+        .next(swapped, NO_BUDGET, drifted, nodes, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.THROTTLED, waits.reason(), waits.toString());
+    assertEquals(first.shares(), waits.plan().shares());
+    assertTrue(waits.deferred() > 0, waits.toString());
+
+    final PlanKeeper.Verdict paid = settled(first, segments(1, 1, 1, 1), nodes, constraints(0.2))
+        .next(swapped, constraints(0.2), drifted, nodes, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.GAIN, paid.reason(), paid.toString());
+
+    // Far off (1.9 times the fresh plan's peak), it is adopted without the budget; the plan it adopts is not one to
+    // realise from young estimates, so the next drift's repair waits again.
+    final PlanKeeper keeper = settled(first, segments(1, 1, 1, 1), nodes, NO_BUDGET);
+    final PlanKeeper.Verdict urgent = keeper.next(swapped, NO_BUDGET, segments(2, 2, 0.1, 0.1), nodes, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.GAIN, urgent.reason(), urgent.toString());
+    final PlanKeeper.Verdict next = keeper.next(first, NO_BUDGET, segments(1.2, 0.4, 0.8, 0.4), nodes, holders(swapped), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.THROTTLED, next.reason(), next.toString());
+    assertEquals(swapped.shares(), next.plan().shares());
+  }
+
+  @Test
   void theHoldersASegmentThatGrewHotGainsAreChargedToTheBudgetSoARepairWaits()
   {
     final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));

@@ -25,8 +25,8 @@ import org.getafix.core.contract.PlacementKnobs;
  * @param maxRebalanceDataPerHour the most data, as a share of the data set, the plan in force may load per hour to
  *                      rebalance ({@code PlanKeeper}): its repairs wait for it, and the holders of segments that grew
  *                      hot are charged to it. Load moved off a straggler or off a node far past the fresh plan's
- *                      peak, repairs in the first rounds of a plan, new segments and segments of a node that left or
- *                      held by stragglers alone do not count
+ *                      peak, repairs in the first rounds of the first plan, new segments and segments of a node
+ *                      that left or held by stragglers alone do not count
  */
 public record PlacementConstraints(
     int minReplicas,

@@ -31,13 +31,13 @@ import java.util.Set;
  * precision after about 53 rounds at decay ½), so old segments keep the thesis' values. Only the raw recurrence is
  * state; the correction is applied when reporting.
  *
- * <p><b>Inheritance (optional, off by default).</b> Bias correction scales what a new segment drew, but in its first
- * round it has drawn little: it became queryable part-way through the round, and it starts on one replica. When the
- * caller names the segment a new one follows (same datasource, the previous interval), the new segment starts from
- * that predecessor's state instead of from 0: raw = decay·raw(predecessor) + its own access time, and the
- * predecessor's age. In a recency-skewed workload the newest interval takes over the queries of the one before it,
- * so it is planned as hot from its first round; where it does not, its own (low) access times decay the inherited
- * value away at the rate the thesis decays any popularity.
+ * <p><b>Inheritance (optional; the planning round's default, never for the thesis' strategies).</b> Bias correction
+ * scales what a new segment drew, but in its first round it has drawn little: it became queryable part-way through the
+ * round, and it starts on one replica. When the caller names the segment a new one follows (same datasource, the
+ * previous interval), the new segment starts from that predecessor's state instead of from 0: raw =
+ * decay·raw(predecessor) + its own access time, and the predecessor's age. In a recency-skewed workload the newest
+ * interval takes over the queries of the one before it, so it is planned as hot from its first round; where it does
+ * not, its own (low) access times decay the inherited value away at the rate the thesis decays any popularity.
  */
 public final class PopularityTracker
 {
