@@ -7,10 +7,12 @@ import org.getafix.it.cluster.DruidClusterExtension;
 import org.getafix.it.cluster.SharedDruidCluster;
 import org.getafix.it.getafix.GetafixItCluster;
 import org.getafix.localcluster.client.BrokerAnswer;
+import org.getafix.localcluster.client.GetafixClient;
 import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.client.QualityClient;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.LocalNode;
 import org.getafix.localcluster.cluster.MetricsReceiver;
 import org.getafix.localcluster.cluster.Waits;
 import org.getafix.localcluster.experiment.StragglerPlacement;
@@ -49,6 +51,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -497,6 +500,26 @@ class BudgetedQueryIT
   }
 
   /**
+   * Waits until no Historical completes a segment scan for a second: the queries before have left their queues. A
+   * sub-query the Broker gave up at its deadline keeps its Historical busy until it ends, and a query sent right after
+   * waits behind it; two queries compared must both start on idle Historicals.
+   */
+  private static void awaitHistoricalsIdle() throws TimeoutException
+  {
+    final GetafixClient stats = new GetafixClient(cluster);
+    final Map<String, Long> scans = new HashMap<>();
+    Waits.await("the Historicals to finish the queries before", Duration.ofMinutes(2), Duration.ofSeconds(1), () -> {
+      boolean idle = true;
+      for (LocalNode historical : cluster.historicals()) {
+        final long now = stats.historicalStats(historical).path("segmentScans").asLong();
+        final Long before = scans.put(historical.name(), now);
+        idle &= before != null && before == now;
+      }
+      return idle;
+    }, () -> "segment scans completed: " + scans);
+  }
+
+  /**
    * Partial answers by segment, not by Historical: once the Broker has seen the straggler miss its deadlines, a budgeted
    * query's sub-query to it goes as parts of consecutive segments, and the parts it finishes in time count. The answer
    * then covers more segments than the same query unsplit, and each hour it has is exactly the unthrottled answer's.
@@ -527,7 +550,9 @@ class BudgetedQueryIT
       finally {
         clients.shutdownNow();
       }
+      awaitHistoricalsIdle();
       final BrokerAnswer whole = nativeQuery(withBudget(query, budgetMs, 1));
+      awaitHistoricalsIdle();
       final BrokerAnswer split = nativeQuery(withBudget(query, budgetMs, SPLIT_PARTS));
       final JsonNode coverage = split.coverage();
       final String what = "split into " + SPLIT_PARTS + " (" + split.millis() + " ms at a " + budgetMs + " ms budget, "
