@@ -9,8 +9,8 @@ import org.apache.druid.initialization.DruidModule;
 import java.util.List;
 
 /**
- * TEST ONLY: the authorization of the extension {@code getafix-test-harness}, packaged from this module's test classes into
- * {@code target/extension/getafix-test-harness/}. Configure with
+ * TEST ONLY: the authorization of the extension {@code getafix-test-harness}, packaged from this module's test
+ * classes into {@code target/extension/getafix-test-harness/}. Configure with
  * {@code druid.auth.authenticatorChain=["test"]}, {@code druid.auth.authenticator.test.type=getafixTestHeader},
  * {@code druid.auth.authenticator.test.authorizerName=test}, {@code druid.auth.authorizers=["test"]},
  * {@code druid.auth.authorizer.test.type=getafixTestRoles}, {@code druid.escalator.type=getafixTestHeader},

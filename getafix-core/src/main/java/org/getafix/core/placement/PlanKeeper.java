@@ -282,7 +282,8 @@ public final class PlanKeeper
         break;
       }
       final Map<String, Double> kept = rows.get(segment);
-      if (kept.entrySet().stream().noneMatch(cell -> cell.getValue() > 0 && peak.utilisation(cell.getKey(), routed) > bound)) {
+      if (kept.entrySet().stream()
+              .noneMatch(cell -> cell.getValue() > 0 && peak.utilisation(cell.getKey(), routed) > bound)) {
         continue;
       }
       final boolean urgent = peak.of(routed) > urgentPeak;

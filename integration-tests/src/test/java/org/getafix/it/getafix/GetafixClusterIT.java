@@ -532,11 +532,12 @@ class GetafixClusterIT
   /**
    * The weakest Historical (0.25 cores) serves absurd statistics for a few rounds, one fault after another, and then
    * genuine ones again: counters at {@code Long.MAX_VALUE}, a CPU spike of 9e15 us, an uptime that jumps by 30 years,
-   * and {@code cpuCores} of -4, 1e308 and 5e-324; then a claim of 2.4 cores, which passes the bounds. Each of these, taken at face value, once rated that node the
-   * strongest of the tier and moved most segments onto it, or made every later genuine report look as if it went
-   * backwards. Here the Coordinator rejects each absurd one, the node's capacity estimate and the segments planned on it stay
-   * where they were, and its genuine statistics are used again once the fault ends. The harness' fault filter on that
-   * Historical ({@link GetafixItCluster#statsFaultFile}) rewrites the reports a real node serves.
+   * and {@code cpuCores} of -4, 1e308 and 5e-324; then a claim of 2.4 cores, which passes the bounds. Each of these,
+   * taken at face value, once rated that node the strongest of the tier and moved most segments onto it, or made
+   * every later genuine report look as if it went backwards. Here the Coordinator rejects each absurd one, the node's
+   * capacity estimate and the segments planned on it stay where they were, and its genuine statistics are used again
+   * once the fault ends. The harness' fault filter on that Historical ({@link GetafixItCluster#statsFaultFile})
+   * rewrites the reports a real node serves.
    */
   @Test
   @Order(12)

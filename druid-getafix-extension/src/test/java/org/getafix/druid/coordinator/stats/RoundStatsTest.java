@@ -98,10 +98,9 @@ class RoundStatsTest
     // Its capacity is a rate, the same over any length.
     assertEquals(10.0, stats.nodeStats().get("late").wallTimeSeconds(), 1e-9);
     // Within the round's jitter, and with the round unknown, nothing is scaled.
-    assertEquals(200.0, RoundStats.of(Map.of("b", delta(7000, 1, 1.0, 1000, Map.of("b", new SegmentStats(190, 20)))), 5000)
-                                  .accessTime().get("b"), 1e-9);
-    assertEquals(200.0, RoundStats.of(Map.of("b", delta(10_000, 1, 1.0, 1000, Map.of("b", new SegmentStats(190, 20)))), 0)
-                                  .accessTime().get("b"), 1e-9);
+    final Map<String, SegmentStats> b = Map.of("b", new SegmentStats(190, 20));
+    assertEquals(200.0, RoundStats.of(Map.of("b", delta(7000, 1, 1.0, 1000, b)), 5000).accessTime().get("b"), 1e-9);
+    assertEquals(200.0, RoundStats.of(Map.of("b", delta(10_000, 1, 1.0, 1000, b)), 0).accessTime().get("b"), 1e-9);
   }
 
   private static double rate(NodeRoundStats s)
