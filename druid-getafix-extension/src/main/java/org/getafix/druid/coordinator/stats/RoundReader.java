@@ -69,8 +69,6 @@ public class RoundReader
   private final NodeStatsTracker statsTracker;
   /** When the last round's reports were received, on {@link #clockMillis}; -1 before the first. */
   private long lastReceivedMillis = -1;
-  /** The time between the last two rounds' receipts: the round the deltas normally cover; 0 when unknown. */
-  private long roundMillis;
   /** Consecutive rounds whose request failed outright. */
   private final Map<String, Integer> failedPulls = new HashMap<>();
   /** Consecutive rounds without an answer: failed or late. */
@@ -132,8 +130,10 @@ public class RoundReader
     lastWarned.keySet().retainAll(servers.keySet());
     final Map<String, String> statsMissing = new TreeMap<>();
     final Map<String, String> statsImplausible = new TreeMap<>();
+    final long previousReceipt = lastReceivedMillis;
     final Map<String, NodeStatsTracker.NodeDelta> deltas = pullStats(baseUrls, statsMissing, statsImplausible);
-    final RoundStats stats = RoundStats.of(deltas, roundMillis);
+    // The round the deltas normally cover: the time between the last two rounds' receipts; 0 when unknown.
+    final RoundStats stats = RoundStats.of(deltas, previousReceipt < 0 ? 0 : lastReceivedMillis - previousReceipt);
 
     // The segments Getafix governs: served in the tier, and whose first matching rule is a getafix rule.
     final Map<String, DataSegment> segments = new HashMap<>();
@@ -248,7 +248,6 @@ public class RoundReader
     final Map<String, StatsPuller.Pulled> pulled = statsSource.pull(baseUrls, config.getStatsTimeoutMillis());
     // One receipt time for the round: the pulls share one deadline, which the plausibility check allows for.
     final long receivedMillis = clockMillis.getAsLong();
-    roundMillis = lastReceivedMillis < 0 ? 0 : receivedMillis - lastReceivedMillis;
     lastReceivedMillis = receivedMillis;
     pulled.forEach((node, answer) -> {
       if (answer.unreachable() || answer.late()) {
