@@ -17,29 +17,16 @@ import java.util.Map;
  */
 public record RoundStats(Map<String, Double> accessTime, Map<String, NodeRoundStats> nodeStats)
 {
-  /** A delta this many times the common round or longer covered rounds it missed. */
-  static final double CATCH_UP_RATIO = 1.5;
-
   /**
-   * @param roundMillis the time since the last round's reports were received, on the reader's clock; 0 when unknown.
-   *                    A delta more than {@value #CATCH_UP_RATIO} times that long covers rounds whose report was
-   *                    late or rejected. Its segments' access time is scaled to one round: those segments were not
-   *                    measured in the rounds it missed and kept their popularity, so counting the catch-up whole
-   *                    would add those rounds' access on top.
+   * @param roundMillis the time since the last round's reports were received, on the reader's clock; 0 when unknown
+   *                    (see {@link MeasuredRound#of(Map, long)}: a delta that covers missed rounds counts as one)
    */
   public static RoundStats of(Map<String, NodeStatsTracker.NodeDelta> deltas, long roundMillis)
   {
-    final Map<String, Double> accessTime = new HashMap<>();
-    final Map<String, NodeRoundStats> nodeStats = new HashMap<>();
-    deltas.forEach((node, delta) -> {
-      final MeasuredRound round = MeasuredRound.of(Map.of(node, countersOf(delta)));
-      final double scale = roundMillis > 0 && delta.wallMillis() > CATCH_UP_RATIO * roundMillis
-                           ? (double) roundMillis / delta.wallMillis()
-                           : 1;
-      round.accessTimeMillis().forEach((segment, millis) -> accessTime.merge(segment, millis * scale, Double::sum));
-      nodeStats.putAll(round.nodeStats());
-    });
-    return new RoundStats(accessTime, nodeStats);
+    final Map<String, MeasuredRound.NodeCounters> counters = new HashMap<>();
+    deltas.forEach((node, delta) -> counters.put(node, countersOf(delta)));
+    final MeasuredRound round = MeasuredRound.of(counters, roundMillis);
+    return new RoundStats(round.accessTimeMillis(), round.nodeStats());
   }
 
   private static MeasuredRound.NodeCounters countersOf(NodeStatsTracker.NodeDelta delta)

@@ -41,6 +41,8 @@ public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, No
 {
   static final double TRUNCATION_CORRECTION_MILLIS = 0.5;
   static final double MAX_OVERHEAD_PER_QUERY_CPU = 3.0;
+  /** Counters this many times the reader's round or longer covered rounds whose report was missed. */
+  static final double CATCH_UP_RATIO = 1.5;
 
   /**
    * @param timeMillis sum of the scans' {@code query/segmentAndCache/time}, whole ms each
@@ -106,6 +108,21 @@ public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, No
 
   public static MeasuredRound of(Map<String, NodeCounters> nodes)
   {
+    return of(nodes, 0);
+  }
+
+  /**
+   * As {@link #of(Map)}, for a reader that may miss a node's report for a round or more.
+   *
+   * @param roundMillis the round the nodes' counters normally cover (the time since the reader's last round); 0
+   *                    when unknown. A node whose counters cover more than {@value #CATCH_UP_RATIO} times that
+   *                    covers rounds whose report was late or rejected: its segments' access time is scaled to one
+   *                    round. Those segments were not measured in the rounds it missed and kept their popularity, so
+   *                    counting the catch-up whole would add those rounds' access on top. Its capacity is a rate, the
+   *                    same over any length.
+   */
+  public static MeasuredRound of(Map<String, NodeCounters> nodes, long roundMillis)
+  {
     final Map<String, Double> accessTime = new HashMap<>();
     final Map<String, NodeRoundStats> nodeStats = new HashMap<>();
     nodes.forEach((id, node) -> {
@@ -116,9 +133,14 @@ public record MeasuredRound(Map<String, Double> accessTimeMillis, Map<String, No
         threadBusyMillis += s.timeMillis();
       }
       final double overheadPerScan = overheadMillisPerScan(node, scans);
-      node.segments().forEach(
-          (segment, s) -> accessTime.merge(segment, correctedMillis(s) + overheadPerScan * s.scans(), Double::sum)
-      );
+      final double scale = roundMillis > 0 && node.wallMillis() > CATCH_UP_RATIO * roundMillis
+                           ? (double) roundMillis / node.wallMillis()
+                           : 1;
+      node.segments().forEach((segment, s) -> accessTime.merge(
+          segment,
+          (correctedMillis(s) + overheadPerScan * s.scans()) * scale,
+          Double::sum
+      ));
 
       final double wallSeconds = node.wallMillis() / 1000.0;
       final double cpuSeconds = Math.max(node.cpuTimeMicros(), node.processCpuMicros()) / 1e6;
