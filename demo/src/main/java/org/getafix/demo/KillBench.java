@@ -40,8 +40,8 @@ final class KillBench
       GETAFIX,
       STOCK,
       List.of(
-          new Figure<>("throughput", Figures::queriesPerSecond),
-          new Figure<>("p99", Figures::p99Millis),
+          new Figure<>("answered queries per second", Figures::answeredPerSecond),
+          new Figure<>("p99 of the answered", Figures::p99Millis),
           new Figure<>("failed queries", Figures::failures),
           new Figure<>("seconds from the kill to the last failed query", Figures::failingSeconds)
       ),
@@ -49,7 +49,7 @@ final class KillBench
           new Figure<>("failed queries", Figures::failures),
           new Figure<>("seconds from the kill to the last failed query", Figures::failingSeconds),
           new Figure<>("queries", Figures::queries),
-          new Figure<>("p99 (ms)", Figures::p99Millis),
+          new Figure<>("p99 of the answered (ms)", Figures::p99Millis),
           new Figure<>("replicas before the kill", Figures::replicas)
       )
   );
@@ -57,13 +57,16 @@ final class KillBench
   private static final int VICTIM = 0;
   private static final Duration CONVERGE = Duration.ofMinutes(4);
 
-  /** One setup's phase: the workload around the kill. */
+  /**
+   * One setup's phase: the workload around the kill. Throughput and p99 are of the answered queries: a query to a
+   * dead Historical fails in milliseconds, so counting failures would rate the setup that fails more as the faster.
+   */
   record Figures(
       String setup,
       long queries,
       long failures,
       double failingSeconds,
-      double queriesPerSecond,
+      double answeredPerSecond,
       double p99Millis,
       int replicas
   ) implements AbbaComparison.Run
@@ -146,8 +149,8 @@ final class KillBench
         result.outcomes().size(),
         result.failures().size(),
         failingSeconds,
-        result.queriesPerSecond(),
-        result.latencyMicros().getValueAtPercentile(99) / 1000.0,
+        result.answeredPerSecond(),
+        result.answeredLatencyMicros().getValueAtPercentile(99) / 1000.0,
         replicas
     );
   }
@@ -159,7 +162,8 @@ final class KillBench
         setup,
         "Each phase places the data as its setup does, warms up, and runs the same query sequence with the same kill.",
         "Below 1 is better for " + GETAFIX + " in p99, failed queries and how long queries failed, above 1 in "
-        + "throughput. A ratio is missing where stock Druid had no failed query.",
+        + "answered queries per second. Throughput and p99 count the answered queries only. A ratio is missing where "
+        + "stock Druid had no failed query.",
         repetitions
     );
   }

@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * quality monitor (budgeted queries; queries without a budget run as in stock Druid), and the test-only harness
  * extension: its authorization (requests without the test user header are {@code admin}, so the launcher's own
  * clients keep working; {@link GetafixAuthIT} checks the other users) and its statistics faults, which a test switches
- * on for a Historical by writing {@link #statsFaultFile}.
+ * on for a Historical by writing {@link #statsFaultFile}. The Historicals' segment cache is on for search queries
+ * only, which no test but the cache's own sends, so that every other test measures scans.
  */
 public final class GetafixItCluster
 {
@@ -34,6 +35,9 @@ public final class GetafixItCluster
   public static final int MIDDLE = 1;
   public static final int WEAK = 2;
   private static final int HISTORICALS = 3;
+  /** Every query type Druid's Historicals can cache but search. */
+  private static final String UNCACHED_QUERY_TYPES =
+      "[\"timeseries\",\"topN\",\"groupBy\",\"timeBoundary\",\"segmentMetadata\",\"dataSourceMetadata\"]";
 
   private GetafixItCluster()
   {
@@ -78,6 +82,9 @@ public final class GetafixItCluster
     final ClusterConfig.Builder config = GetafixSetup.clusterConfig(root);
     for (int i = 0; i < HISTORICALS; i++) {
       config.historicalProperty(i, "getafixtest.statsFaultFile", statsFaultFile(i).toString());
+      config.historicalProperty(i, "druid.historical.cache.useCache", "true");
+      config.historicalProperty(i, "druid.historical.cache.populateCache", "true");
+      config.historicalProperty(i, "druid.historical.cache.unCacheable", UNCACHED_QUERY_TYPES);
     }
     return config.historicals(HISTORICALS)
                  .cpuQuotas(1.0, 0.5, 0.25)

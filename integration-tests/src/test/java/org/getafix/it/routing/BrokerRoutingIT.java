@@ -51,7 +51,8 @@ class BrokerRoutingIT
       7L,
       CLUSTER_WARM_UP,
       Duration.ofSeconds(15),
-      Duration.ofSeconds(30)
+      // Hundreds of queries per strategy, enough to compare shares of sub-queries.
+      Duration.ofSeconds(20)
   );
   /** ABR runs last: it loads the straggler most, and the phase after it ran slower in earlier runs. */
   private static final List<String> ORDER = List.of(CONNECTION_COUNT, "getafixLbr", "getafixLbrMl", ADAPTIVE, ABR);
