@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.google.inject.Binder;
 import com.google.inject.Inject;
+import com.google.inject.Provider;
 import com.google.inject.Provides;
+import com.google.inject.ProvisionException;
 import com.google.inject.name.Named;
+import com.google.inject.name.Names;
 import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.LazySingleton;
 import org.apache.druid.guice.ManageLifecycle;
@@ -40,6 +43,8 @@ public class GetafixDruidModule implements DruidModule
   /** The name {@code druid.extensions.loadList} knows this extension by. */
   static final String EXTENSION = "druid-getafix-extension";
   private static final Logger log = new Logger(GetafixDruidModule.class);
+  /** The {@link HistoricalStatsConfig} as Druid's JsonConfigurator binds it, before it is validated. */
+  private static final String STATS_AS_BOUND = "getafix.stats.asBound";
 
   /**
    * Warns, once at startup, of each {@code druid.getafix.*} runtime property this extension owns but does not read,
@@ -93,7 +98,31 @@ public class GetafixDruidModule implements DruidModule
   {
     binder.bind(GetafixPlanHolder.class).in(LazySingleton.class);
     binder.bind(GetafixRunHandoff.class).in(LazySingleton.class);
-    JsonConfigProvider.bind(binder, HistoricalStatsConfig.PREFIX, HistoricalStatsConfig.class);
+    JsonConfigProvider.bind(binder, HistoricalStatsConfig.PREFIX, HistoricalStatsConfig.class, Names.named(STATS_AS_BOUND));
+  }
+
+  /**
+   * Bound and validated once, here, so that a bad property stops the Historical at start, naming it. The reason is
+   * logged before the failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the classes
+   * involved, which fails on Java 17 class files and would leave the log without it.
+   */
+  @Provides
+  @LazySingleton
+  public HistoricalStatsConfig historicalStatsConfig(@Named(STATS_AS_BOUND) Provider<HistoricalStatsConfig> asBound)
+  {
+    try {
+      return asBound.get().validate();
+    }
+    catch (ProvisionException e) {
+      e.getErrorMessages().forEach(
+          message -> log.error("Invalid Getafix statistics configuration, the node stops: %s", message.getMessage())
+      );
+      throw e;
+    }
+    catch (RuntimeException e) {
+      log.error("Invalid Getafix statistics configuration, the node stops: %s", e.getMessage());
+      throw e;
+    }
   }
 
   @Provides

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
 import com.google.inject.Inject;
+import com.google.inject.Provider;
 import com.google.inject.Provides;
+import com.google.inject.ProvisionException;
 import com.google.inject.name.Named;
 import com.google.inject.name.Names;
 import org.apache.druid.client.QueryableDruidServer;
@@ -126,20 +128,28 @@ public class GetafixQualityModule implements DruidModule
   }
 
   /**
-   * Validated once, here, so that a bad property stops the Broker at start, naming it, before anything reads it. The
-   * reason is logged before the failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the
-   * classes involved, which fails on Java 17 class files and would leave the log without it.
+   * Bound and validated once, here, so that a bad property stops the Broker at start, naming it, before anything reads
+   * it. The reason is logged before the failure reaches Guice: Druid 33's Guice formats a provisioning error by
+   * reading the classes involved, which fails on Java 17 class files and would leave the log without it. That holds
+   * for a value Jackson cannot bind (a word where a number goes) as for one out of bounds.
    */
   @Provides
   @LazySingleton
-  public QualityConfig qualityConfig(@Named(AS_BOUND) QualityConfig asBound)
+  public QualityConfig qualityConfig(@Named(AS_BOUND) Provider<QualityConfig> asBound)
   {
     try {
-      return asBound.validate();
+      return asBound.get().validate();
     }
-    catch (IllegalArgumentException e) {
+    catch (ProvisionException e) {
+      e.getErrorMessages().forEach(
+          message -> log.error("Invalid quality-monitor configuration, the Broker stops: %s", message.getMessage())
+      );
+      throw e;
+    }
+    catch (RuntimeException e) {
       log.error("Invalid quality-monitor configuration, the Broker stops: %s", e.getMessage());
       throw e;
     }
   }
+
 }

@@ -56,7 +56,7 @@ class QualityConfigTest
   {
     final QualityConfig bad = MAPPER.convertValue(Map.of("minBudgetMs", 20, "maxBudgetMs", 10), QualityConfig.class);
     final IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> new GetafixQualityModule().qualityConfig(bad));
+        assertThrows(IllegalArgumentException.class, () -> new GetafixQualityModule().qualityConfig(() -> bad));
     assertEquals(
         "druid.getafix.quality.maxBudgetMs must be >= druid.getafix.quality.minBudgetMs [20], got [10]",
         e.getMessage()

@@ -20,7 +20,7 @@ public class BrokerRoutingState
   @Inject
   public BrokerRoutingState(BrokerRoutingConfig config)
   {
-    this.feedback = new NodeFeedback(config.validate().getLatencyAlpha());
+    this.feedback = new NodeFeedback(config.getLatencyAlpha());
   }
 
   public RoutingTableHolder tables()

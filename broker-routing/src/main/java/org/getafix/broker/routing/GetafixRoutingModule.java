@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.jsontype.NamedType;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.google.inject.Binder;
 import com.google.inject.Inject;
+import com.google.inject.Provider;
 import com.google.inject.Provides;
+import com.google.inject.ProvisionException;
 import com.google.inject.name.Named;
+import com.google.inject.name.Names;
 import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.LazySingleton;
 import org.apache.druid.guice.ManageLifecycle;
@@ -33,6 +36,8 @@ public class GetafixRoutingModule implements DruidModule
   /** The name {@code druid.extensions.loadList} knows this extension by. */
   static final String EXTENSION = "getafix-broker-routing";
   private static final Logger log = new Logger(GetafixRoutingModule.class);
+  /** The {@link BrokerRoutingConfig} as Druid's JsonConfigurator binds it, before {@link #brokerRoutingConfig} validates it. */
+  private static final String AS_BOUND = "getafix.routing.asBound";
 
   /**
    * The Broker strategy class of each Getafix policy in {@link RoutingPolicies}, registered under the policy's name.
@@ -95,8 +100,32 @@ public class GetafixRoutingModule implements DruidModule
   @Override
   public void configure(Binder binder)
   {
-    JsonConfigProvider.bind(binder, BrokerRoutingConfig.PREFIX, BrokerRoutingConfig.class);
+    JsonConfigProvider.bind(binder, BrokerRoutingConfig.PREFIX, BrokerRoutingConfig.class, Names.named(AS_BOUND));
     binder.bind(BrokerRoutingState.class).in(LazySingleton.class);
+  }
+
+  /**
+   * Bound and validated once, here, so that a bad property stops the Broker at start, naming it. The reason is logged
+   * before the failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the classes involved,
+   * which fails on Java 17 class files and would leave the log without it.
+   */
+  @Provides
+  @LazySingleton
+  public BrokerRoutingConfig brokerRoutingConfig(@Named(AS_BOUND) Provider<BrokerRoutingConfig> asBound)
+  {
+    try {
+      return asBound.get().validate();
+    }
+    catch (ProvisionException e) {
+      e.getErrorMessages().forEach(
+          message -> log.error("Invalid Broker routing configuration, the Broker stops: %s", message.getMessage())
+      );
+      throw e;
+    }
+    catch (RuntimeException e) {
+      log.error("Invalid Broker routing configuration, the Broker stops: %s", e.getMessage());
+      throw e;
+    }
   }
 
   @Provides

@@ -2,7 +2,9 @@ package org.getafix.druid.coordinator;
 
 import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
+import com.google.inject.Provider;
 import com.google.inject.Provides;
+import com.google.inject.ProvisionException;
 import com.google.inject.name.Named;
 import com.google.inject.name.Names;
 import org.apache.druid.guice.Jerseys;
@@ -56,18 +58,25 @@ public class GetafixCoordinatorModule implements DruidModule
   }
 
   /**
-   * Validated once, here, so that a bad property stops the Coordinator at start. The reason is logged before the
-   * failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the classes involved, which fails
-   * on Java 17 class files and would leave the log without it.
+   * Bound and validated once, here, so that a bad property stops the Coordinator at start. The reason is logged
+   * before the failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the classes involved,
+   * which fails on Java 17 class files and would leave the log without it. That holds for a value Jackson cannot bind
+   * (a word where a number goes) as for one out of bounds.
    */
   @Provides
   @LazySingleton
-  public GetafixConfig getafixConfig(@Named(AS_BOUND) GetafixConfig asBound)
+  public GetafixConfig getafixConfig(@Named(AS_BOUND) Provider<GetafixConfig> asBound)
   {
     try {
-      return asBound.validate();
+      return asBound.get().validate();
     }
-    catch (IllegalArgumentException e) {
+    catch (ProvisionException e) {
+      e.getErrorMessages().forEach(
+          message -> log.error("Invalid Getafix configuration, the Coordinator stops: %s", message.getMessage())
+      );
+      throw e;
+    }
+    catch (RuntimeException e) {
       log.error("Invalid Getafix configuration, the Coordinator stops: %s", e.getMessage());
       throw e;
     }

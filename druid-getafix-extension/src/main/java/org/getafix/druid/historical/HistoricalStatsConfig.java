@@ -2,6 +2,7 @@ package org.getafix.druid.historical;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.getafix.core.contract.Knob;
 import org.joda.time.Period;
 
 /** {@code druid.getafix.stats.*} on Historicals. */
@@ -17,5 +18,18 @@ public class HistoricalStatsConfig
   public long getIdleEvictionMillis()
   {
     return idleEvictionPeriod.toStandardDuration().getMillis();
+  }
+
+  /**
+   * Fails on a bad property, naming it and its value; the node does not start with it.
+   *
+   * @throws IllegalArgumentException naming the property
+   */
+  public HistoricalStatsConfig validate()
+  {
+    if (idleEvictionPeriod == null || getIdleEvictionMillis() <= 0) {
+      throw new IllegalArgumentException(Knob.mustBe(PREFIX + ".idleEvictionPeriod", "a positive period", idleEvictionPeriod));
+    }
+    return this;
   }
 }

@@ -1,5 +1,6 @@
 package org.getafix.druid.coordinator.config;
 
+import com.google.inject.Provider;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.getafix.core.placement.packing.SplitPolicy;
 import org.getafix.druid.coordinator.GetafixCoordinatorModule;
@@ -48,11 +49,16 @@ class GetafixConfigTest
     );
   }
 
+  private static Provider<GetafixConfig> provider(GetafixConfig config)
+  {
+    return () -> config;
+  }
+
   @Test
   void theModuleStopsTheCoordinatorOnTheFirstBadPropertyNamingIt() throws Exception
   {
     final GetafixCoordinatorModule module = new GetafixCoordinatorModule();
-    assertEquals(SplitPolicy.EVEN, module.getafixConfig(read("{}")).getSplitPolicy());
+    assertEquals(SplitPolicy.EVEN, module.getafixConfig(provider(read("{}"))).getSplitPolicy());
     for (String bad : new String[]{
         "{\"popularity\": {\"decay\": 1.5}}",
         "{\"capacity\": {\"smoothing\": 0}}",
@@ -61,7 +67,7 @@ class GetafixConfigTest
         "{\"planning\": {\"split\": \"halves\"}}"
     }) {
       final IllegalArgumentException e =
-          assertThrows(IllegalArgumentException.class, () -> module.getafixConfig(read(bad)), bad);
+          assertThrows(IllegalArgumentException.class, () -> module.getafixConfig(provider(read(bad))), bad);
       assertTrue(e.getMessage().startsWith("druid.getafix."), e.getMessage());
     }
   }
