@@ -456,7 +456,8 @@ class BudgetedQuerySegmentWalkerTest
         return getQueryRunnerForIntervals(query, List.of());
       }
     };
-    broker[0] = new Broker(observing, QualityConfig.defaults(), steppingClock(500));
+    // Replays on: the arrivals are noted for the replay queue, which is off by default.
+    broker[0] = new Broker(observing, config(Map.of("replayQueueSize", 32)), steppingClock(500));
     run(broker[0].walker, query(Map.of(QueryContextKeys.BUDGET_MS, 250)), ResponseContext.createEmpty());
     run(broker[0].walker, query(Map.of()), ResponseContext.createEmpty());
     assertEquals(List.of(1, 1), inFlightWhileRead, "budgeted, then not");

@@ -25,7 +25,7 @@ class QualityConfigTest
     assertFalse(config.isHedging(), "hedging is off unless asked for");
     assertEquals(0.95, config.hedgeSettings().quantile());
     assertEquals(0.05, config.hedgeSettings().hedgeRatio());
-    assertEquals(32, config.getReplayQueueSize());
+    assertEquals(0, config.getReplayQueueSize(), "replays are off unless asked for");
     assertEquals(60_000, config.getReplayExpiration().toStandardDuration().getMillis());
     assertEquals(0, config.getReplayIdleQueries(), "idle as Ubora means it: nothing in flight");
   }

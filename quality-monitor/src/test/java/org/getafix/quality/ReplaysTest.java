@@ -102,11 +102,12 @@ class ReplaysTest
     }
   }
 
+  /** A Broker with one mature run at most and replays on (they are off by default), unless {@code properties} say. */
   private void broker(Map<String, Object> properties)
   {
-    final Map<String, Object> withOneRun = new HashMap<>(Map.of("maxMatureRuns", 1));
-    withOneRun.putAll(properties);
-    config = MAPPER.convertValue(withOneRun, QualityConfig.class).validate();
+    final Map<String, Object> settings = new HashMap<>(Map.of("maxMatureRuns", 1, "replayQueueSize", 32));
+    settings.putAll(properties);
+    config = MAPPER.convertValue(settings, QualityConfig.class).validate();
     final ServiceEmitter emitter = emitted.serviceEmitter();
     metrics = new QualityMetrics(emitter);
     matureRuns = new MatureRuns(

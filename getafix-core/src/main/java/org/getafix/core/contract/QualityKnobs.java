@@ -90,14 +90,15 @@ public final class QualityKnobs
 
   /**
    * Each entry holds its query's online answer until it is replayed or dropped, so this bounds the memory they take
-   * with the answers' size.
+   * with the answers' size. Off by default: a replay re-executes a whole query on the Historicals, and what that does
+   * to their load, and to budget control and admission (a queue about to expire replays under load), is unmeasured.
    */
   public static final Knob<Integer> REPLAY_QUEUE_SIZE = Knob.integer(
       PREFIX + ".replayQueueSize",
-      32,
+      0,
       Interval.closed(0, 10_000),
       "sampled queries beyond maxMatureRuns queued with their online answers, to be re-executed whole when the Broker "
-      + "is idle and measured against that; 0 replays none"
+      + "is idle and measured against that; 0 (the default) replays none"
   );
 
   /**
