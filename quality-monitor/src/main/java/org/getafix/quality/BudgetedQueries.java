@@ -40,14 +40,15 @@ public class BudgetedQueries
       QualityMetrics metrics,
       QualityProfiles profiles,
       RecentCoverage recentCoverage,
-      DeadlineReserve deadlineReserve
+      DeadlineReserve deadlineReserve,
+      Replays replays
   )
   {
     this.config = config;
     this.admission = admission;
     this.budgetControl = budgetControl;
     this.matureRuns = matureRuns;
-    this.listeners = List.of(metrics, budgetControl, admission, matureRuns, profiles, recentCoverage);
+    this.listeners = List.of(metrics, budgetControl, admission, matureRuns, profiles, recentCoverage, replays);
     this.deadlineReserve = deadlineReserve;
   }
 

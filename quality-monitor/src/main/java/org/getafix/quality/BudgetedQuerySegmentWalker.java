@@ -31,6 +31,9 @@ import java.util.function.LongSupplier;
  * allow is a failure, a timeout (HTTP 504) as in stock Druid. Any other query runs exactly as in stock
  * Druid, except that with {@link Admission} control on it may be shed, and a high-priority one reports its timeout.
  *
+ * <p>Every query that runs, budgeted or not, is counted in flight while its results are read, and its arrival
+ * noted: {@link Replays} replays mature runs when the Broker is idle.
+ *
  * <p>The inner runner is made for the stamped query and is handed that same query object: Druid's
  * {@code QuerySwappingQueryRunner} accepts no other.
  */
@@ -39,28 +42,32 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
   private final QuerySegmentWalker delegate;
   private final BudgetedQueries budgetedQueries;
   private final Admission admission;
+  private final Replays replays;
   private final LongSupplier clock;
 
   @Inject
   public BudgetedQuerySegmentWalker(
       ClientQuerySegmentWalker delegate,
       BudgetedQueries budgetedQueries,
-      Admission admission
+      Admission admission,
+      Replays replays
   )
   {
-    this(delegate, budgetedQueries, admission, System::currentTimeMillis);
+    this(delegate, budgetedQueries, admission, replays, System::currentTimeMillis);
   }
 
   BudgetedQuerySegmentWalker(
       QuerySegmentWalker delegate,
       BudgetedQueries budgetedQueries,
       Admission admission,
+      Replays replays,
       LongSupplier clock
   )
   {
     this.delegate = delegate;
     this.budgetedQueries = budgetedQueries;
     this.admission = admission;
+    this.replays = replays;
     this.clock = clock;
   }
 
@@ -80,12 +87,13 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
   {
     final long start = clock.getAsLong();
     final BudgetedQuery<T> budgeted = budgetedQueries.start(query, start);
+    replays.arrived(start);
     if (budgeted == null) {
-      return watchTimeout(query, runnerFor.apply(query));
+      return replays.counted(watchTimeout(query, runnerFor.apply(query)));
     }
     final Query<T> stamped = budgeted.stamped();
     final QueryRunner<T> inner = runnerFor.apply(stamped);
-    return (queryPlus, responseContext) -> {
+    return replays.counted((queryPlus, responseContext) -> {
       final Sequence<T> results = inner.run(queryPlus.withQuery(stamped), responseContext);
       return new LazySequence<>(() -> {
         final List<T> rows;
@@ -133,7 +141,7 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
           }
         });
       });
-    };
+    });
   }
 
   /** An unbudgeted query as in stock Druid; with admission control on, a high-priority one reports its timeout. */

@@ -18,6 +18,7 @@ import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
 import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.query.QuerySegmentWalker;
+import org.apache.druid.server.ClientQuerySegmentWalker;
 import org.getafix.core.contract.OwnedProperties;
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.redundancy.HedgePolicy;
@@ -32,9 +33,9 @@ import java.util.Random;
 /**
  * Budgeted queries on the Broker. Druid applies extension modules over its own with {@code Modules.override}, so
  * these bindings replace the two that {@code CliBroker} makes: the per-Historical client factory and the query
- * segment walker. Adds the budgeted queries' concerns (metrics, budget control, admission, mature runs; the mature
- * runs are lifecycle-managed: their threads stop with the Broker), hedged sub-queries (off by default) and their
- * endpoint.
+ * segment walker. Adds the budgeted queries' concerns (metrics, budget control, admission, mature runs and their
+ * replays; these two are lifecycle-managed: their threads stop with the Broker), hedged sub-queries (off by default)
+ * and their endpoint.
  */
 @LoadScope(roles = "broker")
 public class GetafixQualityModule implements DruidModule
@@ -84,6 +85,7 @@ public class GetafixQualityModule implements DruidModule
     JsonConfigProvider.bind(binder, QualityConfig.PREFIX, QualityConfig.class, Names.named(AS_BOUND));
     binder.bind(QualityMetrics.class).in(LazySingleton.class);
     binder.bind(MatureRuns.class).in(ManageLifecycle.class);
+    binder.bind(Replays.class).in(ManageLifecycle.class);
     binder.bind(BudgetControl.class).in(LazySingleton.class);
     binder.bind(Admission.class).in(LazySingleton.class);
     binder.bind(QualityProfiles.class).in(LazySingleton.class);
@@ -94,6 +96,8 @@ public class GetafixQualityModule implements DruidModule
     Jerseys.addResource(binder, QualityResource.class);
     binder.bind(QueryableDruidServer.Maker.class).to(BudgetedDruidClientFactory.class).in(LazySingleton.class);
     binder.bind(QuerySegmentWalker.class).to(BudgetedQuerySegmentWalker.class).in(LazySingleton.class);
+    // One Druid walker, which budgeted queries wrap and replays run through; Druid binds only the interface to it.
+    binder.bind(ClientQuerySegmentWalker.class).in(LazySingleton.class);
   }
 
   /** The Broker's recent latency of each server it sends sub-queries to; fed only while hedging is on. */

@@ -27,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Sampled mature re-execution (Ubora): for a sampled budgeted query, the sub-queries that miss the deadline keep
@@ -40,6 +41,9 @@ import java.util.concurrent.RejectedExecutionException;
  * are dropped; it keeps its place in {@code maxMatureRuns} until its late sub-queries end, as they still hold their
  * connections); a late sub-query that fails or a merge that throws fail it when it is measured. Every failure is
  * counted with its {@link MatureRunFailure reason}.
+ *
+ * <p>A sampled query that finds {@code maxMatureRuns} in flight (replays count among them) gets no mature run; it is
+ * skipped, and {@link Replays} may replay it whole once it has answered.
  */
 public class MatureRuns implements BudgetedQuery.Listener
 {
@@ -59,6 +63,8 @@ public class MatureRuns implements BudgetedQuery.Listener
   /** Merges mature answers and measures quality, one at a time. */
   private final ExecutorService measurer;
   private final Set<MatureRun> inFlight = ConcurrentHashMap.newKeySet();
+  /** Replays in flight ({@link Replays}): they hold the same connections, so they count in {@code maxMatureRuns}. */
+  private final AtomicInteger replaying = new AtomicInteger();
 
   @Inject
   public MatureRuns(
@@ -99,18 +105,24 @@ public class MatureRuns implements BudgetedQuery.Listener
     return configured;
   }
 
+  /** Whether {@code query} is sampled, or asks for a mature run with {@value QueryContextKeys#MATURE}. */
+  boolean sampled(Query<?> query)
+  {
+    final Boolean asked = query.context().getBoolean(QueryContextKeys.MATURE);
+    return query.getId() != null && (asked == null ? sampler.sample(query.getId()) : asked);
+  }
+
   /**
-   * The mature run of {@code query} if it is sampled (or asks for one with {@value QueryContextKeys#MATURE}) and the
-   * runs in flight leave room; else null.
+   * The mature run of {@code query} if it is {@link #sampled} and the runs in flight leave room; else null. A sampled
+   * query without one is skipped: {@link Replays} may replay it once it has answered.
    */
   @Nullable
   MatureRun sample(Query<?> query, long startMillis)
   {
-    final Boolean asked = query.context().getBoolean(QueryContextKeys.MATURE);
-    if (query.getId() == null || !(asked == null ? sampler.sample(query.getId()) : asked)) {
+    if (!sampled(query)) {
       return null;
     }
-    if (inFlight.size() >= maxRuns) {
+    if (!hasRoom()) {
       metrics.matureSkipped(query, startMillis);
       return null;
     }
@@ -120,9 +132,40 @@ public class MatureRuns implements BudgetedQuery.Listener
     return run;
   }
 
+  /**
+   * Whether another mature run or replay may start. Checked before it starts, not atomically with it: runs that start
+   * at the same moment may all pass, and overshoot {@code maxMatureRuns} by as many.
+   */
+  boolean hasRoom()
+  {
+    return runsInFlight() < maxRuns;
+  }
+
+  /** Mature runs and replays in flight. */
+  int runsInFlight()
+  {
+    return inFlight.size() + replaying.get();
+  }
+
+  void replayStarted()
+  {
+    replaying.incrementAndGet();
+  }
+
+  void replayEnded()
+  {
+    replaying.decrementAndGet();
+  }
+
   ExecutorService matureReader()
   {
     return matureReader;
+  }
+
+  /** The thread that measures answer quality, one answer at a time. */
+  ExecutorService measurer()
+  {
+    return measurer;
   }
 
   /**
@@ -248,11 +291,12 @@ public class MatureRuns implements BudgetedQuery.Listener
     }
   }
 
-  /** Mature runs in flight and the memo's size, for {@link QualityResource}. */
+  /** Mature runs and replays in flight and the memo's size, for {@link QualityResource}. */
   Map<String, Object> state()
   {
     final Map<String, Object> state = new LinkedHashMap<>();
     state.put("matureRunsInFlight", inFlight.size());
+    state.put("replaysInFlight", replaying.get());
     state.put("memoEntries", memo.entries());
     state.put("memoBytes", memo.bytes());
     return state;

@@ -1,6 +1,7 @@
 package org.getafix.quality;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import org.getafix.core.contract.Knob;
 import org.getafix.core.contract.QualityKnobs;
 import org.getafix.core.quality.admission.AdmissionConfig;
 import org.getafix.core.quality.control.BudgetControlConfig;
@@ -40,9 +41,10 @@ public class QualityConfig
   private long matureTimeoutMs = QualityKnobs.MATURE_TIMEOUT_MS.defaultValue();
 
   /**
-   * Mature runs in flight at most; a sampled query beyond them runs without one (counted as skipped). Each holds at
-   * most one reader thread and HTTP connection per Historical it queries, until its sub-answers are in. At most half of
-   * {@code druid.broker.http.numConnections} is used ({@code MatureRuns#maxRuns}).
+   * Mature runs in flight at most, replays among them; a sampled query beyond them runs without one (counted as
+   * skipped) and is queued for a replay. Each holds at most one reader thread and HTTP connection per Historical it
+   * queries, until its sub-answers are in. At most half of {@code druid.broker.http.numConnections} is used
+   * ({@code MatureRuns#maxRuns}).
    */
   @JsonProperty
   private int maxMatureRuns = QualityKnobs.MAX_MATURE_RUNS.defaultValue();
@@ -55,6 +57,16 @@ public class QualityConfig
 
   @JsonProperty
   private Period memoTtl = new Period(QualityKnobs.MEMO_TTL.defaultValue().toMillis());
+
+  /** Sampled queries beyond {@link #maxMatureRuns}, queued to be replayed whole ({@link Replays}); 0 replays none. */
+  @JsonProperty
+  private int replayQueueSize = QualityKnobs.REPLAY_QUEUE_SIZE.defaultValue();
+
+  @JsonProperty
+  private Period replayExpiration = new Period(QualityKnobs.REPLAY_EXPIRATION.defaultValue().toMillis());
+
+  @JsonProperty
+  private int replayIdleQueries = QualityKnobs.REPLAY_IDLE_QUERIES.defaultValue();
 
   /**
    * Datasources whose queries get their budget from a {@link BudgetControl} controller (one per datasource) when they
@@ -192,6 +204,21 @@ public class QualityConfig
     return memoTtl;
   }
 
+  public int getReplayQueueSize()
+  {
+    return replayQueueSize;
+  }
+
+  public Period getReplayExpiration()
+  {
+    return replayExpiration;
+  }
+
+  public int getReplayIdleQueries()
+  {
+    return replayIdleQueries;
+  }
+
   public List<String> getControlledDataSources()
   {
     return controlledDataSources;
@@ -316,7 +343,10 @@ public class QualityConfig
     QualityKnobs.MAX_MATURE_RUNS.check(maxMatureRuns);
     QualityKnobs.MEMO_MAX_BYTES.check(memoMaxBytes);
     QualityKnobs.MEMO_MAX_ENTRIES.check(memoMaxEntries);
-    QualityKnobs.MEMO_TTL.check(memoTtl == null ? null : Duration.ofMillis(memoTtl.toStandardDuration().getMillis()));
+    QualityKnobs.MEMO_TTL.check(duration(QualityKnobs.MEMO_TTL, memoTtl));
+    QualityKnobs.REPLAY_QUEUE_SIZE.check(replayQueueSize);
+    QualityKnobs.REPLAY_EXPIRATION.check(duration(QualityKnobs.REPLAY_EXPIRATION, replayExpiration));
+    QualityKnobs.REPLAY_IDLE_QUERIES.check(replayIdleQueries);
     QualityKnobs.CONTROLLED_DATA_SOURCES.check(controlledDataSources);
     QualityKnobs.CONTROLLED_LANES.check(controlledLanes);
     QualityKnobs.WHOLE_ANSWER_DATA_SOURCES.check(wholeAnswerDataSources);
@@ -341,6 +371,21 @@ public class QualityConfig
     QualityKnobs.REDUNDANCY_TARGET.check(redundancyTarget);
     QualityKnobs.HISTORICAL_SLOTS.check(historicalSlots);
     return this;
+  }
+
+  /** {@code period} as the knob's duration; one of months or years, which have no fixed length, is refused. */
+  @Nullable
+  private static Duration duration(Knob<Duration> knob, @Nullable Period period)
+  {
+    if (period == null) {
+      return null;
+    }
+    try {
+      return Duration.ofMillis(period.toStandardDuration().getMillis());
+    }
+    catch (UnsupportedOperationException e) {
+      throw new IllegalArgumentException(Knob.mustBe(knob.name(), "a fixed-length period", period), e);
+    }
   }
 
   @Nullable

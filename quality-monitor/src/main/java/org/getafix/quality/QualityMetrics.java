@@ -42,6 +42,12 @@ public class QualityMetrics implements BudgetedQuery.Listener
   private final AtomicLong completed = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private final AtomicLong skipped = new AtomicLong();
+  private final AtomicLong replaysQueued = new AtomicLong();
+  private final AtomicLong replaysUnneeded = new AtomicLong();
+  private final AtomicLong replaysStarted = new AtomicLong();
+  private final AtomicLong replaysCompleted = new AtomicLong();
+  private final AtomicLong replaysFailed = new AtomicLong();
+  private final Map<ReplayDrop, AtomicLong> replaysDropped = new EnumMap<>(ReplayDrop.class);
   private final AtomicLong evictions = new AtomicLong();
   private final AtomicLong hedgesSent = new AtomicLong();
   private final AtomicLong failoversSent = new AtomicLong();
@@ -53,7 +59,10 @@ public class QualityMetrics implements BudgetedQuery.Listener
   @Nullable
   private volatile RedundancyPeriod lastPeriod;
   private final Map<MatureRunFailure, AtomicLong> failures = new EnumMap<>(MatureRunFailure.class);
-  /** The mean quality of every sampled query, weighing each measured run for the skipped ones of its 10 s. */
+  /**
+   * The mean quality of every sampled query, weighing each measured run for the skipped ones of its 10 s that were not
+   * replayed. Its hour of buckets bounds {@code replayExpiration}.
+   */
   private final SampledQualityEstimate sampledQuality = new SampledQualityEstimate(10_000, 360);
 
   @Inject
@@ -62,6 +71,9 @@ public class QualityMetrics implements BudgetedQuery.Listener
     this.emitter = emitter;
     for (MatureRunFailure failure : MatureRunFailure.values()) {
       failures.put(failure, new AtomicLong());
+    }
+    for (ReplayDrop drop : ReplayDrop.values()) {
+      replaysDropped.put(drop, new AtomicLong());
     }
   }
 
@@ -119,17 +131,88 @@ public class QualityMetrics implements BudgetedQuery.Listener
   {
     completed.incrementAndGet();
     emit(run.query, GetafixMetric.MATURE_COMPLETED, 1);
+    measured(run.query, run.startMillis, coverage, quality, matureMillis, false);
+  }
+
+  /** A skipped sampled query was queued for a replay. */
+  void replayQueued(Query<?> query)
+  {
+    replaysQueued.incrementAndGet();
+    emit(query, GetafixMetric.REPLAY_QUEUED, 1);
+  }
+
+  /**
+   * A skipped sampled query, started at {@code startMillis}, answered whole online: its mature answer would be its
+   * online answer, so it is measured as such, without a replay, and counts as a sample measured after all.
+   */
+  void replayUnneeded(Query<?> query, long startMillis, Coverage coverage, AnswerQuality quality, long matureMillis)
+  {
+    replaysUnneeded.incrementAndGet();
+    emit(query, GetafixMetric.REPLAY_UNNEEDED, 1);
+    sampledQuality.onStartedLater(startMillis);
+    measured(query, startMillis, coverage, quality, matureMillis, false);
+  }
+
+  /** The replay of a skipped sampled query, started at {@code startMillis}, began: a sample measured after all. */
+  void replayStarted(Query<?> query, long startMillis)
+  {
+    replaysStarted.incrementAndGet();
+    emit(query, GetafixMetric.REPLAY_STARTED, 1);
+    sampledQuality.onStartedLater(startMillis);
+  }
+
+  /** A replay was measured; counted in the quality figures as a mature run, marked as replayed. */
+  void replayCompleted(
+      Query<?> query,
+      long startMillis,
+      Coverage coverage,
+      @Nullable AnswerQuality quality,
+      long matureMillis
+  )
+  {
+    replaysCompleted.incrementAndGet();
+    emit(query, GetafixMetric.REPLAY_COMPLETED, 1);
+    measured(query, startMillis, coverage, quality, matureMillis, true);
+  }
+
+  void replayFailed(Query<?> query)
+  {
+    replaysFailed.incrementAndGet();
+    emit(query, GetafixMetric.REPLAY_FAILED, 1);
+  }
+
+  void replayDropped(Query<?> query, ReplayDrop reason)
+  {
+    replaysDropped.get(reason).incrementAndGet();
+    emitter.emit(dimensions(query).setDimension(MetricDimension.REASON, reason.dimension())
+                                  .setMetric(GetafixMetric.REPLAY_DROPPED.metricName(), 1));
+  }
+
+  /**
+   * The quality of the online answer of {@code query}, sampled at {@code startMillis}, was measured, by its mature run
+   * or a replay: emitted, counted in the sampled-quality estimate and listed among the recent runs.
+   */
+  private void measured(
+      Query<?> query,
+      long startMillis,
+      Coverage coverage,
+      @Nullable AnswerQuality quality,
+      long matureMillis,
+      boolean replayed
+  )
+  {
     if (quality != null) {
-      emit(run.query, GetafixMetric.QUALITY_ANSWER, quality.quality());
-      sampledQuality.onMeasured(run.startMillis, quality.quality());
+      emit(query, GetafixMetric.QUALITY_ANSWER, quality.quality());
+      sampledQuality.onMeasured(startMillis, quality.quality());
     }
     final MatureRunReport report = new MatureRunReport(
-        run.query.getId(),
-        run.query.getType(),
-        String.join(",", run.query.getDataSource().getTableNames()),
+        query.getId(),
+        query.getType(),
+        String.join(",", query.getDataSource().getTableNames()),
         coverage,
         quality,
-        matureMillis
+        matureMillis,
+        replayed
     );
     synchronized (recent) {
       recent.addFirst(report);
@@ -226,6 +309,14 @@ public class QualityMetrics implements BudgetedQuery.Listener
     failures.forEach((reason, count) -> byReason.put(reason.dimension(), count.get()));
     state.put("matureRunsFailedByReason", byReason);
     state.put("matureRunsSkipped", skipped.get());
+    state.put("replaysQueued", replaysQueued.get());
+    state.put("replaysUnneeded", replaysUnneeded.get());
+    state.put("replaysStarted", replaysStarted.get());
+    state.put("replaysCompleted", replaysCompleted.get());
+    state.put("replaysFailed", replaysFailed.get());
+    final Map<String, Long> dropped = new LinkedHashMap<>();
+    replaysDropped.forEach((reason, count) -> dropped.put(reason.dimension(), count.get()));
+    state.put("replaysDroppedByReason", dropped);
     state.put("memoEvictions", evictions.get());
     state.put("hedgeableSubQueries", hedgeable.get());
     state.put("hedgesSent", hedgesSent.get());

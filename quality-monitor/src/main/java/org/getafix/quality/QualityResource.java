@@ -17,10 +17,10 @@ import java.util.Map;
 
 /**
  * {@code GET /druid/broker/v1/getafix/quality} (READ on STATE): the quality monitor's configuration, its figures of
- * budgeted queries and mature runs with the latest measured answer qualities, the memo, the budget controllers'
- * and the admission controller's state, the quality profiles learned from mature runs, and the recent time from a
- * deadline to the answer's last byte that sets how much of a budget is kept in reserve; and, under {@code /coverage},
- * the coverage of a recent budgeted answer by its id.
+ * budgeted queries, mature runs and replays with the latest measured answer qualities, the memo, the replay queue, the
+ * budget controllers' and the admission controller's state, the quality profiles learned from mature runs, and the
+ * recent time from a deadline to the answer's last byte that sets how much of a budget is kept in reserve; and, under
+ * {@code /coverage}, the coverage of a recent budgeted answer by its id.
  */
 @Path("/druid/broker/v1/getafix/quality")
 @ResourceFilters(StateResourceFilter.class)
@@ -29,6 +29,7 @@ public class QualityResource
   private final QualityConfig config;
   private final QualityMetrics metrics;
   private final MatureRuns matureRuns;
+  private final Replays replays;
   private final BudgetControl budgetControl;
   private final Admission admission;
   private final QualityProfiles profiles;
@@ -40,6 +41,7 @@ public class QualityResource
       QualityConfig config,
       QualityMetrics metrics,
       MatureRuns matureRuns,
+      Replays replays,
       BudgetControl budgetControl,
       Admission admission,
       QualityProfiles profiles,
@@ -50,6 +52,7 @@ public class QualityResource
     this.config = config;
     this.metrics = metrics;
     this.matureRuns = matureRuns;
+    this.replays = replays;
     this.budgetControl = budgetControl;
     this.admission = admission;
     this.profiles = profiles;
@@ -93,6 +96,7 @@ public class QualityResource
     state.put("config", config);
     state.putAll(metrics.state());
     state.putAll(matureRuns.state());
+    state.putAll(replays.state());
     state.put("budgetControl", budgetControl.state());
     state.put("admission", admission.state());
     state.put("qualityProfiles", profiles.state());

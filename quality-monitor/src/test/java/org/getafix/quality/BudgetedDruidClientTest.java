@@ -182,8 +182,10 @@ class BudgetedDruidClientTest
     matureRuns = new MatureRuns(config, metrics, CONGLOMERATE, MAPPER, new DruidHttpClientConfig());
     final BudgetControl budgetControl = new BudgetControl(config, emitter);
     final Admission admission = new Admission(config, emitter);
+    final Replays replays =
+        new Replays(config, metrics, matureRuns, () -> null, System::currentTimeMillis, Runnable::run, Runnable::run);
     return new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
-                                   new RecentCoverage(), new DeadlineReserve(0.25));
+                                   new RecentCoverage(), new DeadlineReserve(0.25), replays);
   }
 
   private BudgetedDruidClient<Result<TimeseriesResultValue>> client(BudgetedQueries budgetedQueries)

@@ -4,6 +4,7 @@ import org.apache.druid.error.DruidException;
 import org.apache.druid.guice.http.DruidHttpClientConfig;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.apache.druid.java.util.common.Intervals;
+import org.apache.druid.java.util.common.guava.LazySequence;
 import org.apache.druid.java.util.common.guava.Sequence;
 import org.apache.druid.java.util.common.guava.Sequences;
 import org.apache.druid.java.util.emitter.core.NoopEmitter;
@@ -110,6 +111,7 @@ class BudgetedQuerySegmentWalkerTest
     final BudgetControl budgetControl;
     final Admission admission;
     final BudgetedQueries budgetedQueries;
+    final Replays replays;
     final BudgetedQuerySegmentWalker walker;
 
     Broker(QuerySegmentWalker inner, QualityConfig config, LongSupplier clock)
@@ -127,9 +129,10 @@ class BudgetedQuerySegmentWalkerTest
       this.config = config;
       this.budgetControl = new BudgetControl(config, emitter);
       this.admission = new Admission(config, emitter);
+      this.replays = new Replays(config, metrics, matureRuns, () -> inner, clock, Runnable::run, Runnable::run);
       this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
-                                   new RecentCoverage(), new DeadlineReserve(0.25));
-      this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, clock);
+                                   new RecentCoverage(), new DeadlineReserve(0.25), replays);
+      this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, replays, clock);
       if (inner instanceof RecordingWalker) {
         ((RecordingWalker) inner).budgetedQueries = budgetedQueries;
       }
@@ -428,6 +431,39 @@ class BudgetedQuerySegmentWalkerTest
         () -> run(lenient.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100, QueryContextKeys.ALLOW_PARTIAL, "false")),
                   ResponseContext.createEmpty())
     );
+  }
+
+  /** Whether the Broker is idle enough to replay mature runs: every query through the walker counts while it runs. */
+  @Test
+  void everyQueryCountsInFlightWhileItsResultsAreReadAndItsArrivalIsNoted()
+  {
+    final List<Object> inFlightWhileRead = new ArrayList<>();
+    final Broker[] broker = new Broker[1];
+    final QuerySegmentWalker observing = new QuerySegmentWalker()
+    {
+      @Override
+      public <T> QueryRunner<T> getQueryRunnerForIntervals(Query<T> query, Iterable<Interval> intervals)
+      {
+        return (queryPlus, context) -> new LazySequence<>(() -> {
+          inFlightWhileRead.add(broker[0].replays.state().get("onlineQueriesInFlight"));
+          return Sequences.empty();
+        });
+      }
+
+      @Override
+      public <T> QueryRunner<T> getQueryRunnerForSegments(Query<T> query, Iterable<SegmentDescriptor> specs)
+      {
+        return getQueryRunnerForIntervals(query, List.of());
+      }
+    };
+    // Replays on: the arrivals are noted for the replay queue, which is off by default.
+    broker[0] = new Broker(observing, config(Map.of("replayQueueSize", 32)), steppingClock(500));
+    run(broker[0].walker, query(Map.of(QueryContextKeys.BUDGET_MS, 250)), ResponseContext.createEmpty());
+    run(broker[0].walker, query(Map.of()), ResponseContext.createEmpty());
+    assertEquals(List.of(1, 1), inFlightWhileRead, "budgeted, then not");
+    final Map<String, Object> state = broker[0].replays.state();
+    assertEquals(0, state.get("onlineQueriesInFlight"), "both done");
+    assertTrue((double) state.get("meanInterArrivalMs") > 0, "two arrivals, a gap apart: " + state);
   }
 
   /**

@@ -98,9 +98,11 @@ class MatureRunsTest
   private Map<String, Object> state()
   {
     final ServiceEmitter emitter = emitted.serviceEmitter();
+    final Replays replays =
+        new Replays(config, qualityMetrics, runs, () -> null, () -> 0L, Runnable::run, Runnable::run);
     return new QualityResource(
-        config, qualityMetrics, runs, new BudgetControl(config, emitter), new Admission(config, emitter), profiles,
-        new DeadlineReserve(0.25), new RecentCoverage()
+        config, qualityMetrics, runs, replays, new BudgetControl(config, emitter), new Admission(config, emitter),
+        profiles, new DeadlineReserve(0.25), new RecentCoverage()
     )
         .state();
   }

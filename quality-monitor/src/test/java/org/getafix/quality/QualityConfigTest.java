@@ -25,6 +25,25 @@ class QualityConfigTest
     assertFalse(config.isHedging(), "hedging is off unless asked for");
     assertEquals(0.95, config.hedgeSettings().quantile());
     assertEquals(0.05, config.hedgeSettings().hedgeRatio());
+    assertEquals(0, config.getReplayQueueSize(), "replays are off unless asked for");
+    assertEquals(60_000, config.getReplayExpiration().toStandardDuration().getMillis());
+    assertEquals(0, config.getReplayIdleQueries(), "idle as Ubora means it: nothing in flight");
+  }
+
+  @Test
+  void replayBoundsReadAsTheOperatorWritesThem()
+  {
+    final QualityConfig variable = MAPPER.convertValue(Map.of("replayExpiration", "P1M"), QualityConfig.class);
+    final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, variable::validate);
+    assertEquals("druid.getafix.quality.replayExpiration must be a fixed-length period, got [P1M]", e.getMessage());
+    final QualityConfig tooLong = MAPPER.convertValue(Map.of("replayExpiration", "PT31M"), QualityConfig.class);
+    assertEquals(
+        "druid.getafix.quality.replayExpiration must be in [PT1S, PT30M], got [PT31M]",
+        assertThrows(IllegalArgumentException.class, tooLong::validate).getMessage()
+    );
+    final QualityConfig off =
+        MAPPER.convertValue(Map.of("replayQueueSize", 0, "replayIdleQueries", 3), QualityConfig.class);
+    assertEquals(0, off.validate().getReplayQueueSize(), "0 replays nothing");
   }
 
   @Test
@@ -41,7 +60,14 @@ class QualityConfigTest
         Map.of("memoMaxEntries", 0),
         Map.of("memoTtl", "PT0S"),
         Map.of("hedgeQuantile", 1.0),
-        Map.of("hedgeRatio", 0.0)
+        Map.of("hedgeRatio", 0.0),
+        Map.of("replayQueueSize", -1),
+        Map.of("replayQueueSize", 10_001),
+        Map.of("replayExpiration", "PT0.5S"),
+        Map.of("replayExpiration", "PT31M"),
+        Map.of("replayExpiration", "P1M"),
+        Map.of("memoTtl", "P1M"),
+        Map.of("replayIdleQueries", -1)
     );
     for (Map<String, Object> properties : bad) {
       final QualityConfig config = MAPPER.convertValue(properties, QualityConfig.class);

@@ -67,6 +67,15 @@ public enum GetafixMetric
   MATURE_COMPLETED("getafix/mature/completed", "1 when a mature run is measured"),
   MATURE_FAILED("getafix/mature/failed", "1 when a mature run fails (reason)"),
   MATURE_SKIPPED("getafix/mature/skipped", "1 when a sampled query gets no mature run (maxMatureRuns in flight)"),
+  REPLAY_QUEUED("getafix/quality/replay/queued", "1 when a skipped sampled query is queued to be replayed whole"),
+  REPLAY_UNNEEDED(
+      "getafix/quality/replay/unneeded",
+      "1 when a skipped sampled query answered whole online, so its quality is measured without a replay"
+  ),
+  REPLAY_STARTED("getafix/quality/replay/started", "1 when a queued query is re-executed whole"),
+  REPLAY_COMPLETED("getafix/quality/replay/completed", "1 when a replay is measured"),
+  REPLAY_FAILED("getafix/quality/replay/failed", "1 when a replay fails or times out"),
+  REPLAY_DROPPED("getafix/quality/replay/dropped", "1 when a queued replay is dropped unrun (reason)"),
   MEMO_BYTES("getafix/memo/bytes", "the memo's weighed size in bytes after a sub-answer is memoised"),
   MEMO_EVICTIONS("getafix/memo/evictions", "1 when a memoised sub-answer is evicted (cause)"),
   HEDGE_SENT("getafix/hedge/sent", "1 for each hedge sub-query sent to another holder of a late sub-query's segments"),

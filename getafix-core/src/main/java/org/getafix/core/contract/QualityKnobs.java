@@ -63,7 +63,8 @@ public final class QualityKnobs
       PREFIX + ".maxMatureRuns",
       8,
       Interval.above(0),
-      "mature runs in flight at most; a sampled query beyond them runs without one"
+      "mature runs in flight at most, replays among them; a sampled query beyond them runs without one, and is "
+      + "queued for a replay"
   );
 
   public static final Knob<Long> MEMO_MAX_BYTES = Knob.longInteger(
@@ -85,6 +86,39 @@ public final class QualityKnobs
       PREFIX + ".memoTtl",
       Duration.ofMinutes(5),
       "how long a memoised sub-answer waits for its mature run"
+  );
+
+  /**
+   * Each entry holds its query's online answer until it is replayed or dropped, so this bounds the memory they take
+   * with the answers' size. Off by default: a replay re-executes a whole query on the Historicals, and what that does
+   * to their load, and to budget control and admission (a queue about to expire replays under load), is unmeasured.
+   */
+  public static final Knob<Integer> REPLAY_QUEUE_SIZE = Knob.integer(
+      PREFIX + ".replayQueueSize",
+      0,
+      Interval.closed(0, 10_000),
+      "sampled queries beyond maxMatureRuns queued with their online answers, to be re-executed whole when the Broker "
+      + "is idle and measured against that; 0 (the default) replays none"
+  );
+
+  /**
+   * At most half an hour: the sampled-quality estimate remembers a sampling moment for an hour, and a replay measured
+   * after that weighs as if nothing had been skipped then.
+   */
+  public static final Knob<Duration> REPLAY_EXPIRATION = Knob.durationBetween(
+      PREFIX + ".replayExpiration",
+      Duration.ofMinutes(1),
+      Duration.ofSeconds(1),
+      Duration.ofMinutes(30),
+      "how long after its online answer a queued replay may still start (the data may have changed since); older "
+      + "ones are dropped"
+  );
+
+  public static final Knob<Integer> REPLAY_IDLE_QUERIES = Knob.integer(
+      PREFIX + ".replayIdleQueries",
+      0,
+      Interval.closed(0, 10_000),
+      "queries and mature runs in flight on the Broker at most for it to count as idle for a replay (Ubora: 0)"
   );
 
   public static final Knob<List<String>> CONTROLLED_DATA_SOURCES = Knob.of(

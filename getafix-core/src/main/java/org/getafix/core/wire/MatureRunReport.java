@@ -13,6 +13,8 @@ import org.getafix.core.quality.AnswerQuality;
  * @param quality      the online answer measured against the mature one; null when its query type has no quality
  *                     metric
  * @param matureMillis from the query's start to its mature answer's measurement
+ * @param replayed     whether the mature answer came from a replay: the query re-executed whole after its online
+ *                     answer, having got no mature run at its start (absent in older reports: false)
  */
 public record MatureRunReport(
     String queryId,
@@ -20,7 +22,8 @@ public record MatureRunReport(
     String dataSource,
     Coverage coverage,
     AnswerQuality quality,
-    long matureMillis
+    long matureMillis,
+    boolean replayed
 )
 {
   /** The measured quality, NaN when none was measured. */

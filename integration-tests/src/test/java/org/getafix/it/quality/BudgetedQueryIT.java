@@ -72,7 +72,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>a sampled query's late sub-queries keep running: its mature answer is formed off the query thread, and the
  *   measured quality (on the Broker's quality endpoint) matches the coverage;</li>
  *   <li>a memo of a few entries under sustained load evicts, counts its evictions and the mature runs they fail (on
- *   the endpoint and in the emitted metrics), stays within its bound, and the Broker answers every query.</li>
+ *   the endpoint and in the emitted metrics), stays within its bound, and the Broker answers every query;</li>
+ *   <li>with replays on, the sampled queries skipped under load are queued, and once the load stops each is replayed
+ *   or dropped, and the replays' qualities are listed as replayed.</li>
  * </ul>
  * Writes the straggler figures to {@code integration-tests/target/budgeted-queries.json}.
  */
@@ -142,6 +144,31 @@ class BudgetedQueryIT
    * sub-query waits for a connection (see {@code maxMatureRuns} in docs/configuration.md).
    */
   private static final int MEMO_MATURE_RUNS = 4;
+  /**
+   * Replays under load: one mature run at most, so that while it waits on the straggler every other sampled query is
+   * skipped and, cut at its budget, queued; an expiration far beyond the test, so that no entry expires and every one
+   * is replayed or dropped for room; a few clients, below the launcher's 10 connections per Historical, for a few
+   * seconds, which queue more than enough; and the mature runs' timeout of the memo test, which is also each replay's.
+   */
+  private static final int REPLAY_MATURE_RUNS = 1;
+  private static final int REPLAY_QUEUE_SIZE = 32;
+  private static final String REPLAY_EXPIRATION = "PT10M";
+  private static final int REPLAY_CLIENTS = 3;
+  private static final Duration REPLAY_LOAD = Duration.ofSeconds(8);
+  private static final long REPLAY_BUDGET_MS = 500;
+  private static final long REPLAY_MATURE_TIMEOUT_MS = 15_000;
+  /** The endpoint's figures of the replays, which must not move between two reads for the queue to count as drained. */
+  private static final List<String> REPLAY_FIELDS = List.of(
+      "replaysQueued",
+      "replaysUnneeded",
+      "replaysStarted",
+      "replaysCompleted",
+      "replaysFailed",
+      "replaysDroppedByReason",
+      "replayQueue",
+      "replaysInFlight",
+      "matureRunsInFlight"
+  );
   private static final ObjectMapper MAPPER = new ObjectMapper();
   /** Only for the authorisation test, which sends its own header. */
   private static final HttpClient HTTP = HttpClient.newBuilder()
@@ -1018,6 +1045,105 @@ class BudgetedQueryIT
         cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
         cluster.restartBroker(Map.of(), Duration.ofMinutes(10));
       }
+    }
+  }
+
+  /**
+   * Replays of skipped mature runs on a Broker restarted (and restored afterwards) with replays on, every budgeted
+   * query sampled and one mature run at most. With the straggler throttled, a few clients send the workload's
+   * queries: the one mature run waits on the straggler, so the other sampled queries are skipped and, cut at their
+   * budget, queued. Once the load stops (and the straggler is restored, so that the replays end soon), the Broker is
+   * idle and replays the queue until it is empty. Every queued replay is accounted for: started or dropped; every
+   * started one completed or failed; and the replays' qualities are on the endpoint, marked as replayed.
+   */
+  @Test
+  void skippedSamplesQueuedUnderLoadAreReplayedOnceTheBrokerIsIdleAndEachIsAccountedFor() throws Exception
+  {
+    final Map<String, Object> figures = new LinkedHashMap<>();
+    try {
+      cluster.restartBroker(Map.of(
+          "druid.getafix.quality.matureSampleRate", "1.0",
+          "druid.getafix.quality.maxMatureRuns", String.valueOf(REPLAY_MATURE_RUNS),
+          "druid.getafix.quality.matureTimeoutMs", String.valueOf(REPLAY_MATURE_TIMEOUT_MS),
+          "druid.getafix.quality.replayQueueSize", String.valueOf(REPLAY_QUEUE_SIZE),
+          "druid.getafix.quality.replayExpiration", REPLAY_EXPIRATION
+      ), Duration.ofMinutes(10));
+      cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
+      final WorkloadResult load = WorkloadRunner.run(
+          cluster.brokerClient(),
+          QueryMix.defaultMix(DATASET),
+          new WorkloadRunner.Options(REPLAY_CLIENTS, REPLAY_LOAD, 0, 11, Map.of(BUDGET, REPLAY_BUDGET_MS))
+      );
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+      figures.put("load", load.summary());
+      assertEquals(List.of(), load.failures().stream().limit(5).map(QueryOutcome::error).toList(), load.summary());
+
+      // The endpoint's figures are read one after another while the Broker's replay thread moves an entry from the
+      // queue to the replays in flight: the queue counts as drained only when nothing is queued or running and no
+      // figure moved since the read before. The deadline bounds the worst case, in which the last mature run and
+      // every replay after it run until the timeout.
+      final JsonNode[] state = new JsonNode[1];
+      Waits.await(
+          "the replay queue to drain",
+          Duration.ofMillis(REPLAY_MATURE_TIMEOUT_MS).multipliedBy(REPLAY_QUEUE_SIZE + 2),
+          Duration.ofMillis(500),
+          () -> {
+            final JsonNode before = state[0];
+            state[0] = qualityState();
+            return state[0].path("replayQueue").asInt(-1) == 0
+                   && state[0].path("replaysInFlight").asInt(-1) == 0
+                   && state[0].path("matureRunsInFlight").asInt(-1) == 0
+                   && before != null
+                   && REPLAY_FIELDS.stream().allMatch(field -> before.path(field).equals(state[0].path(field)));
+          },
+          () -> ": " + state[0]
+      );
+      final JsonNode counters = state[0];
+      REPLAY_FIELDS.forEach(field -> figures.put(field, counters.path(field)));
+      figures.put("matureRunsSkipped", counters.path("matureRunsSkipped").asLong());
+      final long queued = counters.path("replaysQueued").asLong();
+      final long started = counters.path("replaysStarted").asLong();
+      long dropped = 0;
+      for (JsonNode count : counters.path("replaysDroppedByReason")) {
+        dropped += count.asLong();
+      }
+      assertTrue(queued > 0, "no skipped sample was queued: " + counters);
+      assertTrue(started > 0, "nothing was replayed once the load stopped: " + counters);
+      assertTrue(
+          queued + counters.path("replaysUnneeded").asLong() <= counters.path("matureRunsSkipped").asLong(),
+          "only a skipped sample is queued, or measured whole: " + counters
+      );
+      assertEquals(
+          queued,
+          started + dropped + counters.path("replayQueue").asLong(),
+          "every queued replay is started, dropped or still queued: " + counters
+      );
+      assertEquals(
+          started,
+          counters.path("replaysCompleted").asLong() + counters.path("replaysFailed").asLong(),
+          "every started replay is counted as completed or failed: " + counters
+      );
+
+      final List<JsonNode> replayed = new ArrayList<>();
+      counters.path("recent").forEach(run -> {
+        if (run.path("replayed").asBoolean(false)) {
+          replayed.add(run);
+        }
+      });
+      figures.put("replayedInRecent", replayed.size());
+      assertFalse(replayed.isEmpty(), "no replayed run among the recent ones: " + counters.path("recent"));
+      assertTrue(replayed.size() <= counters.path("replaysCompleted").asLong(), counters.toString());
+      for (JsonNode run : replayed) {
+        final JsonNode quality = run.path("quality").path("quality");
+        assertTrue(quality.isNumber(), "a replay measured no quality: " + run);
+        assertTrue(quality.asDouble() >= 0 && quality.asDouble() <= 1, "a quality outside [0, 1]: " + run);
+        assertTrue(run.path("coverage").path("timedOut").asBoolean(false), "only a cut answer is replayed: " + run);
+      }
+    }
+    finally {
+      FIGURES.put("replaysUnderLoad", figures);
+      cluster.setCpuQuota(STRAGGLER, cluster.config().cpuQuota(STRAGGLER));
+      cluster.restartBroker(Map.of(), Duration.ofMinutes(10));
     }
   }
 

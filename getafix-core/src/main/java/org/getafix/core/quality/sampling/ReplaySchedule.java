@@ -8,11 +8,12 @@ package org.getafix.core.quality.sampling;
  *   <li>its window has passed: {@link Decision#DROP} (its result would come too late);</li>
  *   <li>the time to clear the queue (queued replays × mean replay time) reaches the time left in its window:
  *   {@link Decision#RUN} now, idle or not;</li>
- *   <li>no online query is outstanding and the mean inter-arrival gap of online queries exceeds the replay time:
- *   {@link Decision#RUN} (the replay most likely finishes before the next query arrives);</li>
+ *   <li>the front end is idle, at most {@code idleOutstanding} queries outstanding (0, Ubora's rule: none), and the
+ *   mean inter-arrival gap of online queries exceeds the replay time: {@link Decision#RUN} (the replay most likely
+ *   finishes before the next query arrives);</li>
  *   <li>otherwise {@link Decision#WAIT}.</li>
  * </ol>
- * Immutable and thread-safe; the caller owns the queue and the measurements.
+ * Immutable and thread-safe; the caller owns the queue and the measurements ({@link ReplayQueue}).
  */
 public final class ReplaySchedule
 {
@@ -25,30 +26,39 @@ public final class ReplaySchedule
   }
 
   private final double expirationWindowMillis;
+  private final int idleOutstanding;
 
-  /** @param expirationWindowMillis how long after its online execution a mature result is still useful, &gt; 0 */
-  public ReplaySchedule(double expirationWindowMillis)
+  /**
+   * @param expirationWindowMillis how long after its online execution a mature result is still useful, &gt; 0
+   * @param idleOutstanding        the most outstanding queries at which the front end still counts as idle, &ge; 0
+   */
+  public ReplaySchedule(double expirationWindowMillis, int idleOutstanding)
   {
     if (!(Double.isFinite(expirationWindowMillis) && expirationWindowMillis > 0)) {
       throw new IllegalArgumentException(
           "replay expiration window must be a finite number > 0, got [" + expirationWindowMillis + "]"
       );
     }
+    if (idleOutstanding < 0) {
+      throw new IllegalArgumentException("idle outstanding queries must be >= 0, got [" + idleOutstanding + "]");
+    }
     this.expirationWindowMillis = expirationWindowMillis;
+    this.idleOutstanding = idleOutstanding;
   }
 
   /**
    * @param oldestAgeMillis          time since the oldest queued replay's online execution finished
    * @param queuedReplays            replays waiting, including the oldest
-   * @param outstandingOnline        online queries in flight on the front end
+   * @param outstanding              queries in flight on the front end: online ones, and whatever else the caller
+   *                                 counts as load (replays in flight among them, so that idle replays run one by one)
    * @param meanInterArrivalMillis   mean gap between online query arrivals (NaN when unknown: never idle)
-   * @param meanReplayMillis         mean time of one replay (NaN when unknown: run only when urgent, assuming 0)
+   * @param meanReplayMillis         mean time of one replay (NaN when unknown: taken as 0, so never urgent)
    * @return never throws; an empty queue or a NaN age waits
    */
   public Decision decide(
       double oldestAgeMillis,
       int queuedReplays,
-      int outstandingOnline,
+      int outstanding,
       double meanInterArrivalMillis,
       double meanReplayMillis
   )
@@ -64,7 +74,7 @@ public final class ReplaySchedule
     if (queuedReplays * replay >= remaining) {
       return Decision.RUN;
     }
-    if (outstandingOnline <= 0 && meanInterArrivalMillis > replay) {
+    if (outstanding <= idleOutstanding && meanInterArrivalMillis > replay) {
       return Decision.RUN;
     }
     return Decision.WAIT;

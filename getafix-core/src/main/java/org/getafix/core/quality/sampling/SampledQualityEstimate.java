@@ -7,6 +7,11 @@ package org.getafix.core.quality.sampling;
  * sampled queries of its time bucket: it weighs (sampled in the bucket) / (measured-to-be in the bucket), the inverse
  * of the chance that a sample of that moment got a run (inverse probability weighting).
  *
+ * <p>A skipped sample that is measured later after all (replayed, {@link ReplayQueue}) {@link #onStartedLater starts
+ * late}: it counts as started in the bucket of its sampling, where its run is measured too, since it measures the
+ * online answer of that moment. Its own run then stands for it, and every run of the bucket weighs less, as fewer
+ * samples there went unmeasured; the replays that never start (dropped) are still stood for by the bucket's runs.
+ *
  * <p>The confidence is a normal approximation over the effective sample size of the weights, (Σw)² / Σw². Buckets
  * older than {@code buckets × bucketMillis} are forgotten; a run measured after its bucket is gone weighs 1.
  * Thread-safe; garbage (NaN or out-of-range quality, negative times) is ignored.
@@ -100,6 +105,21 @@ public final class SampledQualityEstimate
     }
     bucket.sampled++;
     if (started) {
+      bucket.started++;
+    }
+  }
+
+  /**
+   * A query sampled at {@code sampledAtMillis} that got no run then ({@code onSampled(..., false)}) got one later. A
+   * bucket already forgotten is left alone: the run will weigh 1 when it is measured.
+   */
+  public synchronized void onStartedLater(long sampledAtMillis)
+  {
+    if (sampledAtMillis < 0) {
+      return;
+    }
+    final Bucket bucket = bucket(sampledAtMillis, false);
+    if (bucket != null && bucket.started < bucket.sampled) {
       bucket.started++;
     }
   }

@@ -86,4 +86,40 @@ class SampledQualityEstimateTest
     retiring.onMeasured(4 * BUCKET, 1.0);
     assertEquals((2 * 0.2 + 1.0) / 3, retiring.estimate().meanQuality(), 1e-12, "a run measured in time keeps its weight");
   }
+
+  /**
+   * A bucket of four samples: one got its mature run (quality 1), three were skipped at the limit. Until they are
+   * replayed, the one run stands for all four; each replay that starts then stands for itself, and one that never
+   * starts (dropped) is stood for by the bucket's runs.
+   */
+  @Test
+  void aReplayedSampleCountsAsStartedInTheBucketOfItsSampling()
+  {
+    final SampledQualityEstimate estimate = new SampledQualityEstimate(BUCKET, 10);
+    estimate.onSampled(0, true);
+    for (int i = 1; i <= 3; i++) {
+      estimate.onSampled(i, false);
+    }
+    estimate.onMeasured(0, 1.0);
+    assertEquals(1.0, estimate.estimate().meanQuality(), 1e-12);
+
+    // Two replays start later and measure the answers of the bucket's moment: 0.4 each.
+    estimate.onStartedLater(1);
+    estimate.onStartedLater(2);
+    estimate.onMeasured(1, 0.4);
+    estimate.onMeasured(2, 0.4);
+    final SampledQualityEstimate.Estimate e = estimate.estimate();
+    // Each of the three runs weighs 4 / 3: the third skipped sample was dropped and is stood for.
+    assertEquals((1.0 + 0.4 + 0.4) / 3, e.meanQuality(), 1e-12, e.toString());
+    assertEquals(3, e.measuredRuns());
+    assertEquals(3, e.effectiveRuns(), 1e-9, "equal weights: " + e);
+
+    // Starting later never counts more runs than samples, nor touches a forgotten bucket.
+    estimate.onStartedLater(3);
+    estimate.onStartedLater(3);
+    estimate.onStartedLater(-1);
+    estimate.onStartedLater(100 * BUCKET);
+    estimate.onMeasured(3, 0.4);
+    assertEquals((1.0 + 3 * 0.4) / 4, estimate.estimate().meanQuality(), 1e-12);
+  }
 }

@@ -59,7 +59,7 @@ class SamplingTest
   @Test
   void replaysRunWhenIdleWhenUrgentAndAreDroppedWhenExpired()
   {
-    final ReplaySchedule schedule = new ReplaySchedule(60_000);
+    final ReplaySchedule schedule = new ReplaySchedule(60_000, 0);
     // Busy front end, plenty of window left: wait.
     assertEquals(ReplaySchedule.Decision.WAIT, schedule.decide(1_000, 3, 2, 50, 200));
     // Idle, but queries arrive every 50 ms and a replay takes 200 ms: it would delay the next query. Wait.
@@ -74,14 +74,26 @@ class SamplingTest
   }
 
   @Test
+  void aBrokerWithAFewQueriesInFlightCanCountAsIdle()
+  {
+    final ReplaySchedule ubora = new ReplaySchedule(60_000, 0);
+    final ReplaySchedule lenient = new ReplaySchedule(60_000, 2);
+    assertEquals(ReplaySchedule.Decision.WAIT, ubora.decide(1_000, 1, 1, 500, 200), "one query outstanding: busy");
+    assertEquals(ReplaySchedule.Decision.RUN, lenient.decide(1_000, 1, 2, 500, 200), "two are within the threshold");
+    assertEquals(ReplaySchedule.Decision.WAIT, lenient.decide(1_000, 1, 3, 500, 200), "three are not");
+    assertEquals(ReplaySchedule.Decision.WAIT, lenient.decide(1_000, 1, 0, 100, 200), "idle, but the gaps are short");
+  }
+
+  @Test
   void replayScheduleSurvivesUnknownMeasurements()
   {
-    final ReplaySchedule schedule = new ReplaySchedule(1_000);
+    final ReplaySchedule schedule = new ReplaySchedule(1_000, 0);
     assertEquals(ReplaySchedule.Decision.WAIT, schedule.decide(10, 0, 0, 500, 20), "nothing queued");
     assertEquals(ReplaySchedule.Decision.WAIT, schedule.decide(Double.NaN, 1, 0, 500, 20));
     assertEquals(ReplaySchedule.Decision.WAIT, schedule.decide(10, 1, 0, Double.NaN, 20), "unknown gap: never idle");
     assertEquals(ReplaySchedule.Decision.RUN, schedule.decide(10, 1, 0, 500, Double.NaN), "unknown replay time: 0");
-    assertThrows(IllegalArgumentException.class, () -> new ReplaySchedule(0));
-    assertThrows(IllegalArgumentException.class, () -> new ReplaySchedule(Double.POSITIVE_INFINITY));
+    assertThrows(IllegalArgumentException.class, () -> new ReplaySchedule(0, 0));
+    assertThrows(IllegalArgumentException.class, () -> new ReplaySchedule(Double.POSITIVE_INFINITY, 0));
+    assertThrows(IllegalArgumentException.class, () -> new ReplaySchedule(1_000, -1));
   }
 }
