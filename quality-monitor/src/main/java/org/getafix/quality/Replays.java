@@ -153,11 +153,16 @@ public class Replays implements BudgetedQuery.Listener
   }
 
   /**
-   * {@code runner}, counted among the queries in flight while its results are read. Counted once per run: Druid's
-   * wrapped yielder calls {@code after} when a step fails and again when it is closed.
+   * {@code runner}, counted among the queries in flight while its results are read; {@code runner} itself when
+   * replays are off. Counted once per run: Druid's wrapped yielder calls {@code after} when a step fails and again
+   * when it is closed.
    */
   <T> QueryRunner<T> counted(QueryRunner<T> runner)
   {
+    if (queue == null) {
+      // Replays off: a query pays nothing for them.
+      return runner;
+    }
     return (queryPlus, responseContext) -> {
       final AtomicBoolean counted = new AtomicBoolean();
       return Sequences.wrap(
