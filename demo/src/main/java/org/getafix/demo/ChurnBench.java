@@ -152,6 +152,14 @@ final class ChurnBench
         for (Map.Entry<String, Set<String>> segment : now.entrySet()) {
           final Set<String> added = new HashSet<>(segment.getValue());
           added.removeAll(last.getOrDefault(segment.getKey(), Set.of()));
+          if (!added.isEmpty()) {
+            // Which segment moved where and when, so that a load can be traced to what the plan did then.
+            bench.progress(String.format(
+                Locale.ROOT, "  %s: %.0f s in, %s loaded on %s (held by %s before)",
+                setup, (System.nanoTime() - start) / 1e9, segment.getKey(), added,
+                last.getOrDefault(segment.getKey(), Set.of())
+            ));
+          }
           loads += added.size();
           bytes += added.size() * sizes.getOrDefault(segment.getKey(), 0L);
         }

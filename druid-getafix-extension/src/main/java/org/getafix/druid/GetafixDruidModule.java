@@ -8,7 +8,6 @@ import com.google.inject.Binder;
 import com.google.inject.Inject;
 import com.google.inject.Provider;
 import com.google.inject.Provides;
-import com.google.inject.ProvisionException;
 import com.google.inject.name.Named;
 import com.google.inject.name.Names;
 import org.apache.druid.guice.JsonConfigProvider;
@@ -101,28 +100,17 @@ public class GetafixDruidModule implements DruidModule
     JsonConfigProvider.bind(binder, HistoricalStatsConfig.PREFIX, HistoricalStatsConfig.class, Names.named(STATS_AS_BOUND));
   }
 
-  /**
-   * Bound and validated once, here, so that a bad property stops the Historical at start, naming it. The reason is
-   * logged before the failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the classes
-   * involved, which fails on Java 17 class files and would leave the log without it.
-   */
+  /** Bound and validated once, here, so that a bad property stops the node at start, naming it in the log. */
   @Provides
   @LazySingleton
   public HistoricalStatsConfig historicalStatsConfig(@Named(STATS_AS_BOUND) Provider<HistoricalStatsConfig> asBound)
   {
-    try {
-      return asBound.get().validate();
-    }
-    catch (ProvisionException e) {
-      e.getErrorMessages().forEach(
-          message -> log.error("Invalid Getafix statistics configuration, the node stops: %s", message.getMessage())
-      );
-      throw e;
-    }
-    catch (RuntimeException e) {
-      log.error("Invalid Getafix statistics configuration, the node stops: %s", e.getMessage());
-      throw e;
-    }
+    return StartupConfigs.validated(
+        asBound,
+        HistoricalStatsConfig::validate,
+        log,
+        "Invalid Getafix statistics configuration, the node stops"
+    );
   }
 
   @Provides

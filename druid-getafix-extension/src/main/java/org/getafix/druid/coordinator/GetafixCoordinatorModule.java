@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.Module;
 import com.google.inject.Binder;
 import com.google.inject.Provider;
 import com.google.inject.Provides;
-import com.google.inject.ProvisionException;
 import com.google.inject.name.Named;
 import com.google.inject.name.Names;
 import org.apache.druid.guice.Jerseys;
@@ -15,6 +14,7 @@ import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
 import org.apache.druid.java.util.common.logger.Logger;
+import org.getafix.druid.StartupConfigs;
 import org.getafix.druid.coordinator.config.GetafixConfig;
 import org.getafix.druid.coordinator.http.GetafixDynamicConfigResource;
 import org.getafix.druid.coordinator.http.GetafixStatusResource;
@@ -57,28 +57,16 @@ public class GetafixCoordinatorModule implements DruidModule
     Jerseys.addResource(binder, GetafixStatusResource.class);
   }
 
-  /**
-   * Bound and validated once, here, so that a bad property stops the Coordinator at start. The reason is logged
-   * before the failure reaches Guice: Druid 33's Guice formats a provisioning error by reading the classes involved,
-   * which fails on Java 17 class files and would leave the log without it. That holds for a value Jackson cannot bind
-   * (a word where a number goes) as for one out of bounds.
-   */
+  /** Bound and validated once, here, so that a bad property stops the Coordinator at start, naming it in the log. */
   @Provides
   @LazySingleton
   public GetafixConfig getafixConfig(@Named(AS_BOUND) Provider<GetafixConfig> asBound)
   {
-    try {
-      return asBound.get().validate();
-    }
-    catch (ProvisionException e) {
-      e.getErrorMessages().forEach(
-          message -> log.error("Invalid Getafix configuration, the Coordinator stops: %s", message.getMessage())
-      );
-      throw e;
-    }
-    catch (RuntimeException e) {
-      log.error("Invalid Getafix configuration, the Coordinator stops: %s", e.getMessage());
-      throw e;
-    }
+    return StartupConfigs.validated(
+        asBound,
+        GetafixConfig::validate,
+        log,
+        "Invalid Getafix configuration, the Coordinator stops"
+    );
   }
 }
