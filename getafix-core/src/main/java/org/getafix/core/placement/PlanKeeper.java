@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -77,6 +78,45 @@ public final class PlanKeeper
     THROTTLED
   }
 
+  /** Why a segment's holders changed in a round. */
+  public enum Cause
+  {
+    /** The fresh plan was adopted whole ({@link Verdict#reason} says why). */
+    ADOPTED,
+    /** The plan in force did not know the segment. */
+    NEW,
+    /** A node of its row in force is no longer placeable. */
+    NODE_LEFT,
+    /** Its row in force placed it on stragglers only. */
+    OFF_STRAGGLERS,
+    /** The fresh plan gave it more holders, up to {@value #BACKED_UP_HOLDERS}, for {@value #GROW_AFTER_ROUNDS} rounds. */
+    GREW,
+    /** More holders split its load while a node it loads was past the bound. */
+    SPLIT,
+    /** The fresh plan gave it fewer holders long enough: it dropped those that carried least of its load. */
+    SHRANK,
+    /** Its row changed to bring the peak back within the bound. */
+    REPAIR
+  }
+
+  /**
+   * A segment whose holders the round's plan changes, so that an operator can tell each load and drop the plan asks
+   * for from its reason.
+   *
+   * @param before its holders in the plan in force before the round
+   * @param after  its holders in the round's plan
+   * @param detail for a split or a repair: the node it relieved, that node's utilisation against the bound, and
+   *               whether the budget paid for it or why it did not have to; empty otherwise
+   */
+  public record HolderChange(String segmentId, Set<String> before, Set<String> after, Cause cause, String detail)
+  {
+    public HolderChange
+    {
+      before = Set.copyOf(before);
+      after = Set.copyOf(after);
+    }
+  }
+
   /**
    * A round's verdict.
    *
@@ -87,6 +127,7 @@ public final class PlanKeeper
    * @param patched   segments of the kept plan placed anew (new, grown, off a node that left or off stragglers)
    * @param repaired  segments of the kept plan whose rows changed to bring its peak within the bound
    * @param deferred  segments whose repair would load and waits for the rebalancing budget
+   * @param changes   the segments whose holders differ from the plan in force before the round, and why
    */
   public record Verdict(
       PlacementPlan plan,
@@ -95,9 +136,15 @@ public final class PlanKeeper
       double freshPeak,
       int patched,
       int repaired,
-      int deferred
+      int deferred,
+      List<HolderChange> changes
   )
   {
+    public Verdict
+    {
+      changes = List.copyOf(changes);
+    }
+
     public boolean adopted()
     {
       return reason != Reason.KEPT && reason != Reason.THROTTLED;
@@ -204,7 +251,7 @@ public final class PlanKeeper
     final Peak peak = new Peak(placeable, segments);
     final double freshPeak = peak.of(fresh.nodeLoads(segments));
     if (early != null) {
-      return adopt(new Verdict(fresh, early, Double.NaN, freshPeak, 0, 0, 0), constraints);
+      return adopt(verdict(fresh, early, Double.NaN, freshPeak, 0, new Repair(0, 0), Map.of()), constraints);
     }
     final Set<String> stragglers = stragglers(nodes);
     final Map<String, SegmentLoad> bySegment = new HashMap<>();
@@ -219,14 +266,20 @@ public final class PlanKeeper
     final Map<String, Long> held = new HashMap<>();
     final Map<String, Integer> stillCooling = new HashMap<>();
     final Map<String, Integer> stillGrowing = new HashMap<>();
+    final Map<String, Why> causes = new HashMap<>();
     final int backedUp = Math.max(constraints.minReplicas(), BACKED_UP_HOLDERS);
     for (Map.Entry<String, Map<String, Double>> freshRow : fresh.shares().entrySet()) {
       final String segment = freshRow.getKey();
       final Map<String, Double> keptRow = inForce.sharesOf(segment);
-      if (keptRow.isEmpty() || !placeable.keySet().containsAll(keptRow.keySet())
-          || stragglers.containsAll(keptRow.keySet()) && !stragglers.containsAll(freshRow.getValue().keySet())) {
+      final Cause misplaced = keptRow.isEmpty() ? Cause.NEW
+                              : !placeable.keySet().containsAll(keptRow.keySet()) ? Cause.NODE_LEFT
+                              : stragglers.containsAll(keptRow.keySet())
+                                && !stragglers.containsAll(freshRow.getValue().keySet()) ? Cause.OFF_STRAGGLERS
+                              : null;
+      if (misplaced != null) {
         rows.put(segment, null);
         patched.add(segment);
+        causes.put(segment, new Why(misplaced, ""));
         continue;
       }
       Map<String, Double> row = keptRow;
@@ -239,6 +292,7 @@ public final class PlanKeeper
           rows.put(segment, null);
           patched.add(segment);
           grown.add(segment);
+          causes.put(segment, new Why(Cause.GREW, ""));
           continue;
         }
         stillGrowing.put(segment, rounds);
@@ -247,6 +301,7 @@ public final class PlanKeeper
         if (rounds >= (flapping.contains(segment) ? FLAPPING_SHRINK_AFTER_ROUNDS : SHRINK_AFTER_ROUNDS)) {
           row = shrink(keptRow, freshRow.getValue(), stragglers);
           shrunkAt.put(segment, round);
+          causes.put(segment, new Why(Cause.SHRANK, ""));
         } else {
           stillCooling.put(segment, rounds);
         }
@@ -304,6 +359,7 @@ public final class PlanKeeper
       grewBack(segment);
       stillGrowing.remove(segment);
       patched.add(segment);
+      causes.put(segment, new Why(Cause.SPLIT, urgent ? "the peak is urgent" : "paid from the budget"));
     }
     cooling = stillCooling;
     growing = stillGrowing;
@@ -312,7 +368,7 @@ public final class PlanKeeper
     Repair repair = new Repair(0, deferredSplits);
     if (peak.of(routed) > bound) {
       repair = repair(rows, fresh, bySegment, placeable, stragglers, routed, held, currentHolders, peak,
-                      freshPeak * (1 + minGain / 2), budget, urgentPeak);
+                      freshPeak * (1 + minGain / 2), budget, urgentPeak, causes);
       repair = new Repair(repair.repaired(), repair.deferred() + deferredSplits);
     }
     final double keptPeak = peak.of(routed);
@@ -322,12 +378,12 @@ public final class PlanKeeper
       final long loads = bytesLoaded(fresh, bySegment, currentHolders);
       if (keptPeak > urgentPeak || budget.affords(loads)) {
         budget.spend(loads);
-        return adopt(verdict(fresh, Reason.GAIN, keptPeak, freshPeak, patched.size(), repair), constraints);
+        return adopt(verdict(fresh, Reason.GAIN, keptPeak, freshPeak, patched.size(), repair, Map.of()), constraints);
       }
       repair = new Repair(repair.repaired(), changedRows(fresh, rows));
     }
     if (overfills(held, placeable)) {
-      return adopt(verdict(fresh, Reason.MEMORY, keptPeak, freshPeak, patched.size(), repair), constraints);
+      return adopt(verdict(fresh, Reason.MEMORY, keptPeak, freshPeak, patched.size(), repair, Map.of()), constraints);
     }
     final List<UnplacedSegment> unplaced = new ArrayList<>();
     for (UnplacedSegment u : fresh.unplaced()) {
@@ -335,21 +391,48 @@ public final class PlanKeeper
         unplaced.add(u);
       }
     }
-    inForce = new PlacementPlan(rows, unplaced);
     final Reason reason = keptPeak > bound ? Reason.THROTTLED : Reason.KEPT;
-    return verdict(inForce, reason, keptPeak, freshPeak, patched.size(), repair);
+    final Verdict verdict = verdict(new PlacementPlan(rows, unplaced), reason, keptPeak, freshPeak, patched.size(),
+                                    repair, causes);
+    inForce = verdict.plan();
+    return verdict;
   }
 
-  private static Verdict verdict(
+  /** Why the round changed a segment's row; see {@link HolderChange}. */
+  private record Why(Cause cause, String detail)
+  {
+  }
+
+  /**
+   * The round's verdict on {@code plan}, with each segment whose holders differ from the plan in force before the
+   * round and why: the cause recorded in {@code causes}, or {@link Cause#ADOPTED} when none is (a fresh plan adopted
+   * whole).
+   */
+  private Verdict verdict(
       PlacementPlan plan,
       Reason reason,
       double keptPeak,
       double freshPeak,
       int patched,
-      Repair repair
+      Repair repair,
+      Map<String, Why> causes
   )
   {
-    return new Verdict(plan, reason, keptPeak, freshPeak, patched, repair.repaired(), repair.deferred());
+    final List<HolderChange> changes = new ArrayList<>();
+    for (Map.Entry<String, Map<String, Double>> row : plan.shares().entrySet()) {
+      final Set<String> before = inForce == null ? Set.of() : inForce.sharesOf(row.getKey()).keySet();
+      if (!before.equals(row.getValue().keySet())) {
+        final Why why = causes.get(row.getKey());
+        changes.add(new HolderChange(
+            row.getKey(),
+            before,
+            row.getValue().keySet(),
+            why == null ? Cause.ADOPTED : why.cause(),
+            why == null ? "" : why.detail()
+        ));
+      }
+    }
+    return new Verdict(plan, reason, keptPeak, freshPeak, patched, repair.repaired(), repair.deferred(), changes);
   }
 
   /**
@@ -373,7 +456,8 @@ public final class PlanKeeper
       Peak peak,
       double target,
       LoadBudget budget,
-      double urgentPeak
+      double urgentPeak,
+      Map<String, Why> causes
   )
   {
     final Set<String> waiting = new HashSet<>();
@@ -438,6 +522,16 @@ public final class PlanKeeper
       });
       rows.put(taken, after);
       waiting.remove(taken);
+      causes.put(taken, new Why(Cause.REPAIR, String.format(
+          Locale.ROOT,
+          "relieves %s at %.3f of the mean utilisation against a bound of %.3f, %s",
+          hottest,
+          peakUtilisation,
+          target,
+          budgeted ? "paid from the budget"
+                   : stragglers.contains(hottest) ? "a straggler's, not budgeted"
+                   : urgentPeak == 0 ? "while settling, not budgeted" : "urgent, not budgeted"
+      )));
       if (budgeted) {
         budget.spend(bestLoads);
       }

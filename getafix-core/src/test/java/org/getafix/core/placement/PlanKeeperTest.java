@@ -155,6 +155,38 @@ class PlanKeeperTest
   }
 
   @Test
+  void eachSegmentWhoseHoldersChangeIsReportedWithItsCause()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1", "s2"), "b", List.of("s3"), "c", List.of("s4")));
+    final List<SegmentLoad> segments = segments(1, 1, 1, 1);
+    final PlanKeeper keeper = new PlanKeeper();
+    final PlanKeeper.Verdict adopted = keeper.next(first, GATED, segments, nodes, Map.of(), ROUND_SECONDS);
+    assertEquals(4, adopted.changes().size(), adopted.toString());
+    assertTrue(adopted.changes().stream().allMatch(c -> c.cause() == PlanKeeper.Cause.ADOPTED && c.before().isEmpty()));
+
+    // c leaves and e joins, s5 is new, and a is past the bound: s4 finds a new holder, s5 one, and one of a's two
+    // segments moves.
+    final List<NodeCapacity> changed = List.of(node("a", 1), node("b", 1), node("d", 1), node("e", 1));
+    final Map<String, List<String>> fresh = Map.of(
+        "a", List.of("s1"), "b", List.of("s3"), "d", List.of("s2"), "e", List.of("s4", "s5")
+    );
+    final PlanKeeper.Verdict verdict =
+        keeper.next(plan(fresh), GATED, segments(1, 1, 1, 1, 0.1), changed, holders(first), ROUND_SECONDS);
+    final Map<String, PlanKeeper.HolderChange> bySegment = new LinkedHashMap<>();
+    verdict.changes().forEach(change -> bySegment.put(change.segmentId(), change));
+    assertEquals(PlanKeeper.Cause.NODE_LEFT, bySegment.remove("s4").cause(), verdict.toString());
+    assertEquals(PlanKeeper.Cause.NEW, bySegment.remove("s5").cause(), verdict.toString());
+    assertEquals(1, bySegment.size(), verdict.toString());
+    final PlanKeeper.HolderChange repair = bySegment.values().iterator().next();
+    assertEquals(PlanKeeper.Cause.REPAIR, repair.cause());
+    assertEquals(Set.of("a"), repair.before());
+    assertEquals(verdict.plan().holders(repair.segmentId()), repair.after());
+    assertTrue(repair.detail().startsWith("relieves a at "), repair.detail());
+    assertTrue(repair.detail().endsWith("while settling, not budgeted"), repair.detail());
+  }
+
+  @Test
   void aSegmentHeldByAStragglerAloneMovesEvenWhenItDrawsNoLoad()
   {
     final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1), node("d", 1));

@@ -21,6 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,6 +35,8 @@ public class PlanPublisher
   private static final Logger log = new Logger(PlanPublisher.class);
   /** Share changes up to this keep the routing table's version (see {@link PlanSnapshot#sameRouting}). */
   private static final double SHARE_TOLERANCE = 0.02;
+  /** A whole plan adopted at once changes every segment; the log line lists this many of them. */
+  private static final int MAX_CHANGES_LOGGED = 20;
 
   private final GetafixConfig config;
   private final GetafixPlanHolder holder;
@@ -226,6 +230,9 @@ public class PlanPublisher
           GetafixMetric.PLAN_PEAK,
           verdict.adopted() ? verdict.freshPeak() : verdict.keptPeak()
       );
+      if (!verdict.changes().isEmpty()) {
+        log.info("%s", holderChanges(round, verdict, observed));
+      }
     }
 
     loggedRollbackPhase = null;
@@ -249,6 +256,41 @@ public class PlanPublisher
         dynamic
     ));
     emitRoundTime();
+  }
+
+  /**
+   * One line for a round whose plan changes some segment's holders, each with its cause, so that every load and drop
+   * the plan asks of Druid can be traced to why, beside the estimates it was planned from.
+   */
+  static String holderChanges(long round, PlanKeeper.Verdict verdict, PlanningRound.Observed observed)
+  {
+    final List<String> listed = new ArrayList<>();
+    for (PlanKeeper.HolderChange change : verdict.changes().subList(0, Math.min(MAX_CHANGES_LOGGED, verdict.changes().size()))) {
+      listed.add(StringUtils.format(
+          "%s %s -> %s %s%s",
+          change.segmentId(),
+          new TreeSet<>(change.before()),
+          new TreeSet<>(change.after()),
+          StringUtils.toLowerCase(change.cause().name()),
+          change.detail().isEmpty() ? "" : " (" + change.detail() + ")"
+      ));
+    }
+    final Map<String, String> capacities = new TreeMap<>();
+    observed.capacities().forEach((node, capacity) -> capacities.put(node, StringUtils.format("%.3f", capacity)));
+    final int more = verdict.changes().size() - listed.size();
+    return StringUtils.format(
+        "Getafix round %d changes the holders of %d segments (plan %s, peak %.3f of the mean against the fresh plan's"
+        + " %.3f; capacities %s, unstable %s): %s%s",
+        round,
+        verdict.changes().size(),
+        StringUtils.toLowerCase(verdict.reason().name()),
+        verdict.keptPeak(),
+        verdict.freshPeak(),
+        capacities,
+        new TreeSet<>(observed.unstable()),
+        String.join("; ", listed),
+        more > 0 ? StringUtils.format("; and %d more", more) : ""
+    );
   }
 
   private void emitRoundTime()
