@@ -13,6 +13,7 @@ import org.apache.druid.client.QueryableDruidServer;
 import org.apache.druid.guice.Jerseys;
 import org.apache.druid.guice.JsonConfigProvider;
 import org.apache.druid.guice.LazySingleton;
+import org.apache.druid.guice.LifecycleModule;
 import org.apache.druid.guice.ManageLifecycle;
 import org.apache.druid.guice.annotations.LoadScope;
 import org.apache.druid.initialization.DruidModule;
@@ -34,8 +35,8 @@ import java.util.Random;
  * Budgeted queries on the Broker. Druid applies extension modules over its own with {@code Modules.override}, so
  * these bindings replace the two that {@code CliBroker} makes: the per-Historical client factory and the query
  * segment walker. Adds the budgeted queries' concerns (metrics, budget control, admission, mature runs and their
- * replays; these two are lifecycle-managed: their threads stop with the Broker), hedged sub-queries (off by default)
- * and their endpoint.
+ * replays, quality profiles; these three are lifecycle-managed: their threads stop with the Broker, and the profiles
+ * are read back from their file at start and saved at stop), hedged sub-queries (off by default) and their endpoint.
  */
 @LoadScope(roles = "broker")
 public class GetafixQualityModule implements DruidModule
@@ -88,7 +89,9 @@ public class GetafixQualityModule implements DruidModule
     binder.bind(Replays.class).in(ManageLifecycle.class);
     binder.bind(BudgetControl.class).in(LazySingleton.class);
     binder.bind(Admission.class).in(LazySingleton.class);
-    binder.bind(QualityProfiles.class).in(LazySingleton.class);
+    binder.bind(QualityProfiles.class).in(ManageLifecycle.class);
+    // Started with the Broker, so that the saved profiles are read back before any query arrives.
+    LifecycleModule.register(binder, QualityProfiles.class);
     binder.bind(RecentCoverage.class).in(LazySingleton.class);
     binder.bind(BudgetedQueries.class).in(LazySingleton.class);
     binder.bind(Hedging.Holders.class).to(Hedging.ServerViewHolders.class).in(LazySingleton.class);

@@ -14,6 +14,7 @@ import org.getafix.core.redundancy.ZoolanderSettings;
 import org.joda.time.Period;
 
 import javax.annotation.Nullable;
+import java.io.File;
 import java.time.Duration;
 import java.util.List;
 
@@ -67,6 +68,10 @@ public class QualityConfig
 
   @JsonProperty
   private int replayIdleQueries = QualityKnobs.REPLAY_IDLE_QUERIES.defaultValue();
+
+  /** Where {@link QualityProfiles} keeps the learned profiles across restarts; empty: in memory only. */
+  @JsonProperty
+  private String profileFile = QualityKnobs.PROFILE_FILE.defaultValue();
 
   /**
    * Datasources whose queries get their budget from a {@link BudgetControl} controller (one per datasource) when they
@@ -219,6 +224,13 @@ public class QualityConfig
     return replayIdleQueries;
   }
 
+  /** The file the quality profiles are kept in, or null if they are kept in memory only. */
+  @Nullable
+  public File getProfileFile()
+  {
+    return profileFile.isEmpty() ? null : new File(profileFile);
+  }
+
   public List<String> getControlledDataSources()
   {
     return controlledDataSources;
@@ -347,6 +359,11 @@ public class QualityConfig
     QualityKnobs.REPLAY_QUEUE_SIZE.check(replayQueueSize);
     QualityKnobs.REPLAY_EXPIRATION.check(duration(QualityKnobs.REPLAY_EXPIRATION, replayExpiration));
     QualityKnobs.REPLAY_IDLE_QUERIES.check(replayIdleQueries);
+    QualityKnobs.PROFILE_FILE.check(profileFile);
+    if (!profileFile.isEmpty() && new File(profileFile).isDirectory()) {
+      throw new IllegalArgumentException(Knob.mustBe(QualityKnobs.PROFILE_FILE.name(), "a file, not a directory",
+                                                     profileFile));
+    }
     QualityKnobs.CONTROLLED_DATA_SOURCES.check(controlledDataSources);
     QualityKnobs.CONTROLLED_LANES.check(controlledLanes);
     QualityKnobs.WHOLE_ANSWER_DATA_SOURCES.check(wholeAnswerDataSources);

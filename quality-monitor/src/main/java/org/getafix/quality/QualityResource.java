@@ -18,9 +18,9 @@ import java.util.Map;
 /**
  * {@code GET /druid/broker/v1/getafix/quality} (READ on STATE): the quality monitor's configuration, its figures of
  * budgeted queries, mature runs and replays with the latest measured answer qualities, the memo, the replay queue, the
- * budget controllers' and the admission controller's state, the quality profiles learned from mature runs, and the
- * recent time from a deadline to the answer's last byte that sets how much of a budget is kept in reserve; and, under
- * {@code /coverage}, the coverage of a recent budgeted answer by its id.
+ * budget controllers' and the admission controller's state, the quality profiles learned from mature runs (and the
+ * file they were restored from at start), and the recent time from a deadline to the answer's last byte that sets how
+ * much of a budget is kept in reserve; and, under {@code /coverage}, the coverage of a recent budgeted answer by its id.
  */
 @Path("/druid/broker/v1/getafix/quality")
 @ResourceFilters(StateResourceFilter.class)
@@ -100,6 +100,8 @@ public class QualityResource
     state.put("budgetControl", budgetControl.state());
     state.put("admission", admission.state());
     state.put("qualityProfiles", profiles.state());
+    // Null (JSON null) unless profiles were read back from profileFile at start.
+    state.put("qualityProfilesRestoredFrom", profiles.restoredFrom());
     // Null (JSON null) until a query has waited until its deadline.
     final double afterDeadline = deadlineReserve.afterDeadlineMillis();
     state.put("afterDeadlineMs", Double.isNaN(afterDeadline) ? null : afterDeadline);

@@ -3,12 +3,17 @@ package org.getafix.quality;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.File;
+import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -67,7 +72,8 @@ class QualityConfigTest
         Map.of("replayExpiration", "PT31M"),
         Map.of("replayExpiration", "P1M"),
         Map.of("memoTtl", "P1M"),
-        Map.of("replayIdleQueries", -1)
+        Map.of("replayIdleQueries", -1),
+        Map.of("profileFile", "profiles\0.json")
     );
     for (Map<String, Object> properties : bad) {
       final QualityConfig config = MAPPER.convertValue(properties, QualityConfig.class);
@@ -75,6 +81,27 @@ class QualityConfigTest
       final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, config::validate, name);
       assertTrue(e.getMessage().contains(QualityConfig.PREFIX + "." + name), e.getMessage());
     }
+  }
+
+  @Test
+  void theProfileFileIsAFileOrNothing(@TempDir Path directory)
+  {
+    assertNull(QualityConfig.defaults().validate().getProfileFile(), "profiles are kept in memory only by default");
+    final File file = directory.resolve("quality-profiles.json").toFile();
+    final QualityConfig kept = MAPPER.convertValue(Map.of("profileFile", file.getPath()), QualityConfig.class);
+    assertEquals(file, kept.validate().getProfileFile(), "a file that is not there yet is fine");
+
+    final QualityConfig onDirectory =
+        MAPPER.convertValue(Map.of("profileFile", directory.toString()), QualityConfig.class);
+    assertEquals(
+        "druid.getafix.quality.profileFile must be a file, not a directory, got [" + directory + "]",
+        assertThrows(IllegalArgumentException.class, onDirectory::validate).getMessage()
+    );
+    final QualityConfig unset = MAPPER.convertValue(Collections.singletonMap("profileFile", null), QualityConfig.class);
+    assertEquals(
+        "druid.getafix.quality.profileFile must be a file path, or empty, got [null]",
+        assertThrows(IllegalArgumentException.class, unset::validate).getMessage()
+    );
   }
 
   @Test

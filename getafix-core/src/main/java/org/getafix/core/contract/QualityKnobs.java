@@ -1,5 +1,7 @@
 package org.getafix.core.contract;
 
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -119,6 +121,19 @@ public final class QualityKnobs
       0,
       Interval.closed(0, 10_000),
       "queries and mature runs in flight on the Broker at most for it to count as idle for a replay (Ubora: 0)"
+  );
+
+  /**
+   * Empty (the default): the profiles are learned anew at each start. Only the path's syntax is checked here; that it
+   * names no directory is checked on the Broker, whose file system it is.
+   */
+  public static final Knob<String> PROFILE_FILE = Knob.of(
+      PREFIX + ".profileFile",
+      "",
+      "a file path, or empty",
+      QualityKnobs::pathOrEmpty,
+      "the file the quality profiles learned from mature runs are kept in across Broker restarts; empty keeps them "
+      + "in memory only"
   );
 
   public static final Knob<List<String>> CONTROLLED_DATA_SOURCES = Knob.of(
@@ -294,6 +309,20 @@ public final class QualityKnobs
   public static String budgetBoundsProblem(long minBudgetMs, long maxBudgetMs)
   {
     return Knob.belowOther(MAX_BUDGET_MS.name(), maxBudgetMs, MIN_BUDGET_MS.name(), minBudgetMs);
+  }
+
+  private static boolean pathOrEmpty(String path)
+  {
+    if (path == null) {
+      return false;
+    }
+    try {
+      Path.of(path);
+      return true;
+    }
+    catch (InvalidPathException e) {
+      return false;
+    }
   }
 
   private static boolean names(List<String> names)

@@ -1,8 +1,12 @@
 package org.getafix.core.quality.split;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -14,7 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * out. A class with no usable bin gets {@link QualityProfile#LINEAR}.
  *
  * <p>Thread-safe: samples from query threads update per-class bins under that class's lock; {@link #profile}
- * builds a fresh immutable profile.
+ * builds a fresh immutable profile. What was learned outlives the learner as a {@link Snapshot}, which
+ * {@link #restore} adds back.
  */
 public final class QualityProfileLearner
 {
@@ -68,6 +73,115 @@ public final class QualityProfileLearner
     return classBins == null ? QualityProfile.LINEAR : classBins.profile(minSamples);
   }
 
+  /** What was learned so far, per query class: a consistent copy of each class's bins, taken under its lock. */
+  public Snapshot snapshot()
+  {
+    final Map<String, BinTotals> totals = new TreeMap<>();
+    classes.forEach((queryClass, classBins) -> totals.put(queryClass, classBins.totals()));
+    return new Snapshot(bins, totals);
+  }
+
+  /**
+   * Adds the samples of {@code snapshot} to those recorded so far (none, when a Broker restores its profiles as it
+   * starts): a sample recorded meanwhile is kept, not overwritten.
+   *
+   * @throws IllegalArgumentException if {@code snapshot} is null or was taken with another number of bins, whose
+   *                                  bins do not line up with these
+   */
+  public void restore(Snapshot snapshot)
+  {
+    if (snapshot == null) {
+      throw new IllegalArgumentException("no snapshot to restore");
+    }
+    if (snapshot.bins() != bins) {
+      throw new IllegalArgumentException(
+          "a snapshot of " + snapshot.bins() + " bins cannot restore a learner of " + bins + " bins"
+      );
+    }
+    snapshot.classes().forEach(
+        (queryClass, totals) -> classes.computeIfAbsent(queryClass, c -> new Bins(bins)).add(totals)
+    );
+  }
+
+  /**
+   * A learner's state: the number of fraction bins and, per query class, its {@link BinTotals}. Immutable; its
+   * components are plain lists and maps, so that it is easily written out (as JSON) and read back.
+   *
+   * @throws IllegalArgumentException when {@code bins} is below 1, or a class is null or does not have
+   *                                  {@code bins} bins
+   */
+  public record Snapshot(int bins, Map<String, BinTotals> classes)
+  {
+    public Snapshot
+    {
+      if (bins < 1) {
+        throw new IllegalArgumentException("a snapshot needs >= 1 bins, got [" + bins + "]");
+      }
+      if (classes == null) {
+        throw new IllegalArgumentException("a snapshot needs its query classes");
+      }
+      for (Map.Entry<String, BinTotals> entry : classes.entrySet()) {
+        if (entry.getKey() == null || entry.getValue() == null) {
+          throw new IllegalArgumentException("a snapshot's query classes need a name and bins each");
+        }
+        if (entry.getValue().counts().size() != bins) {
+          throw new IllegalArgumentException("query class [" + entry.getKey() + "] has "
+                                             + entry.getValue().counts().size() + " bins, the snapshot " + bins);
+        }
+      }
+      classes = Collections.unmodifiableMap(new TreeMap<>(classes));
+    }
+  }
+
+  /**
+   * One query class's samples, per fraction bin: how many, and the sums of their completed fractions and of their
+   * qualities. Immutable.
+   *
+   * @throws IllegalArgumentException unless the three lists are as long as each other, and each bin's count is
+   *                                  &ge; 0 and its sums are in [0, count] (each sample's fraction and quality are in
+   *                                  [0, 1])
+   */
+  public record BinTotals(List<Long> counts, List<Double> fractionSums, List<Double> qualitySums)
+  {
+    public BinTotals
+    {
+      if (hasNull(counts) || hasNull(fractionSums) || hasNull(qualitySums)) {
+        throw new IllegalArgumentException("bin totals need counts, fractionSums and qualitySums, without nulls");
+      }
+      if (counts.isEmpty() || fractionSums.size() != counts.size() || qualitySums.size() != counts.size()) {
+        throw new IllegalArgumentException("bin totals need as many fractionSums and qualitySums as counts (>= 1), got "
+                                           + counts.size() + ", " + fractionSums.size() + " and "
+                                           + qualitySums.size());
+      }
+      for (int bin = 0; bin < counts.size(); bin++) {
+        final long count = counts.get(bin);
+        if (count < 0) {
+          throw new IllegalArgumentException("bin " + bin + " has a negative count [" + count + "]");
+        }
+        checkSum("fractionSums", bin, fractionSums.get(bin), count);
+        checkSum("qualitySums", bin, qualitySums.get(bin), count);
+      }
+      counts = List.copyOf(counts);
+      fractionSums = List.copyOf(fractionSums);
+      qualitySums = List.copyOf(qualitySums);
+    }
+
+    private static boolean hasNull(List<?> values)
+    {
+      // Not contains(null): an immutable list throws on it.
+      return values == null || values.stream().anyMatch(Objects::isNull);
+    }
+
+    private static void checkSum(String name, int bin, double sum, long count)
+    {
+      if (!(sum >= 0 && sum <= count)) {
+        throw new IllegalArgumentException(
+            name + " of bin " + bin + " must be in [0, " + count + "] (its count), got [" + sum + "]"
+        );
+      }
+    }
+  }
+
   private static final class Bins
   {
     private final long[] counts;
@@ -87,6 +201,28 @@ public final class QualityProfileLearner
       counts[bin]++;
       fractionSums[bin] += fraction;
       qualitySums[bin] += quality;
+    }
+
+    synchronized void add(BinTotals totals)
+    {
+      for (int bin = 0; bin < counts.length; bin++) {
+        counts[bin] += totals.counts().get(bin);
+        fractionSums[bin] += totals.fractionSums().get(bin);
+        qualitySums[bin] += totals.qualitySums().get(bin);
+      }
+    }
+
+    synchronized BinTotals totals()
+    {
+      final List<Long> countList = new ArrayList<>(counts.length);
+      final List<Double> fractionList = new ArrayList<>(counts.length);
+      final List<Double> qualityList = new ArrayList<>(counts.length);
+      for (int bin = 0; bin < counts.length; bin++) {
+        countList.add(counts[bin]);
+        fractionList.add(fractionSums[bin]);
+        qualityList.add(qualitySums[bin]);
+      }
+      return new BinTotals(countList, fractionList, qualityList);
     }
 
     synchronized QualityProfile profile(int minSamples)
