@@ -87,6 +87,7 @@ public class GetafixQualityModule implements DruidModule
     binder.bind(MatureRuns.class).in(ManageLifecycle.class);
     binder.bind(Replays.class).in(ManageLifecycle.class);
     binder.bind(BudgetControl.class).in(LazySingleton.class);
+    binder.bind(BudgetSplit.class).in(LazySingleton.class);
     binder.bind(Admission.class).in(LazySingleton.class);
     binder.bind(QualityProfiles.class).in(LazySingleton.class);
     binder.bind(RecentCoverage.class).in(LazySingleton.class);

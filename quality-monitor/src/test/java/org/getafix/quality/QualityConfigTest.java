@@ -2,13 +2,16 @@ package org.getafix.quality;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.druid.jackson.DefaultObjectMapper;
+import org.getafix.core.quality.split.PendingQueriesSplit;
 import org.junit.jupiter.api.Test;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,6 +78,25 @@ class QualityConfigTest
       final IllegalArgumentException e = assertThrows(IllegalArgumentException.class, config::validate, name);
       assertTrue(e.getMessage().contains(QualityConfig.PREFIX + "." + name), e.getMessage());
     }
+  }
+
+  @Test
+  void theBudgetSplitIsOffUnlessAskedFor()
+  {
+    assertNull(QualityConfig.defaults().validate().budgetSplit(), "every query gets its controller's budget");
+    assertNull(MAPPER.convertValue(Map.of("budgetSplit", "NONE"), QualityConfig.class).validate().budgetSplit());
+    final PendingQueriesSplit split =
+        MAPPER.convertValue(Map.of("budgetSplit", "MAX_QUALITY"), QualityConfig.class).validate().budgetSplit();
+    assertEquals(PendingQueriesSplit.Method.MAX_QUALITY, split.method());
+    assertEquals(
+        PendingQueriesSplit.Method.EQ_RESV,
+        MAPPER.convertValue(Map.of("budgetSplit", "EQ_RESV"), QualityConfig.class).validate().budgetSplit().method()
+    );
+    final QualityConfig unset = MAPPER.convertValue(Collections.singletonMap("budgetSplit", null), QualityConfig.class);
+    assertEquals(
+        "druid.getafix.quality.budgetSplit must be set, got [null]",
+        assertThrows(IllegalArgumentException.class, unset::validate).getMessage()
+    );
   }
 
   @Test
