@@ -22,9 +22,9 @@ import java.util.Set;
  * Controller-set budgets: one {@link BudgetController} per datasource in
  * {@code druid.getafix.quality.controlledDataSources} and per lane in {@code controlledLanes}. A query on one of them
  * that does not ask for a budget itself gets the controller's current budget (its lane's if it has a controlled lane,
- * else its datasource's), and its response time feeds that controller back once it is answered. A query's own
- * {@value QueryContextKeys#BUDGET_MS} wins, and its response time is not fed back: a budget the controller did not
- * choose says nothing about the one it would.
+ * else its datasource's), or its share of it ({@link BudgetSplit}), and its response time feeds that controller back
+ * once it is answered. A query's own {@value QueryContextKeys#BUDGET_MS} wins, and its response time is not fed back:
+ * a budget the controller did not choose says nothing about the one it would.
  */
 public class BudgetControl implements BudgetedQuery.Listener
 {
@@ -74,16 +74,25 @@ public class BudgetControl implements BudgetedQuery.Listener
     return tables.size() == 1 ? controllers.get(tables.iterator().next()) : null;
   }
 
-  /** A controller-budgeted query was answered: feeds its controller and emits the controller's state. */
+  /**
+   * A controller-budgeted query was answered: feeds its controller and emits the controller's state, and the query's
+   * share of the controller's budget if it was split.
+   */
   @Override
   public void onAnswered(BudgetedQuery<?> budgeted, List<?> rows, long elapsedMillis)
   {
-    final BudgetController controller = budgeted.budget().setBy();
+    final QueryBudget budget = budgeted.budget();
+    final BudgetController controller = budget.setBy();
     if (controller == null) {
       return;
     }
     controller.onResponse(elapsedMillis);
-    emitter.emit(controllerDimensions(budgeted.query()).setMetric(GetafixMetric.BUDGET_MS.metricName(), budgeted.budget().millis()));
+    emitter.emit(controllerDimensions(budgeted.query()).setMetric(GetafixMetric.BUDGET_MS.metricName(), budget.controllerMillis()));
+    if (budget.split()) {
+      emitter.emit(QualityMetrics.dimensions(budgeted.query())
+                                 .setDimensionIfNotNull(MetricDimension.LANE, budgeted.query().context().getLane())
+                                 .setMetric(GetafixMetric.BUDGET_SPLIT_MS.metricName(), budget.millis()));
+    }
     final double estimate = controller.responseTimeEstimate();
     if (Double.isFinite(estimate)) {
       emitter.emit(controllerDimensions(budgeted.query()).setMetric(GetafixMetric.RESPONSE_TIME_MEAN.metricName(), estimate));

@@ -14,9 +14,9 @@ import java.util.UUID;
 
 /**
  * Where budgeted queries begin and where their sub-queries find them. {@link #start} budgets a query (its own
- * {@value QueryContextKeys#BUDGET_MS}, else its controller's, else none), lets {@link Admission} shed it, and makes its
- * {@link BudgetedQuery} with the Broker's concerns as listeners; a per-Historical client finds that query again by
- * the reference in a sub-query's context ({@link #of}).
+ * {@value QueryContextKeys#BUDGET_MS}, else its controller's or its share of it ({@link BudgetSplit}), else none), lets
+ * {@link Admission} shed it, and makes its {@link BudgetedQuery} with the Broker's concerns as listeners; a
+ * per-Historical client finds that query again by the reference in a sub-query's context ({@link #of}).
  *
  * <p>Queries are held weakly: a query's runner and its sub-queries hold it while it runs, so one that Druid plans
  * but never runs, or whose client goes away, leaves nothing behind.
@@ -26,6 +26,7 @@ public class BudgetedQueries
   private final QualityConfig config;
   private final Admission admission;
   private final BudgetControl budgetControl;
+  private final BudgetSplit budgetSplit;
   private final MatureRuns matureRuns;
   private final List<BudgetedQuery.Listener> listeners;
   private final Cache<String, BudgetedQuery<?>> running = Caffeine.newBuilder().weakValues().build();
@@ -36,6 +37,7 @@ public class BudgetedQueries
       QualityConfig config,
       Admission admission,
       BudgetControl budgetControl,
+      BudgetSplit budgetSplit,
       MatureRuns matureRuns,
       QualityMetrics metrics,
       QualityProfiles profiles,
@@ -47,8 +49,9 @@ public class BudgetedQueries
     this.config = config;
     this.admission = admission;
     this.budgetControl = budgetControl;
+    this.budgetSplit = budgetSplit;
     this.matureRuns = matureRuns;
-    this.listeners = List.of(metrics, budgetControl, admission, matureRuns, profiles, recentCoverage, replays);
+    this.listeners = List.of(metrics, budgetControl, budgetSplit, admission, matureRuns, profiles, recentCoverage, replays);
     this.deadlineReserve = deadlineReserve;
   }
 
@@ -80,7 +83,7 @@ public class BudgetedQueries
     if (asked == null && controller == null) {
       return null;
     }
-    final QueryBudget budget = asked != null ? asked : QueryBudget.setBy(controller);
+    final QueryBudget budget = asked != null ? asked : budgetSplit.start(query, controller, startMillis);
     final BudgetedQuery<T> budgeted = new BudgetedQuery<>(
         query,
         UUID.randomUUID().toString(),
@@ -120,6 +123,7 @@ public class BudgetedQueries
   void ended(BudgetedQuery<?> query)
   {
     running.invalidate(reference(query.stamped()));
+    budgetSplit.ended(query.budget());
   }
 
   private static String reference(Query<?> stamped)

@@ -88,6 +88,7 @@ public class GetafixQualityModule implements DruidModule
     binder.bind(MatureRuns.class).in(ManageLifecycle.class);
     binder.bind(Replays.class).in(ManageLifecycle.class);
     binder.bind(BudgetControl.class).in(LazySingleton.class);
+    binder.bind(BudgetSplit.class).in(LazySingleton.class);
     binder.bind(Admission.class).in(LazySingleton.class);
     binder.bind(QualityProfiles.class).in(ManageLifecycle.class);
     // Started with the Broker, so that the saved profiles are read back before any query arrives.

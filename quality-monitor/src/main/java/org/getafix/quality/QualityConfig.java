@@ -6,6 +6,7 @@ import org.getafix.core.contract.QualityKnobs;
 import org.getafix.core.quality.admission.AdmissionConfig;
 import org.getafix.core.quality.control.BudgetControlConfig;
 import org.getafix.core.quality.control.ResponseTimeEstimator;
+import org.getafix.core.quality.split.PendingQueriesSplit;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.RedundancySettings;
 import org.getafix.core.redundancy.ReplicatorSettings;
@@ -110,6 +111,9 @@ public class QualityConfig
   private long minBudgetMs = QualityKnobs.MIN_BUDGET_MS.defaultValue();
 
   @JsonProperty
+  private BudgetSplitMode budgetSplit = BudgetSplitMode.valueOf(QualityKnobs.BUDGET_SPLIT.defaultValue());
+
+  @JsonProperty
   private AdmissionMode admission = AdmissionMode.valueOf(QualityKnobs.ADMISSION.defaultValue());
 
   @JsonProperty
@@ -153,6 +157,17 @@ public class QualityConfig
 
   @JsonProperty
   private int historicalSlots = QualityKnobs.HISTORICAL_SLOTS.defaultValue();
+
+  /** How a controller's budget is split among the queries pending on it ({@link BudgetSplit}). */
+  public enum BudgetSplitMode
+  {
+    /** Every query gets its controller's budget. */
+    NONE,
+    /** {@link PendingQueriesSplit.Method#EQ_RESV}: by the demands of the pending queries' classes. */
+    EQ_RESV,
+    /** {@link PendingQueriesSplit.Method#MAX_QUALITY}: by their classes' demands and learned quality profiles. */
+    MAX_QUALITY
+  }
 
   /** What steers the admission of low-priority queries. */
   public enum AdmissionMode
@@ -329,6 +344,22 @@ public class QualityConfig
     ).withResponseCeiling(BudgetControlConfig.DEADLINE_RESPONSE_CEILING);
   }
 
+  /**
+   * The split of controller-set budgets among the queries pending on each controller, within the controllers' own
+   * bounds; null if every query gets its controller's budget.
+   */
+  @Nullable
+  public PendingQueriesSplit budgetSplit()
+  {
+    if (budgetSplit == null || budgetSplit == BudgetSplitMode.NONE) {
+      return null;
+    }
+    final PendingQueriesSplit.Method method = budgetSplit == BudgetSplitMode.EQ_RESV
+                                              ? PendingQueriesSplit.Method.EQ_RESV
+                                              : PendingQueriesSplit.Method.MAX_QUALITY;
+    return new PendingQueriesSplit(method, minBudgetMs, maxBudgetMs);
+  }
+
   /** The admission controller's settings, or null if admission control is off. */
   @Nullable
   public AdmissionConfig admissionConfig()
@@ -375,6 +406,7 @@ public class QualityConfig
     }
     QualityKnobs.CONTROL_MODE.check(nameOf(controlMode));
     QualityKnobs.RESPONSE_TIME_STATISTIC.check(nameOf(responseTimeStatistic));
+    QualityKnobs.BUDGET_SPLIT.check(nameOf(budgetSplit));
     QualityKnobs.ADMISSION.check(nameOf(admission));
     QualityKnobs.ADMISSION_TARGET.check(admissionTarget);
     QualityKnobs.ADMISSION_EVALUATION_PERIOD.check(admissionEvaluationPeriod);

@@ -31,6 +31,7 @@ public class QualityResource
   private final MatureRuns matureRuns;
   private final Replays replays;
   private final BudgetControl budgetControl;
+  private final BudgetSplit budgetSplit;
   private final Admission admission;
   private final QualityProfiles profiles;
   private final DeadlineReserve deadlineReserve;
@@ -43,6 +44,7 @@ public class QualityResource
       MatureRuns matureRuns,
       Replays replays,
       BudgetControl budgetControl,
+      BudgetSplit budgetSplit,
       Admission admission,
       QualityProfiles profiles,
       DeadlineReserve deadlineReserve,
@@ -54,6 +56,7 @@ public class QualityResource
     this.matureRuns = matureRuns;
     this.replays = replays;
     this.budgetControl = budgetControl;
+    this.budgetSplit = budgetSplit;
     this.admission = admission;
     this.profiles = profiles;
     this.deadlineReserve = deadlineReserve;
@@ -98,6 +101,7 @@ public class QualityResource
     state.putAll(matureRuns.state());
     state.putAll(replays.state());
     state.put("budgetControl", budgetControl.state());
+    state.put("budgetSplitDemandMs", budgetSplit.demands());
     state.put("admission", admission.state());
     state.put("qualityProfiles", profiles.state());
     // Null (JSON null) unless profiles were read back from profileFile at start.

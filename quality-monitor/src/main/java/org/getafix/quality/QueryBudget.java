@@ -10,21 +10,25 @@ import javax.annotation.Nullable;
 /**
  * A query's time budget in whole milliseconds: asked for with the context key {@value QueryContextKeys#BUDGET_MS}
  * (a positive number, or a string holding one), or set by a {@link BudgetControl} controller, which then hears how
- * long the answer took.
+ * long the answer took: the controller's budget itself, or the query's share of it ({@link BudgetSplit}).
  */
 public final class QueryBudget
 {
   private final long millis;
   @Nullable
   private final BudgetController setBy;
+  private final long controllerMillis;
+  private final boolean split;
 
-  private QueryBudget(long millis, @Nullable BudgetController setBy)
+  private QueryBudget(long millis, @Nullable BudgetController setBy, long controllerMillis, boolean split)
   {
     if (millis <= 0) {
       throw new IllegalArgumentException("budget must be positive, got [" + millis + "]");
     }
     this.millis = millis;
     this.setBy = setBy;
+    this.controllerMillis = controllerMillis;
+    this.split = split;
   }
 
   /**
@@ -49,13 +53,30 @@ public final class QueryBudget
           value
       );
     }
-    return new QueryBudget((long) Math.ceil(millis), null);
+    final long whole = (long) Math.ceil(millis);
+    return new QueryBudget(whole, null, whole, false);
   }
 
   /** The budget {@code controller} grants a query now: whole milliseconds, at least 1. */
   static QueryBudget setBy(BudgetController controller)
   {
-    return new QueryBudget(Math.max(1, Math.round(controller.budget())), controller);
+    final long millis = controllerMillis(controller);
+    return new QueryBudget(millis, controller, millis, false);
+  }
+
+  /**
+   * A query's share, {@code splitMillis} (rounded to whole milliseconds, at least 1), of the budget {@code controller}
+   * grants each of its queries now, {@code controllerMillis}.
+   */
+  static QueryBudget splitFrom(BudgetController controller, long controllerMillis, double splitMillis)
+  {
+    return new QueryBudget(Math.max(1, Math.round(splitMillis)), controller, controllerMillis, true);
+  }
+
+  /** {@code controller}'s budget per query now, as a query gets it: whole milliseconds, at least 1. */
+  static long controllerMillis(BudgetController controller)
+  {
+    return Math.max(1, Math.round(controller.budget()));
   }
 
   private static double parse(Object value)
@@ -84,5 +105,17 @@ public final class QueryBudget
   BudgetController setBy()
   {
     return setBy;
+  }
+
+  /** The controller's budget per query when this one started: {@link #millis()} unless it was {@link #split()}. */
+  long controllerMillis()
+  {
+    return controllerMillis;
+  }
+
+  /** Whether this is a query's share of its controller's budget rather than that budget itself. */
+  boolean split()
+  {
+    return split;
   }
 }

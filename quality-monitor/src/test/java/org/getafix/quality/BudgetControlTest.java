@@ -94,5 +94,22 @@ class BudgetControlTest
       assertEquals("adhoc", dimensions.get("lane"));
       assertEquals("ds", dimensions.get("dataSource"));
     }
+    assertTrue(emitted.values("getafix/budget/split/ms").isEmpty(), "a budget that was not split");
+  }
+
+  @Test
+  void aSplitBudgetReportsTheControllersBudgetAndTheQuerysShare()
+  {
+    final BudgetControl control = control(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200));
+    final TimeseriesQuery query = query("ds", Map.of(QueryContexts.LANE_KEY, "adhoc"));
+    final BudgetController controller = control.controllerOf(query);
+    control.onAnswered(budgeted(query, QueryBudget.splitFrom(controller, 200, 61.4)), List.of(), 90);
+    assertEquals(90.0, controller.responseTimeEstimate(), 1e-9, "a split budget is the controller's: fed back");
+    assertEquals(List.of(200L), emitted.values("getafix/budget/ms"));
+    assertEquals(List.of(61L), emitted.values("getafix/budget/split/ms"));
+    assertEquals(
+        List.of(Map.of("dataSource", "ds", "type", "timeseries", "lane", "adhoc")),
+        emitted.dimensions("getafix/budget/split/ms")
+    );
   }
 }

@@ -184,7 +184,8 @@ class BudgetedDruidClientTest
     final Admission admission = new Admission(config, emitter);
     final Replays replays =
         new Replays(config, metrics, matureRuns, () -> null, System::currentTimeMillis, Runnable::run, Runnable::run);
-    return new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
+    final QualityProfiles profiles = new QualityProfiles();
+    return new BudgetedQueries(config, admission, budgetControl, new BudgetSplit(config, profiles), matureRuns, metrics, profiles,
                                    new RecentCoverage(), new DeadlineReserve(0.25), replays);
   }
 

@@ -130,7 +130,9 @@ class BudgetedQuerySegmentWalkerTest
       this.budgetControl = new BudgetControl(config, emitter);
       this.admission = new Admission(config, emitter);
       this.replays = new Replays(config, metrics, matureRuns, () -> inner, clock, Runnable::run, Runnable::run);
-      this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, matureRuns, metrics, new QualityProfiles(),
+      final QualityProfiles profiles = new QualityProfiles();
+      this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, new BudgetSplit(config, profiles),
+                                   matureRuns, metrics, profiles,
                                    new RecentCoverage(), new DeadlineReserve(0.25), replays);
       this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, replays, clock);
       if (inner instanceof RecordingWalker) {

@@ -101,8 +101,8 @@ class MatureRunsTest
     final Replays replays =
         new Replays(config, qualityMetrics, runs, () -> null, () -> 0L, Runnable::run, Runnable::run);
     return new QualityResource(
-        config, qualityMetrics, runs, replays, new BudgetControl(config, emitter), new Admission(config, emitter),
-        profiles, new DeadlineReserve(0.25), new RecentCoverage()
+        config, qualityMetrics, runs, replays, new BudgetControl(config, emitter), new BudgetSplit(config, profiles),
+        new Admission(config, emitter), profiles, new DeadlineReserve(0.25), new RecentCoverage()
     )
         .state();
   }

@@ -2,6 +2,7 @@ package org.getafix.quality;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.druid.jackson.DefaultObjectMapper;
+import org.getafix.core.quality.split.PendingQueriesSplit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -100,6 +101,25 @@ class QualityConfigTest
     final QualityConfig unset = MAPPER.convertValue(Collections.singletonMap("profileFile", null), QualityConfig.class);
     assertEquals(
         "druid.getafix.quality.profileFile must be a file path, or empty, got [null]",
+        assertThrows(IllegalArgumentException.class, unset::validate).getMessage()
+    );
+  }
+
+  @Test
+  void theBudgetSplitIsOffUnlessAskedFor()
+  {
+    assertNull(QualityConfig.defaults().validate().budgetSplit(), "every query gets its controller's budget");
+    assertNull(MAPPER.convertValue(Map.of("budgetSplit", "NONE"), QualityConfig.class).validate().budgetSplit());
+    final PendingQueriesSplit split =
+        MAPPER.convertValue(Map.of("budgetSplit", "MAX_QUALITY"), QualityConfig.class).validate().budgetSplit();
+    assertEquals(PendingQueriesSplit.Method.MAX_QUALITY, split.method());
+    assertEquals(
+        PendingQueriesSplit.Method.EQ_RESV,
+        MAPPER.convertValue(Map.of("budgetSplit", "EQ_RESV"), QualityConfig.class).validate().budgetSplit().method()
+    );
+    final QualityConfig unset = MAPPER.convertValue(Collections.singletonMap("budgetSplit", null), QualityConfig.class);
+    assertEquals(
+        "druid.getafix.quality.budgetSplit must be set, got [null]",
         assertThrows(IllegalArgumentException.class, unset::validate).getMessage()
     );
   }

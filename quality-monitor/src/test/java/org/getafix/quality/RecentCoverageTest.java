@@ -59,7 +59,7 @@ class RecentCoverageTest
   {
     answered("n1", "s1", "2025-01-01T00:00:00.000Z/2025-01-01T01:00:00.000Z");
     // Only the coverage lookup is exercised: the endpoint's other parts are not needed for it.
-    final QualityResource resource = new QualityResource(null, null, null, null, null, null, null, null, recent);
+    final QualityResource resource = new QualityResource(null, null, null, null, null, null, null, null, null, recent);
     assertEquals(200, resource.getCoverage("n1", null).getStatus());
     assertEquals(recent.ofQuery("n1"), resource.getCoverage("n1", null).getEntity());
     assertEquals(200, resource.getCoverage(null, "s1").getStatus());

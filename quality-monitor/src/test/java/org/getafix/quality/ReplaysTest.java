@@ -122,6 +122,7 @@ class ReplaysTest
         config,
         new Admission(config, emitter),
         new BudgetControl(config, emitter),
+        new BudgetSplit(config, new QualityProfiles()),
         matureRuns,
         metrics,
         new QualityProfiles(),
@@ -188,8 +189,8 @@ class ReplaysTest
   {
     final ServiceEmitter emitter = emitted.serviceEmitter();
     return new QualityResource(
-        config, metrics, matureRuns, replays, new BudgetControl(config, emitter), new Admission(config, emitter),
-        new QualityProfiles(), new DeadlineReserve(0.25), new RecentCoverage()
+        config, metrics, matureRuns, replays, new BudgetControl(config, emitter),
+        new BudgetSplit(config, new QualityProfiles()), new Admission(config, emitter), new QualityProfiles(), new DeadlineReserve(0.25), new RecentCoverage()
     ).state();
   }
 

@@ -59,7 +59,11 @@ public enum GetafixMetric
 
   // Brokers with the quality monitor, per budgeted query; dimensions dataSource and type.
   QUALITY_COVERAGE("getafix/quality/coverage", "answered share of a budgeted query's segments"),
-  BUDGET_MS("getafix/budget/ms", "a budgeted query's budget in ms"),
+  BUDGET_MS("getafix/budget/ms", "a budgeted query's budget in ms; for a controller-set one, the controller's"),
+  BUDGET_SPLIT_MS(
+      "getafix/budget/split/ms",
+      "a controller-budgeted query's share of its controller's budget for the queries pending on it, in ms (lane)"
+  ),
   RESPONSE_TIME_MEAN("getafix/rt/mean", "the response-time estimate the query's budget answers to, in ms"),
   QUERY_SHED("getafix/query/shed", "1 for a low-priority query shed by admission control (signal)"),
   QUALITY_ANSWER("getafix/quality/answer", "measured quality of an online answer, from its mature run"),

@@ -9,8 +9,8 @@ import java.util.Objects;
 /**
  * The Broker's {@code druid.getafix.quality.*} runtime properties (quality-monitor's {@code QualityConfig}), named by
  * their keys. getafix-core's budget controller, admission controller and mature sampler check their arguments
- * against the same ranges, under their own parameter names. The three enum-valued knobs hold the constant's name
- * (their enums live in getafix-core's quality packages, which read this one).
+ * against the same ranges, under their own parameter names. The enum-valued knobs hold the constant's name (their
+ * enums live in getafix-core's quality packages, which read this one, or in {@code QualityConfig}).
  */
 public final class QualityKnobs
 {
@@ -208,6 +208,19 @@ public final class QualityKnobs
       10,
       Interval.above(0),
       "lower bound of a controller-set budget"
+  );
+
+  /**
+   * The name of a {@code QualityConfig.BudgetSplitMode}. Off by default: a split budget answers to demands and quality
+   * profiles the Broker learns as it runs, and what that does to answer quality at a given load is unmeasured.
+   */
+  public static final Knob<String> BUDGET_SPLIT = Knob.of(
+      PREFIX + ".budgetSplit",
+      "NONE",
+      "set",
+      Objects::nonNull,
+      "how a controller's budget is split among the queries pending on it: NONE (each gets the controller's budget), "
+      + "EQ_RESV or MAX_QUALITY (the budget paper's splits)"
   );
 
   /** The name of a {@code QualityConfig.AdmissionMode}. */
