@@ -29,7 +29,8 @@ import java.util.Set;
  * segment the plan in force does not know (new), or plans on a node that is no longer placeable, or only on stragglers
  * ({@link GetafixStrategy#stragglers}), is placed onto the kept plan where it raises the utilisation least, on no
  * straggler, and so is a segment with fewer than {@value #BACKED_UP_HOLDERS} holders that the fresh plan has given more
- * for {@value #GROW_AFTER_ROUNDS} rounds in a row (it grew hot, or its only holder became unstable). A segment the
+ * for {@value #GROW_AFTER_ROUNDS} rounds in a row (it grew hot, or its only holder became unstable), once the budget
+ * below affords its new holders, or at once if its holders are all unstable. A segment the
  * fresh plan has given fewer holders for {@value #SHRINK_AFTER_ROUNDS} rounds in a row (it cooled) drops those that
  * carry the least of its load, which frees memory and loads nothing; one that grows back within {@value
  * #FLAPPING_SHRINK_AFTER_ROUNDS} rounds of shrinking waits that long the next time. Both waits are there because a
@@ -46,8 +47,9 @@ import java.util.Set;
  * the kept peak is more than {@value #URGENT_PEAK_RATIO} times the fresh one (and then only until it is not), or the
  * first plan, or one under new constraints, was adopted less than {@value #SETTLING_ROUNDS} rounds ago. More holders
  * that the fresh plan gives a segment that has {@value #BACKED_UP_HOLDERS} only split its load: they are such a change,
- * taken while a node the segment loads is past the bound. The holders a grown segment gains do not wait, but they are
- * charged to the budget, so that repairs wait until they are paid for. A plan whose repair waits stays in force
+ * taken while a node the segment loads is past the bound. A grown segment's holders come first: those that do not wait
+ * (a backup, or while settling) are charged to the budget all the same, so that repairs wait until they are paid for.
+ * A plan whose repair waits stays in force
  * ({@link Reason#THROTTLED}). Only when no change can reach the bound is the fresh plan adopted whole, and that waits
  * for the budget too unless the peak is urgent. The fresh plan is also adopted when the constraints change, when the
  * kept plan does not fit a node's memory, and on the first round.
@@ -126,7 +128,7 @@ public final class PlanKeeper
    * @param freshPeak the fresh plan's
    * @param patched   segments of the kept plan placed anew (new, grown, off a node that left or off stragglers)
    * @param repaired  segments of the kept plan whose rows changed to bring its peak within the bound
-   * @param deferred  segments whose repair would load and waits for the rebalancing budget
+   * @param deferred  segments whose repair or growth would load and waits for the rebalancing budget
    * @param changes   the segments whose holders differ from the plan in force before the round, and why
    */
   public record Verdict(
@@ -260,8 +262,8 @@ public final class PlanKeeper
     // The rows the plan in force keeps, in the fresh plan's order; the others are placed after, onto what they left.
     final Map<String, Map<String, Double>> rows = new LinkedHashMap<>();
     final List<String> patched = new ArrayList<>();
-    final Set<String> grown = new HashSet<>();
     final List<String> splits = new ArrayList<>();
+    final List<String> grows = new ArrayList<>();
     final Map<String, Double> routed = new HashMap<>();
     final Map<String, Long> held = new HashMap<>();
     final Map<String, Integer> stillCooling = new HashMap<>();
@@ -288,12 +290,7 @@ public final class PlanKeeper
         if (rounds >= GROW_AFTER_ROUNDS && keptRow.size() >= backedUp) {
           splits.add(segment);
         } else if (rounds >= GROW_AFTER_ROUNDS) {
-          grewBack(segment);
-          rows.put(segment, null);
-          patched.add(segment);
-          grown.add(segment);
-          causes.put(segment, new Why(Cause.GREW, ""));
-          continue;
+          grows.add(segment);
         }
         stillGrowing.put(segment, rounds);
       } else if (keptRow.size() > freshRow.getValue().size()) {
@@ -321,13 +318,40 @@ public final class PlanKeeper
       );
       rows.put(segment, row);
       account(row, bySegment.get(segment), 1, routed, held);
-      if (grown.contains(segment)) {
-        // A segment that grew hot gets its holders at once, but they count: repairs wait until they are paid for.
-        budget.spend(bytesLoaded(row, bySegment.get(segment), currentHolders.getOrDefault(segment, Set.of())));
-      }
     }
     final double bound = freshPeak * (1 + minGain);
     final boolean settling = round - adoptedAt <= SETTLING_ROUNDS;
+    final Set<String> unstable = new HashSet<>();
+    nodes.stream().filter(NodeCapacity::unstable).forEach(node -> unstable.add(node.nodeId()));
+    // A segment that grew hot gains its holders when the budget affords them, like a repair: at the edge of the hot
+    // floor a segment flips in and out with the estimates' noise, and without a budget each flip in reloads the
+    // replica the last flip out dropped (live, every steady-state load was one). A backup for holders that stall now
+    // and then, and the settling of a new plan, do not wait; all are charged.
+    int deferredGrowths = 0;
+    for (String segment : grows) {
+      final Map<String, Double> kept = rows.get(segment);
+      final SegmentLoad load = bySegment.get(segment);
+      account(kept, load, -1, routed, held);
+      final Map<String, Double> row = place(load, kept, fresh.sharesOf(segment), placeable, stragglers, routed, held);
+      final long loads = bytesLoaded(row, load, currentHolders.getOrDefault(segment, Set.of()));
+      final boolean backup = unstable.containsAll(kept.keySet());
+      if (!settling && !backup && !budget.affords(loads)) {
+        account(kept, load, 1, routed, held);
+        deferredGrowths++;
+        continue;
+      }
+      rows.put(segment, row);
+      account(row, load, 1, routed, held);
+      budget.spend(loads);
+      grewBack(segment);
+      stillGrowing.remove(segment);
+      patched.add(segment);
+      causes.put(segment, new Why(
+          Cause.GREW,
+          backup ? "a backup for unstable holders, not budgeted" : settling ? "while settling, not budgeted"
+                                                                             : "paid from the budget"
+      ));
+    }
     final double urgentPeak = settling ? 0 : freshPeak * URGENT_PEAK_RATIO;
     // Holders that only split a segment's load are a repair: taken while a node it loads is past the bound, and paid
     // for as the repair's loads are.
@@ -365,11 +389,11 @@ public final class PlanKeeper
     growing = stillGrowing;
     shrunkAt.keySet().retainAll(fresh.shares().keySet());
     flapping.retainAll(fresh.shares().keySet());
-    Repair repair = new Repair(0, deferredSplits);
+    Repair repair = new Repair(0, deferredSplits + deferredGrowths);
     if (peak.of(routed) > bound) {
       repair = repair(rows, fresh, bySegment, placeable, stragglers, routed, held, currentHolders, peak,
                       freshPeak * (1 + minGain / 2), budget, urgentPeak, causes);
-      repair = new Repair(repair.repaired(), repair.deferred() + deferredSplits);
+      repair = new Repair(repair.repaired(), repair.deferred() + deferredSplits + deferredGrowths);
     }
     final double keptPeak = peak.of(routed);
     if (keptPeak > bound && repair.deferred() == 0) {

@@ -374,7 +374,7 @@ class PlanKeeperTest
     }
     assertEquals(PlanKeeper.Reason.KEPT, verdicts[0].reason(), verdicts[0].toString());
     assertEquals(1, verdicts[0].repaired());
-    assertEquals(2, verdicts[1].plan().holders("s3").size(), "the growth does not wait: " + verdicts[1]);
+    assertEquals(2, verdicts[1].plan().holders("s3").size(), "the growth is paid first: " + verdicts[1]);
     assertEquals(PlanKeeper.Reason.THROTTLED, verdicts[1].reason(), verdicts[1].toString());
     assertEquals(0, verdicts[1].repaired());
   }
@@ -452,6 +452,37 @@ class PlanKeeperTest
     }
     assertEquals(2, verdict.plan().holders("s1").size(), verdict.toString());
     assertEquals(0, verdict.deferred());
+  }
+
+  @Test
+  void onceSettledAHotSegmentsNewHolderWaitsForTheBudgetButAnUnstableHoldersBackupDoesNot()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 1), node("c", 1));
+    final PlacementPlan first = plan(Map.of("a", List.of("s1"), "b", List.of("s2"), "c", List.of("s3")));
+    final Map<String, Map<String, Double>> grown = new LinkedHashMap<>(first.shares());
+    grown.put("s1", Map.of("a", 1.0, "b", 0.0));
+    final PlacementPlan fresh = new PlacementPlan(grown, List.of());
+    final List<SegmentLoad> segments = segments(1, 1, 1);
+
+    final PlanKeeper hot = settled(first, segments, nodes, NO_BUDGET);
+    PlanKeeper.Verdict verdict = null;
+    for (int round = 0; round < 2 * PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+      verdict = hot.next(fresh, NO_BUDGET, segments, nodes, holders(first), ROUND_SECONDS);
+      assertEquals(Set.of("a"), verdict.plan().holders("s1"), "round " + round + ": " + verdict);
+    }
+    assertEquals(1, verdict.deferred(), verdict.toString());
+    assertTrue(verdict.changes().isEmpty(), verdict.toString());
+
+    // The same growth when a, s1's only holder, stalls now and then: its backup is what keeps s1's queries moving.
+    final List<NodeCapacity> aUnstable =
+        List.of(new NodeCapacity("a", 1, MEMORY, true), node("b", 1), node("c", 1));
+    final PlanKeeper backedUp = settled(first, segments, aUnstable, NO_BUDGET);
+    for (int round = 0; round < PlanKeeper.GROW_AFTER_ROUNDS; round++) {
+      verdict = backedUp.next(fresh, NO_BUDGET, segments, aUnstable, holders(first), ROUND_SECONDS);
+    }
+    assertEquals(2, verdict.plan().holders("s1").size(), verdict.toString());
+    assertEquals(PlanKeeper.Cause.GREW, verdict.changes().get(0).cause(), verdict.toString());
+    assertEquals("a backup for unstable holders, not budgeted", verdict.changes().get(0).detail());
   }
 
   @Test
