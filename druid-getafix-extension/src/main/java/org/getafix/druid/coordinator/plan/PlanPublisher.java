@@ -48,6 +48,8 @@ public class PlanPublisher
   private long dropsReported;
   @Nullable
   private Rollback.Phase loggedRollbackPhase;
+  /** The plan's changes waiting for the rebalancing budget when that number was last logged. */
+  private int deferredLogged;
 
   @Inject
   public PlanPublisher(GetafixConfig config, GetafixPlanHolder holder, ServiceEmitter emitter)
@@ -233,6 +235,10 @@ public class PlanPublisher
       if (!verdict.changes().isEmpty()) {
         log.info("%s", holderChanges(round, verdict, observed));
       }
+      if (verdict.deferred() != deferredLogged) {
+        log.info("%s", deferredChanges(round, verdict.deferred(), deferredLogged));
+        deferredLogged = verdict.deferred();
+      }
     }
 
     loggedRollbackPhase = null;
@@ -291,6 +297,23 @@ public class PlanPublisher
         String.join("; ", listed),
         more > 0 ? StringUtils.format("; and %d more", more) : ""
     );
+  }
+
+  /**
+   * One line when the number of the plan's changes that wait for the rebalancing budget changes, so that the log tells
+   * why a plan stays as it is (and when the wait ends) without a line every round.
+   */
+  static String deferredChanges(long round, int deferred, int before)
+  {
+    return deferred == 0
+           ? StringUtils.format("Getafix round %d: no change of the plan waits for the rebalancing budget any more", round)
+           : StringUtils.format(
+               "Getafix round %d: %d changes of the plan (repairs, splits or growths that load) wait for the"
+               + " rebalancing budget, maxRebalanceDataPerHour (was %d)",
+               round,
+               deferred,
+               before
+           );
   }
 
   private void emitRoundTime()

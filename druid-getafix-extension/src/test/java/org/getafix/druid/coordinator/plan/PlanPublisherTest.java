@@ -51,6 +51,20 @@ class PlanPublisherTest
   }
 
   @Test
+  void theLogSaysWhenChangesStartAndStopWaitingForTheBudget()
+  {
+    assertEquals(
+        "Getafix round 9: 2 changes of the plan (repairs, splits or growths that load) wait for the rebalancing budget,"
+        + " maxRebalanceDataPerHour (was 0)",
+        PlanPublisher.deferredChanges(9, 2, 0)
+    );
+    assertEquals(
+        "Getafix round 90: no change of the plan waits for the rebalancing budget any more",
+        PlanPublisher.deferredChanges(90, 0, 2)
+    );
+  }
+
+  @Test
   void aWholePlanAdoptedAtOnceIsCountedNotListed()
   {
     final List<PlanKeeper.HolderChange> changes = new ArrayList<>();
