@@ -35,6 +35,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -746,6 +747,38 @@ class BudgetedQueryIT
     FIGURES.put("qualityState", state.deepCopy());
     assertEquals(0, state.path("matureRunsFailed").asLong(), state.toString());
     assertTrue(state.path("matureRunsCompleted").asLong() >= everyQueryType().size() + 1, state.toString());
+  }
+
+  /**
+   * With {@code profileFile} set, the quality profiles learned from mature runs outlive the Broker: a run measured
+   * before a restart (which stops the Broker with SIGTERM, so its lifecycle saves the file) is read back at start.
+   */
+  @Test
+  void learnedQualityProfilesOutliveABrokerRestart() throws Exception
+  {
+    final Path profileFile = Files.createTempDirectory("getafix-it-profiles").resolve("quality-profiles.json");
+    final Map<String, String> keptProfiles = Map.of("druid.getafix.quality.profileFile", profileFile.toString());
+    cluster.restartBroker(keptProfiles, Duration.ofMinutes(10));
+    try {
+      final String id = "it-profile-learned";
+      nativeQuery(NativeQuery.withContext(stragglerQuery(), Map.of(BUDGET, 60_000, MATURE, true, "queryId", id)));
+      awaitMatureRun(id);
+      final String queryClass = DATASET.dataSource() + "/timeseries";
+      Waits.await("the measured run to reach the profile of " + queryClass, Duration.ofMinutes(1),
+                  () -> qualityState().path("qualityProfiles").has(queryClass));
+      assertFalse(qualityState().path("qualityProfilesRestoredFrom").has("file"), "nothing was saved before this Broker");
+
+      cluster.restartBroker(keptProfiles, Duration.ofMinutes(10));
+      final JsonNode state = qualityState();
+      FIGURES.put("qualityProfilesRestored", state.path("qualityProfilesRestoredFrom"));
+      assertTrue(Files.isRegularFile(profileFile), "the Broker's stop wrote no " + profileFile);
+      assertEquals(profileFile.toString(), state.path("qualityProfilesRestoredFrom").path("file").asText(), state.toString());
+      assertTrue(state.path("qualityProfilesRestoredFrom").path("queryClasses").asInt() >= 1, state.toString());
+      assertTrue(state.path("qualityProfiles").has(queryClass), "the restored profiles lack " + queryClass + ": " + state);
+    }
+    finally {
+      cluster.restartBroker(Map.of(), Duration.ofMinutes(10));
+    }
   }
 
   /**
