@@ -323,77 +323,65 @@ public final class PlanKeeper
     final boolean settling = round - adoptedAt <= SETTLING_ROUNDS;
     final Set<String> unstable = new HashSet<>();
     nodes.stream().filter(NodeCapacity::unstable).forEach(node -> unstable.add(node.nodeId()));
-    // A segment that grew hot gains its holders when the budget affords them, like a repair: at the edge of the hot
-    // floor a segment flips in and out with the estimates' noise, and without a budget each flip in reloads the
-    // replica the last flip out dropped (live, every steady-state load was one). A backup for holders that stall now
-    // and then, and the settling of a new plan, do not wait; all are charged.
-    int deferredGrowths = 0;
-    for (String segment : grows) {
+    final double urgentPeak = settling ? 0 : freshPeak * URGENT_PEAK_RATIO;
+    // The holders segments gain beyond their rows in force, those that grew first. A segment that grew hot gains them
+    // when the budget affords them, like a repair: at the edge of the hot floor a segment flips in and out with the
+    // estimates' noise, and without a budget each flip in reloads the replica the last flip out dropped (live, every
+    // steady-state load was one). A backup for holders that stall now and then, and the settling of a new plan, do
+    // not wait, and are charged all the same. Holders that only split a segment's load are a repair: taken while a
+    // node it loads is past the bound, and paid for as the repair's loads are (an urgent one is not charged).
+    final List<String> gains = new ArrayList<>(grows);
+    gains.addAll(splits);
+    int deferredGains = 0;
+    for (int i = 0; i < gains.size(); i++) {
+      final String segment = gains.get(i);
+      final boolean split = i >= grows.size();
       final Map<String, Double> kept = rows.get(segment);
       final SegmentLoad load = bySegment.get(segment);
+      // Why the gain need not wait for the budget; null when it must.
+      final String free;
+      if (split) {
+        if (!(peak.of(routed) > bound)) {
+          break;
+        }
+        if (kept.entrySet().stream()
+                .noneMatch(cell -> cell.getValue() > 0 && peak.utilisation(cell.getKey(), routed) > bound)) {
+          continue;
+        }
+        free = peak.of(routed) > urgentPeak ? "the peak is urgent" : null;
+      } else {
+        free = unstable.containsAll(kept.keySet()) ? "a backup for unstable holders" : settling ? "while settling" : null;
+      }
       account(kept, load, -1, routed, held);
       final Map<String, Double> row = place(load, kept, fresh.sharesOf(segment), placeable, stragglers, routed, held);
       final long loads = bytesLoaded(row, load, currentHolders.getOrDefault(segment, Set.of()));
-      final boolean backup = unstable.containsAll(kept.keySet());
-      if (!settling && !backup && !budget.affords(loads)) {
+      if (free == null && !budget.affords(loads)) {
         account(kept, load, 1, routed, held);
-        deferredGrowths++;
+        deferredGains++;
         continue;
       }
       rows.put(segment, row);
       account(row, load, 1, routed, held);
-      budget.spend(loads);
-      grewBack(segment);
-      stillGrowing.remove(segment);
-      patched.add(segment);
-      causes.put(segment, new Why(
-          Cause.GREW,
-          backup ? "a backup for unstable holders, not budgeted" : settling ? "while settling, not budgeted"
-                                                                             : "paid from the budget"
-      ));
-    }
-    final double urgentPeak = settling ? 0 : freshPeak * URGENT_PEAK_RATIO;
-    // Holders that only split a segment's load are a repair: taken while a node it loads is past the bound, and paid
-    // for as the repair's loads are.
-    int deferredSplits = 0;
-    for (String segment : splits) {
-      if (!(peak.of(routed) > bound)) {
-        break;
-      }
-      final Map<String, Double> kept = rows.get(segment);
-      if (kept.entrySet().stream()
-              .noneMatch(cell -> cell.getValue() > 0 && peak.utilisation(cell.getKey(), routed) > bound)) {
-        continue;
-      }
-      final boolean urgent = peak.of(routed) > urgentPeak;
-      account(kept, bySegment.get(segment), -1, routed, held);
-      final Map<String, Double> row =
-          place(bySegment.get(segment), kept, fresh.sharesOf(segment), placeable, stragglers, routed, held);
-      final long loads = bytesLoaded(row, bySegment.get(segment), currentHolders.getOrDefault(segment, Set.of()));
-      if (!urgent && !budget.affords(loads)) {
-        account(kept, bySegment.get(segment), 1, routed, held);
-        deferredSplits++;
-        continue;
-      }
-      rows.put(segment, row);
-      account(row, bySegment.get(segment), 1, routed, held);
-      if (!urgent) {
+      if (!split || free == null) {
         budget.spend(loads);
       }
       grewBack(segment);
       stillGrowing.remove(segment);
       patched.add(segment);
-      causes.put(segment, new Why(Cause.SPLIT, urgent ? "the peak is urgent" : "paid from the budget"));
+      causes.put(segment, new Why(
+          split ? Cause.SPLIT : Cause.GREW,
+          free == null ? "paid from the budget" : free + ", not budgeted"
+      ));
     }
     cooling = stillCooling;
     growing = stillGrowing;
     shrunkAt.keySet().retainAll(fresh.shares().keySet());
     flapping.retainAll(fresh.shares().keySet());
-    Repair repair = new Repair(0, deferredSplits + deferredGrowths);
+    Repair repair = new Repair(0, deferredGains);
     if (peak.of(routed) > bound) {
       repair = repair(rows, fresh, bySegment, placeable, stragglers, routed, held, currentHolders, peak,
                       freshPeak * (1 + minGain / 2), budget, urgentPeak, causes);
-      repair = new Repair(repair.repaired(), repair.deferred() + deferredSplits + deferredGrowths);
+      repair = new Repair(repair.repaired(), repair.deferred() + deferredGains);
     }
     final double keptPeak = peak.of(routed);
     if (keptPeak > bound && repair.deferred() == 0) {
