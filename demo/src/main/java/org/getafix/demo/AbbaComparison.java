@@ -88,12 +88,18 @@ record AbbaComparison<R extends AbbaComparison.Run>(
     R run(String setup) throws Exception;
   }
 
-  /** The setups of each repetition: as in {@link #setups}, then reversed, and so on. */
-  List<List<String>> schedule(int repetitions)
+  /**
+   * The setups of each repetition: as in {@link #setups}, then reversed, and so on; or reversed first if
+   * {@code secondFirst}.
+   */
+  List<List<String>> schedule(int repetitions, boolean secondFirst)
   {
     final List<String> reversed = new ArrayList<>(setups);
     Collections.reverse(reversed);
-    return IntStream.range(0, repetitions).mapToObj(r -> r % 2 == 0 ? setups : List.copyOf(reversed)).toList();
+    final int first = secondFirst ? 1 : 0;
+    return IntStream.range(first, first + repetitions)
+                    .mapToObj(r -> r % 2 == 0 ? setups : List.copyOf(reversed))
+                    .toList();
   }
 
   /**
@@ -103,7 +109,7 @@ record AbbaComparison<R extends AbbaComparison.Run>(
   List<Repetition<R>> repeat(BenchRun bench, Runner<R> runner) throws Exception
   {
     final List<Repetition<R>> done = new ArrayList<>();
-    for (List<String> order : schedule(bench.repetitions())) {
+    for (List<String> order : schedule(bench.repetitions(), bench.secondFirst())) {
       bench.progress("repetition " + (done.size() + 1) + " of " + bench.repetitions() + ": "
                      + String.join(", then ", order));
       final List<R> runs = new ArrayList<>();

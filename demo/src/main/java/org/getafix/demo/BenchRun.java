@@ -20,11 +20,21 @@ import java.util.concurrent.TimeoutException;
  * @param experiment  its name in the bench, which heads its progress lines
  * @param quick       the short variant: a smaller dataset, and shorter phases where the experiment times them
  * @param repetitions how many times it repeats its measurement
+ * @param secondFirst whether its first repetition runs its second setup (druid-getafix's) first, as
+ *                    {@code --strategies getafix,stock} asks; the order is reversed every other repetition either way
  * @param root        the project's root, where the extensions and Druid's libraries are built
  * @param outDir      its own directory: the cluster's files, {@code results.json} and {@code report.html}
  * @param out         where the progress and the summary go
  */
-record BenchRun(String experiment, boolean quick, int repetitions, Path root, Path outDir, PrintStream out)
+record BenchRun(
+    String experiment,
+    boolean quick,
+    int repetitions,
+    boolean secondFirst,
+    Path root,
+    Path outDir,
+    PrintStream out
+)
 {
   void progress(String message)
   {

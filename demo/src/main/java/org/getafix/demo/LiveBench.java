@@ -41,7 +41,8 @@ public final class LiveBench
   static final String USAGE = DemoOptions.BENCH_USAGE + System.lineSeparator() + String.join(
       System.lineSeparator(),
       "  --experiments LIST which of " + String.join(",", EXPERIMENTS) + " to run, in that order (default all);",
-      "                  the experiments but placement take --quick and --repetitions only",
+      "                  the experiments but placement take --quick and --repetitions only, and from --strategies",
+      "                  only its order: getafix,stock runs their druid-getafix setup first",
       "  --broker URL      run on an existing cluster, its Broker at URL with the quality monitor installed, instead",
       "                  of starting one: " + String.join(",", ON_EXISTING) + " only (the default then), over",
       "  --datasource NAME one of its datasources; no straggler is made there (no cgroups), so they measure the",
@@ -170,7 +171,13 @@ public final class LiveBench
     for (String experiment : options.experiments()) {
       final Path dir = outDir.resolve(experiment);
       final BenchRun bench = new BenchRun(
-          experiment, options.options().quick(), options.options().repetitions(), root, dir, System.out
+          experiment,
+          options.options().quick(),
+          options.options().repetitions(),
+          options.options().strategies().get(0) == Strategy.GETAFIX,
+          root,
+          dir,
+          System.out
       );
       try {
         switch (experiment) {

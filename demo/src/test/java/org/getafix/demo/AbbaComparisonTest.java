@@ -27,7 +27,7 @@ class AbbaComparisonTest
   void repeatRunsEachSetupInTheScheduledOrderAndSaysWhatItMeasured() throws Exception
   {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    final BenchRun bench = new BenchRun("test", true, 3, Path.of("."), Path.of("."), new PrintStream(out, true, StandardCharsets.UTF_8));
+    final BenchRun bench = new BenchRun("test", true, 3, false, Path.of("."), Path.of("."), new PrintStream(out, true, StandardCharsets.UTF_8));
     final double[] rate = {0};
     final List<AbbaComparison.Repetition<Run>> done = COMPARISON.repeat(bench, setup -> new Run(setup, ++rate[0]));
     assertEquals(List.of("a,b", "b,a", "a,b"), done.stream().map(AbbaComparison.Repetition::order).toList());
@@ -36,6 +36,13 @@ class AbbaComparisonTest
     final String progress = out.toString(StandardCharsets.UTF_8);
     assertTrue(progress.contains("[bench test] repetition 2 of 3: b, then a"), progress);
     assertTrue(progress.contains("[bench test]   b: rate 3"), progress);
+  }
+
+  @Test
+  void secondFirstStartsWithTheSecondSetupAndStillAlternates()
+  {
+    assertEquals(List.of(List.of("b", "a"), List.of("a", "b"), List.of("b", "a")), COMPARISON.schedule(3, true));
+    assertEquals(List.of(List.of("a", "b"), List.of("b", "a")), COMPARISON.schedule(2, false));
   }
 
   @Test

@@ -36,7 +36,7 @@ class AdmissionBenchTest
   @Test
   void theQualityGuidedControllerRunsFirstAndIsTheNumerator()
   {
-    assertEquals(List.of(ANSWER_QUALITY, TIMEOUT_RATE), AdmissionBench.COMPARISON.schedule(2).get(0));
+    assertEquals(List.of(ANSWER_QUALITY, TIMEOUT_RATE), AdmissionBench.COMPARISON.schedule(2, false).get(0));
     final List<RepetitionsReport.Measure> ratios = AdmissionBench.COMPARISON.ratios(RUNS);
     assertEquals(
         List.of("low-priority throughput, late half", "low-priority throughput, whole run", "high-priority mean quality",

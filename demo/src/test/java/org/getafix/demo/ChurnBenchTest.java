@@ -25,7 +25,7 @@ class ChurnBenchTest
   @Test
   void druidGetafixOverStockAndNoRatioWhereStockLoadedNothing()
   {
-    assertEquals(List.of(ChurnBench.STOCK, ChurnBench.GETAFIX), ChurnBench.COMPARISON.schedule(1).get(0));
+    assertEquals(List.of(ChurnBench.STOCK, ChurnBench.GETAFIX), ChurnBench.COMPARISON.schedule(1, false).get(0));
     final JsonNode json = ChurnBench.COMPARISON.json("setup", RUNS);
     assertEquals("live-bench-churn", json.path("experiment").asText());
     final JsonNode loaded = json.path("ratios").path("data loaded per hour");

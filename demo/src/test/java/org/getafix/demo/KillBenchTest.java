@@ -25,7 +25,7 @@ class KillBenchTest
   @Test
   void druidGetafixOverStockAndNoRatioWhereStockFailedNothing()
   {
-    assertEquals(List.of(KillBench.STOCK, KillBench.GETAFIX), KillBench.COMPARISON.schedule(1).get(0));
+    assertEquals(List.of(KillBench.STOCK, KillBench.GETAFIX), KillBench.COMPARISON.schedule(1, false).get(0));
     final JsonNode json = KillBench.COMPARISON.json("setup", RUNS);
     assertEquals("live-bench-kill", json.path("experiment").asText());
     final JsonNode failed = json.path("ratios").path("failed queries");

@@ -34,7 +34,7 @@ class RoutingBenchTest
   {
     assertEquals(
         List.of(List.of(CONNECTION_COUNT, ADAPTIVE), List.of(ADAPTIVE, CONNECTION_COUNT), List.of(CONNECTION_COUNT, ADAPTIVE)),
-        RoutingBench.COMPARISON.schedule(3)
+        RoutingBench.COMPARISON.schedule(3, false)
     );
   }
 
