@@ -200,6 +200,17 @@ public final class PlanKeeper
    */
   static final int FLAPPING_SHRINK_AFTER_ROUNDS = 32 * SHRINK_AFTER_ROUNDS;
 
+  /**
+   * How far above the even share of the bytes a node may hold and still be given a segment the kept plan places, as
+   * the fresh plan's segment balancer tolerates above the even count (hysteresis against the next round's noise).
+   */
+  static final double HOLDING_SLACK = 0.05;
+  /**
+   * The most a segment placed for even holdings may raise a node's utilisation (relative to the mean): a cold segment's
+   * place hardly matters to the load, a hot one's does, and it goes where it raises the utilisation least.
+   */
+  static final double NEGLIGIBLE_UTILISATION = 0.05;
+
   private final LoadBudget budget = new LoadBudget();
   private PlacementPlan inForce;
   private PlacementConstraints constraintsInForce;
@@ -306,6 +317,9 @@ public final class PlanKeeper
       rows.put(segment, row);
       account(row, bySegment.get(segment), 1, routed, held);
     }
+    // What a repair brings the peak back within, and what a placed segment may raise a node to on its way to even
+    // holdings.
+    final double repairTarget = freshPeak * (1 + minGain / 2);
     for (String segment : patched) {
       final Map<String, Double> row = place(
           bySegment.get(segment),
@@ -314,7 +328,9 @@ public final class PlanKeeper
           placeable,
           stragglers,
           routed,
-          held
+          held,
+          peak,
+          repairTarget
       );
       rows.put(segment, row);
       account(row, bySegment.get(segment), 1, routed, held);
@@ -353,7 +369,9 @@ public final class PlanKeeper
         free = unstable.containsAll(kept.keySet()) ? "a backup for unstable holders" : settling ? "while settling" : null;
       }
       account(kept, load, -1, routed, held);
-      final Map<String, Double> row = place(load, kept, fresh.sharesOf(segment), placeable, stragglers, routed, held);
+      final Map<String, Double> row = place(
+          load, kept, fresh.sharesOf(segment), placeable, stragglers, routed, held, peak, repairTarget
+      );
       final long loads = bytesLoaded(row, load, currentHolders.getOrDefault(segment, Set.of()));
       if (free == null && !budget.affords(loads)) {
         account(kept, load, 1, routed, held);
@@ -380,7 +398,7 @@ public final class PlanKeeper
     Repair repair = new Repair(0, deferredGains);
     if (peak.of(routed) > bound) {
       repair = repair(rows, fresh, bySegment, placeable, stragglers, routed, held, currentHolders, peak,
-                      freshPeak * (1 + minGain / 2), budget, urgentPeak, causes);
+                      repairTarget, budget, urgentPeak, causes);
       repair = new Repair(repair.repaired(), repair.deferred() + deferredGains);
     }
     final double keptPeak = peak.of(routed);
@@ -812,8 +830,13 @@ public final class PlanKeeper
   /**
    * A segment's row in the kept plan when its row in force no longer does: as many holders as its fresh row, those in
    * force that are still placeable first, then the nodes whose utilisation it raises least and that have the memory
-   * (the kept plan's loads, not the fresh plan's), stragglers never. As many holders as the fresh row gives a load share split it
-   * evenly; the rest (a hot floor's or a backup's copy) carry none. With no room anywhere, the fresh row.
+   * (the kept plan's loads, not the fresh plan's), stragglers never. Among them, those that hold at most the even share
+   * of the bytes (plus {@link #HOLDING_SLACK} of it) and that it would not raise past {@code evenWithin} (relative
+   * utilisation) come first, as the fresh plan's balancer evens out segment counts within the load bound: a segment that draws next to
+   * no load raises the least utilised node's utilisation least, so otherwise every new or orphaned cold segment would go
+   * to that one node, round after round, until it held nearly all of them. As many holders as
+   * the fresh row gives a load share split it evenly; the rest (a hot floor's or a backup's copy) carry none. With no
+   * room anywhere, the fresh row.
    */
   private static Map<String, Double> place(
       SegmentLoad segment,
@@ -822,7 +845,9 @@ public final class PlanKeeper
       Map<String, NodeCapacity> placeable,
       Set<String> stragglers,
       Map<String, Double> routed,
-      Map<String, Long> held
+      Map<String, Long> held,
+      Peak peak,
+      double evenWithin
   )
   {
     if (segment == null) {
@@ -835,18 +860,33 @@ public final class PlanKeeper
               .filter(node -> placeable.containsKey(node) && !stragglers.contains(node))
               .limit(freshRow.size())
               .forEach(holders::add);
+    final List<NodeCapacity> eligible = placeable.values().stream()
+                                                 .filter(node -> node.capacity() > 0 && !stragglers.contains(node.nodeId()))
+                                                 .toList();
+    long eligibleHeld = (long) freshRow.size() * segment.sizeBytes();
+    for (NodeCapacity node : eligible) {
+      eligibleHeld += held.getOrDefault(node.nodeId(), 0L);
+    }
+    final double evenHeld = eligible.isEmpty() ? 0 : (double) eligibleHeld / eligible.size();
     while (holders.size() < freshRow.size()) {
       String best = null;
       double bestUtilisation = Double.POSITIVE_INFINITY;
-      for (NodeCapacity node : placeable.values()) {
-        if (holders.contains(node.nodeId()) || !(node.capacity() > 0) || stragglers.contains(node.nodeId())
-            || held.getOrDefault(node.nodeId(), 0L) + segment.sizeBytes() > node.maxSizeBytes()) {
+      boolean bestEven = false;
+      for (NodeCapacity node : eligible) {
+        final long nodeHeld = held.getOrDefault(node.nodeId(), 0L);
+        if (holders.contains(node.nodeId()) || nodeHeld + segment.sizeBytes() > node.maxSizeBytes()) {
           continue;
         }
-        final double utilisation = (routed.getOrDefault(node.nodeId(), 0.0) + part) / node.capacity();
-        if (utilisation < bestUtilisation) {
+        final double routedBefore = routed.getOrDefault(node.nodeId(), 0.0);
+        final double utilisation = (routedBefore + part) / node.capacity();
+        final double after = peak.utilisation(node.nodeId(), routedBefore + part);
+        final boolean even = nodeHeld <= evenHeld * (1 + HOLDING_SLACK)
+                             && after - peak.utilisation(node.nodeId(), routedBefore) <= NEGLIGIBLE_UTILISATION
+                             && after <= evenWithin;
+        if (even && !bestEven || even == bestEven && utilisation < bestUtilisation) {
           best = node.nodeId();
           bestUtilisation = utilisation;
+          bestEven = even;
         }
       }
       if (best == null) {

@@ -7,6 +7,7 @@ import org.getafix.core.placement.plan.SegmentLoad;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +153,40 @@ class PlanKeeperTest
     assertEquals(Map.of("b", 1.0), verdict.plan().sharesOf("s2"));
     assertEquals(Map.of("b", 1.0), verdict.plan().sharesOf("s3"));
     assertEquals(Map.of("b", 1.0), verdict.plan().sharesOf("s4"));
+  }
+
+  @Test
+  void newColdSegmentsAreSpreadToEvenHoldingsNotAllGivenToTheLeastUtilisedNode()
+  {
+    final List<NodeCapacity> nodes = List.of(node("a", 1), node("b", 0.5), node("c", 0.25));
+    // Tiered: the hot segments on the strong nodes, c holding only cold ones and so by far the least utilised.
+    final PlacementPlan first = plan(Map.of(
+        "a", List.of("s1", "s3", "s4", "s5"),
+        "b", List.of("s2", "s6", "s7", "s8"),
+        "c", List.of("s9", "s10", "s11")
+    ));
+    final double[] loads = new double[20];
+    Arrays.fill(loads, 0.01);
+    loads[0] = 6;
+    loads[1] = 3;
+    final List<SegmentLoad> before = segments(Arrays.copyOf(loads, 11));
+    final PlanKeeper keeper = inForce(first, before, nodes);
+    // Nine cold segments arrive; the fresh plan gives each node three of them.
+    final Map<String, List<String>> freshOnNode = new LinkedHashMap<>();
+    freshOnNode.put("a", List.of("s1", "s3", "s4", "s5", "s12", "s13", "s14"));
+    freshOnNode.put("b", List.of("s2", "s6", "s7", "s8", "s15", "s16", "s17"));
+    freshOnNode.put("c", List.of("s9", "s10", "s11", "s18", "s19", "s20"));
+    final PlanKeeper.Verdict verdict =
+        keeper.next(plan(freshOnNode), GATED, segments(loads), nodes, holders(first), ROUND_SECONDS);
+    assertEquals(PlanKeeper.Reason.KEPT, verdict.reason(), verdict.toString());
+    assertEquals(9, verdict.patched());
+    final Map<String, Integer> held = new LinkedHashMap<>();
+    verdict.plan().shares().values().forEach(row -> row.keySet().forEach(node -> held.merge(node, 1, Integer::sum)));
+    // 20 segments on 3 nodes: 7 is the even share; the least utilised node alone would have taken all 9 (12).
+    assertTrue(held.values().stream().allMatch(count -> count <= 8), held.toString());
+    for (String stays : List.of("s1", "s2", "s3", "s9")) {
+      assertEquals(first.sharesOf(stays), verdict.plan().sharesOf(stays), stays + " moved");
+    }
   }
 
   @Test
