@@ -50,9 +50,9 @@ class BrokerRoutingIT
       4,
       7L,
       CLUSTER_WARM_UP,
-      Duration.ofSeconds(15),
+      Duration.ofSeconds(10),
       // Hundreds of queries per strategy, enough to compare shares of sub-queries.
-      Duration.ofSeconds(20)
+      Duration.ofSeconds(15)
   );
   /** ABR runs last: it loads the straggler most, and the phase after it ran slower in earlier runs. */
   private static final List<String> ORDER = List.of(CONNECTION_COUNT, "getafixLbr", "getafixLbrMl", ADAPTIVE, ABR);
