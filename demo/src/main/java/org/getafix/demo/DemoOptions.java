@@ -104,8 +104,8 @@ public record DemoOptions(
       "                            [--strategies stock,getafix] [--budget-ms MS | --no-budget] [--hedge]",
       "                            [--straggler-cores C] [--stalls P:L] [--backup] [--timeout-ms MS]",
       "                            [--clients N] [--redundancy spare|zoolander]",
-      "  (3 repetitions of placement take 25-45 minutes on 2 cores, --quick about 12; of each other experiment",
-      "  about 10-15 minutes, --quick 6-10)",
+      "  (3 repetitions of placement take 25-45 minutes on 2 cores, --quick about 12; of overhead about 8,",
+      "  --quick about 5; of each other experiment about 10-15 minutes, --quick 6-10)",
       OPTIONS + " (default 3)"
   );
   private static final int MAX_CLIENTS = 64;

@@ -25,14 +25,15 @@ import java.util.Map;
  * control through a 2× load step ({@link ControlBench}); and {@code admission}, its quality-guided against its
  * timeout-rate-guided admission controller ({@link AdmissionBench}); {@code kill}, the strongest Historical killed
  * under load on stock Druid and on druid-getafix ({@link KillBench}); and {@code churn}, the data each loads under a
- * steady workload once settled ({@link ChurnBench}). Each writes {@code report.html} and
+ * steady workload once settled ({@link ChurnBench}); and {@code overhead}, what the quality monitor costs a query
+ * without a budget, paired against a Broker without it ({@link OverheadBench}). Each writes {@code report.html} and
  * {@code results.json} under {@code target/getafix-bench/<experiment>/}, and {@code target/getafix-bench/report.html}
  * links them. See docs/benchmarks.md.
  */
 public final class LiveBench
 {
   static final List<String> EXPERIMENTS =
-      List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill", "churn");
+      List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill", "churn", "overhead");
   /**
    * The experiments that run on an existing cluster: the others make a straggler with cgroups, place replicas or
    * restart the Broker.
@@ -189,6 +190,7 @@ public final class LiveBench
           case "admission" -> new AdmissionBench(bench).run();
           case "kill" -> new KillBench(bench).run();
           case "churn" -> new ChurnBench(bench).run();
+          case "overhead" -> new OverheadBench(bench).run();
           default -> throw new IllegalStateException("no runner for experiment " + experiment);
         }
       }

@@ -26,7 +26,7 @@ class LiveBenchTest
     assertEquals(4, all.options().repetitions());
 
     assertEquals(
-        List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill", "churn"),
+        List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill", "churn", "overhead"),
         LiveBench.EXPERIMENTS
     );
     final LiveBench.Options chosen = LiveBench.Options.parse("--experiments", "admission,routing,placement,routing");

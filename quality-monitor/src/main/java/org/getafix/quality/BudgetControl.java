@@ -63,6 +63,10 @@ public class BudgetControl implements BudgetedQuery.Listener
   @Nullable
   BudgetController controllerOf(Query<?> query)
   {
+    if (controllers.isEmpty() && laneControllers.isEmpty()) {
+      // Nothing controlled, the default: every query without a budget of its own asks this, and need read nothing.
+      return null;
+    }
     if (QueryType.find(query.getType()).isEmpty()) {
       return null;
     }

@@ -136,6 +136,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   {
     final BudgetedQuery<?> budgeted = budgetedQueries.of(asPlanned.getQuery());
     if (budgeted == null) {
+      // Without a budget: Druid's own request, hedged only where the query or the Broker asks for it; the failover
+      // only notes whether a row has gone on, and sends nothing unless the Historical cannot be reached.
       final Hedging.Plan plan = hedging.plan(asPlanned.getQuery(), host, Double.POSITIVE_INFINITY, false);
       return plan == null ? failingOver(asPlanned, context) : runHedged(asPlanned, context, null, plan);
     }

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.inject.Inject;
 import org.apache.druid.query.Query;
+import org.apache.druid.query.QueryContext;
 import org.getafix.core.quality.control.BudgetController;
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.wire.QueryContextKeys;
@@ -31,6 +32,8 @@ public class BudgetedQueries
   private final List<BudgetedQuery.Listener> listeners;
   private final Cache<String, BudgetedQuery<?>> running = Caffeine.newBuilder().weakValues().build();
   private final DeadlineReserve deadlineReserve;
+  /** Whether a Broker-wide concern (admission control, replays) sees every query, budgeted or not. */
+  private final boolean watchesEveryQuery;
 
   @Inject
   public BudgetedQueries(
@@ -53,6 +56,24 @@ public class BudgetedQueries
     this.matureRuns = matureRuns;
     this.listeners = List.of(metrics, budgetControl, budgetSplit, admission, matureRuns, profiles, recentCoverage, replays);
     this.deadlineReserve = deadlineReserve;
+    this.watchesEveryQuery = admission.isEnabled() || replays.isOn();
+  }
+
+  /**
+   * Whether the quality monitor has nothing to do with {@code query}, which then runs as Druid runs it: it asks for no
+   * budget (nor a split of one, which {@link #start} would check), no controller budgets it, and neither admission
+   * control nor replays watch every query. A few lookups, made once per query before anything else, so that a query
+   * without a budget pays for nothing it does not use.
+   */
+  public boolean leavesToDruid(Query<?> query)
+  {
+    if (watchesEveryQuery) {
+      return false;
+    }
+    final QueryContext context = query.context();
+    return context.get(QueryContextKeys.BUDGET_MS) == null
+           && context.get(QueryContextKeys.SPLIT) == null
+           && budgetControl.controllerOf(query) == null;
   }
 
   /**
@@ -63,7 +84,6 @@ public class BudgetedQueries
   {
     deadlineReserve.recordAfterDeadline(millis);
   }
-
 
   /**
    * {@code query} as a budgeted query starting at {@code startMillis}, or null if it has no budget.

@@ -28,11 +28,14 @@ import java.util.function.LongSupplier;
  * is planned and run as its stamped self, and its answer is held back until every Historical has answered or been cut
  * off, so that the response context, which Druid sends as a header before the first result, carries the whole
  * coverage. Then the query's listeners hear of its answer, or of its failure; a partial answer the query does not
- * allow is a failure, a timeout (HTTP 504) as in stock Druid. Any other query runs exactly as in stock
- * Druid, except that with {@link Admission} control on it may be shed, and a high-priority one reports its timeout.
+ * allow is a failure, a timeout (HTTP 504) as in stock Druid.
  *
- * <p>Every query that runs, budgeted or not, is counted in flight while its results are read, and its arrival
- * noted: {@link Replays} replays mature runs when the Broker is idle.
+ * <p>Any other query is Druid's: a query that {@link BudgetedQueries#leavesToDruid leaves} nothing for the quality
+ * monitor to do gets Druid's own runner, untouched, decided once from a few lookups before anything else, so that a
+ * Broker with the extension costs a query without a budget nothing here. An unbudgeted query is looked at only while
+ * a Broker-wide concern watches every query: with {@link Admission} control on it may be shed, and a high-priority
+ * one reports its timeout; with {@link Replays} on it is counted in flight while its results are read, and its
+ * arrival noted, since replays run when the Broker is idle.
  *
  * <p>The inner runner is made for the stamped query and is handed that same query object: Druid's
  * {@code QuerySwappingQueryRunner} accepts no other.
@@ -74,12 +77,18 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
   @Override
   public <T> QueryRunner<T> getQueryRunnerForIntervals(Query<T> query, Iterable<Interval> intervals)
   {
+    if (budgetedQueries.leavesToDruid(query)) {
+      return delegate.getQueryRunnerForIntervals(query, intervals);
+    }
     return budgeted(query, stamped -> delegate.getQueryRunnerForIntervals(stamped, intervals));
   }
 
   @Override
   public <T> QueryRunner<T> getQueryRunnerForSegments(Query<T> query, Iterable<SegmentDescriptor> specs)
   {
+    if (budgetedQueries.leavesToDruid(query)) {
+      return delegate.getQueryRunnerForSegments(query, specs);
+    }
     return budgeted(query, stamped -> delegate.getQueryRunnerForSegments(stamped, specs));
   }
 

@@ -144,6 +144,12 @@ public class Replays implements BudgetedQuery.Listener
     }
   }
 
+  /** Whether replays are on: then every query through the Broker's walker counts, budgeted or not. */
+  boolean isOn()
+  {
+    return queue != null;
+  }
+
   /** A query arrived at the Broker's walker at {@code nowMillis}: its gap to the previous one says how busy it is. */
   void arrived(long nowMillis)
   {

@@ -646,6 +646,8 @@ class BudgetedDruidClientTest
     final var results = client(budgetedQueries).run(subQuery(query(Map.of())), DirectDruidClient.makeResponseContextForQuery());
     answer(historical.answers.get(0));
     assertEquals(1, results.toList().size());
+    assertEquals(1, historical.requests.size(), "one request, as Druid's client sends it");
+    assertFalse(historical.requests.get(0).contains("getafix"), "nothing of ours in it: " + historical.requests.get(0));
   }
 
   @Test

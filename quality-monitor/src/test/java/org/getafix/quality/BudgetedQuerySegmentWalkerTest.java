@@ -39,6 +39,7 @@ import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -52,6 +53,8 @@ class BudgetedQuerySegmentWalkerTest
   private static final class RecordingWalker implements QuerySegmentWalker
   {
     final List<Query<?>> planned = new ArrayList<>();
+    /** The runners it made, in order: what the Broker's walker hands Druid when it adds nothing. */
+    final List<QueryRunner<?>> runners = new ArrayList<>();
     final List<Query<?>> ran = new ArrayList<>();
     /** The deadline of each query run, as its sub-queries would find it; null for an unbudgeted one. */
     final List<Long> deadlines = new ArrayList<>();
@@ -72,7 +75,7 @@ class BudgetedQuerySegmentWalkerTest
     private <T> QueryRunner<T> runnerFor(Query<T> query)
     {
       planned.add(query);
-      return (QueryPlus<T> queryPlus, ResponseContext context) -> {
+      final QueryRunner<T> runner = (QueryPlus<T> queryPlus, ResponseContext context) -> {
         // Druid's QuerySwappingQueryRunner accepts only the query its runner was made for.
         assertSame(query, queryPlus.getQuery());
         ran.add(queryPlus.getQuery());
@@ -80,6 +83,8 @@ class BudgetedQuerySegmentWalkerTest
         deadlines.add(budgeted == null ? null : budgeted.deadlineMillis());
         return Sequences.empty();
       };
+      runners.add(runner);
+      return runner;
     }
   }
 
@@ -175,17 +180,55 @@ class BudgetedQuerySegmentWalkerTest
     return results.toList();
   }
 
+  /**
+   * A query without a budget, on a datasource no controller budgets, gets Druid's own runner itself: nothing wraps it,
+   * its context is the one it came with (no reference, no caches turned off), and no coverage is stated.
+   */
   @Test
-  void aQueryWithoutBudgetRunsUntouched()
+  void aQueryWithoutBudgetGetsDruidsOwnRunnerUntouched()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final BudgetedQuerySegmentWalker walker = broker(inner, QualityConfig.defaults()).walker;
-    final TimeseriesQuery query = query(Map.of());
+    final Broker broker = broker(
+        inner,
+        config(Map.of("controlledDataSources", List.of("other"), "controlledLanes", List.of("reports")))
+    );
+    final Map<String, Object> asked = Map.of(QueryContexts.PRIORITY_KEY, -1, "lane", "interactive");
+    final TimeseriesQuery query = query(asked);
+    final QueryRunner<Result<TimeseriesResultValue>> forIntervals =
+        broker.walker.getQueryRunnerForIntervals(query, List.of(Intervals.of("2025-01-01/2025-01-02")));
+    final QueryRunner<Result<TimeseriesResultValue>> forSegments = broker.walker.getQueryRunnerForSegments(
+        query,
+        List.of(new SegmentDescriptor(Intervals.of("2025-01-01/2025-01-02"), "v1", 0))
+    );
+    assertEquals(List.of(forIntervals, forSegments), inner.runners, "Druid's runners themselves, nothing around them");
+    assertEquals(List.of(query, query), inner.planned);
+
     final ResponseContext context = ResponseContext.createEmpty();
-    run(walker, query, context);
-    assertSame(query, inner.planned.get(0));
+    forIntervals.run(QueryPlus.wrap(query), context).toList();
     assertSame(query, inner.ran.get(0));
+    assertEquals(asked, inner.ran.get(0).getContext(), "the context it came with");
+    assertNull(inner.deadlines.get(0), "no budget for its sub-queries to find");
     assertNull(context.get(CoverageKey.register()), "no coverage without a budget");
+  }
+
+  /** A Broker-wide concern that watches every query (admission control, replays) wraps Druid's runner, budget or not. */
+  @Test
+  void admissionControlAndReplaysWatchQueriesWithoutBudgetToo()
+  {
+    for (Map<String, Object> watching : List.<Map<String, Object>>of(
+        Map.of("admission", "TIMEOUT_RATE"),
+        Map.of("replayQueueSize", 32)
+    )) {
+      final RecordingWalker inner = new RecordingWalker();
+      final Broker broker = broker(inner, config(watching));
+      final TimeseriesQuery query = query(Map.of());
+      final QueryRunner<Result<TimeseriesResultValue>> runner =
+          broker.walker.getQueryRunnerForIntervals(query, List.of(Intervals.of("2025-01-01/2025-01-02")));
+      assertNotSame(inner.runners.get(0), runner, watching + " watches it");
+      runner.run(QueryPlus.wrap(query), ResponseContext.createEmpty()).toList();
+      assertSame(query, inner.ran.get(0), watching + ": still unbudgeted");
+      assertNull(inner.deadlines.get(0));
+    }
   }
 
   @Test

@@ -28,6 +28,7 @@ import java.util.Objects;
  * @param peonHeap                -Xmx of ingestion task JVMs forked by the Overlord
  * @param startupTimeout          deadline for the whole cluster to become healthy
  * @param stopGrace               how long a node may take to exit after SIGTERM before it gets SIGKILL
+ * @param stockBroker             a second Broker, started and stopped with the cluster; null for none
  */
 public record ClusterConfig(
     Path workDir,
@@ -41,7 +42,8 @@ public record ClusterConfig(
     Map<DruidRole, String> heaps,
     String peonHeap,
     Duration startupTimeout,
-    Duration stopGrace
+    Duration stopGrace,
+    StockBroker stockBroker
 )
 {
   /** System property naming the Druid lib dir; set by the integration-tests pom for failsafe. */
@@ -88,6 +90,33 @@ public record ClusterConfig(
     historicalProperties.forEach((i, props) -> perHistorical.put(i, Collections.unmodifiableMap(new LinkedHashMap<>(props))));
     historicalProperties = Collections.unmodifiableMap(perHistorical);
     heaps = Collections.unmodifiableMap(new EnumMap<>(heaps));
+    if (stockBroker != null) {
+      final List<String> installed = extensionDirs.stream().map(dir -> dir.getFileName().toString()).toList();
+      for (String left : stockBroker.withoutExtensions()) {
+        if (!installed.contains(left)) {
+          throw new IllegalArgumentException(
+              "the stock Broker leaves out extension " + left + ", which is not installed; installed: " + installed
+          );
+        }
+      }
+    }
+  }
+
+  /**
+   * A second Broker beside the cluster's own, on its own port and over the same Historicals, to compare the first
+   * against, e.g. one without the quality monitor: the first Broker's runtime properties, but for the extensions it
+   * leaves out of {@code druid.extensions.loadList}, with its own on top. Immutable.
+   *
+   * @param withoutExtensions installed extensions (by directory name) it does not load
+   * @param properties        its own runtime properties, applied last
+   */
+  public record StockBroker(List<String> withoutExtensions, Map<String, String> properties)
+  {
+    public StockBroker
+    {
+      withoutExtensions = List.copyOf(withoutExtensions);
+      properties = Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+    }
   }
 
   /**
@@ -108,7 +137,8 @@ public record ClusterConfig(
         .cpuQuotas(cpuQuotas)
         .peonHeap(peonHeap)
         .startupTimeout(startupTimeout)
-        .stopGrace(stopGrace);
+        .stopGrace(stopGrace)
+        .stockBroker(stockBroker);
     extensionDirs.forEach(builder::extension);
     builder.commonProperties.putAll(commonProperties);
     roleProperties.forEach((role, props) -> builder.roleProperties.get(role).putAll(props));
@@ -136,6 +166,7 @@ public record ClusterConfig(
     private String peonHeap = "512m";
     private Duration startupTimeout = Duration.ofMinutes(6);
     private Duration stopGrace = Duration.ofSeconds(40);
+    private StockBroker stockBroker;
 
     private Builder()
     {
@@ -232,6 +263,13 @@ public record ClusterConfig(
       return this;
     }
 
+    /** A second Broker as {@code stockBroker} describes it; null for none, the default. */
+    public Builder stockBroker(StockBroker stockBroker)
+    {
+      this.stockBroker = stockBroker;
+      return this;
+    }
+
     public ClusterConfig build()
     {
       return new ClusterConfig(
@@ -246,7 +284,8 @@ public record ClusterConfig(
           heaps,
           peonHeap,
           startupTimeout,
-          stopGrace
+          stopGrace,
+          stockBroker
       );
     }
   }

@@ -20,6 +20,8 @@ public final class GetafixSetup
 {
   /** Getafix round period of the local clusters. */
   public static final int ROUND_SECONDS = 3;
+  /** The quality monitor's extension, by the name {@code druid.extensions.loadList} knows it by. */
+  public static final String QUALITY_MONITOR = "getafix-quality-monitor";
 
   private GetafixSetup()
   {
@@ -37,7 +39,7 @@ public final class GetafixSetup
   {
     final Path getafix = projectRoot.resolve("druid-getafix-extension/target/extension/druid-getafix-extension");
     final Path routing = projectRoot.resolve("broker-routing/target/extension/getafix-broker-routing");
-    final Path quality = projectRoot.resolve("quality-monitor/target/extension/getafix-quality-monitor");
+    final Path quality = projectRoot.resolve("quality-monitor/target/extension/" + QUALITY_MONITOR);
     for (Path extension : List.of(getafix, routing, quality)) {
       if (!Files.isDirectory(extension)) {
         throw new IllegalStateException(
@@ -61,6 +63,15 @@ public final class GetafixSetup
                         .property(DruidRole.COORDINATOR, "druid.getafix.planning.split", "thesis")
                         .property(DruidRole.BROKER, "druid.broker.balancer.type", "getafixAbr")
                         .property(DruidRole.BROKER, "druid.getafix.routing.period", "PT2S");
+  }
+
+  /**
+   * A second Broker for {@link #clusterConfig}'s clusters ({@link ClusterConfig.Builder#stockBroker}): the first
+   * Broker's properties and extensions, but not the quality monitor, to measure what it costs against.
+   */
+  public static ClusterConfig.StockBroker withoutQualityMonitor()
+  {
+    return new ClusterConfig.StockBroker(List.of(QUALITY_MONITOR), Map.of());
   }
 
   /**

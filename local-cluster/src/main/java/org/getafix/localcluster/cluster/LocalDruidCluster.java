@@ -34,7 +34,8 @@ import java.util.stream.Stream;
 /**
  * A real multi-process Druid cluster on localhost: one ZooKeeper, a Coordinator that also runs the Overlord (Derby
  * metadata, local deep storage, ingestion tasks forked as peon JVMs), a Broker and N Historicals, each Historical with
- * its own port, segment cache, runtime properties and, where cgroup v1 is writable, its own CPU cgroup.
+ * its own port, segment cache, runtime properties and, where cgroup v1 is writable, its own CPU cgroup; and, if the
+ * config asks for one, a second Broker ({@link ClusterConfig.StockBroker}) with its own port and properties.
  *
  * <p>Every JVM is started with {@code -Dgetafix.cluster.dir=<workDir>}, so that {@link #close()}, the JVM shutdown hook
  * and the next {@link #start} can find and kill whatever a crashed run left behind. Each start uses a fresh run
@@ -63,6 +64,7 @@ public final class LocalDruidCluster implements AutoCloseable
       "--add-opens=jdk.management/com.sun.management.internal=ALL-UNNAMED"
   );
   private static final long HISTORICAL_CPU_SHARES = 32 * 1024;
+  private static final ObjectMapper MAPPER = new ObjectMapper();
   private static final Set<LocalDruidCluster> LIVE = ConcurrentHashMap.newKeySet();
 
   static {
@@ -74,13 +76,14 @@ public final class LocalDruidCluster implements AutoCloseable
 
   private final ClusterConfig config;
   private final Path runDir;
-  private final ObjectMapper mapper = new ObjectMapper();
   private final DruidHttp http = DruidHttp.shared();
   private final List<CpuCgroup> cgroups = new ArrayList<>();
   private final Set<Integer> reservedPorts = new HashSet<>();
   private LocalNode zooKeeper;
   private LocalNode coordinator;
   private LocalNode broker;
+  /** The second Broker, null unless the config asks for one. */
+  private LocalNode stockBroker;
   /** The Broker's runtime properties as started, so that {@link #restartBroker} can apply overrides on top of them. */
   private Map<String, String> brokerProperties;
   /** The Coordinator's, likewise, for {@link #restartCoordinator}. */
@@ -219,6 +222,16 @@ public final class LocalDruidCluster implements AutoCloseable
     zooKeeper = zooKeeperNode(zkPort);
     coordinator = druidNode("coordinator", DruidRole.COORDINATOR, coordinatorPort, coordinatorProps, null);
     broker = druidNode("broker", DruidRole.BROKER, brokerPort, brokerProps, null);
+    if (config.stockBroker() != null) {
+      final int port = freePort();
+      stockBroker = druidNode(
+          "stock-broker",
+          DruidRole.BROKER,
+          port,
+          stockBrokerProperties(brokerProps, extensionNames, config.stockBroker(), port),
+          null
+      );
+    }
 
     cgroupsEnabled = !config.cpuQuotas().isEmpty() && CpuCgroup.isAvailable();
     if (!config.cpuQuotas().isEmpty() && !cgroupsEnabled) {
@@ -266,6 +279,9 @@ public final class LocalDruidCluster implements AutoCloseable
     zooKeeper.awaitHealthy(remaining(deadline));
     coordinator.start();
     broker.start();
+    if (stockBroker != null) {
+      stockBroker.start();
+    }
     for (LocalNode historical : historicals) {
       historical.start();
     }
@@ -287,10 +303,33 @@ public final class LocalDruidCluster implements AutoCloseable
   {
     final Set<String> expected = historicalHosts();
     Waits.await(
-        "the Coordinator to see all Historicals and the Broker to sync",
+        "the Coordinator to see all Historicals and the Brokers to sync",
         timeout,
-        () -> coordinatorClient().historicalServers().containsAll(expected) && brokerClient().isInitialized()
+        () -> coordinatorClient().historicalServers().containsAll(expected)
+              && brokerClient().isInitialized()
+              && (stockBroker == null || stockBrokerClient().isInitialized())
     );
+  }
+
+  /**
+   * The stock Broker's runtime properties: the first Broker's {@code broker}, on its own {@code port}, loading the
+   * installed {@code extensions} but those {@code stock} leaves out, with its own properties on top.
+   */
+  static Map<String, String> stockBrokerProperties(
+      Map<String, String> broker,
+      List<String> extensions,
+      ClusterConfig.StockBroker stock,
+      int port
+  )
+  {
+    final Map<String, String> props = new LinkedHashMap<>(broker);
+    props.put("druid.plaintextPort", Integer.toString(port));
+    props.put(
+        "druid.extensions.loadList",
+        toJson(extensions.stream().filter(name -> !stock.withoutExtensions().contains(name)).toList())
+    );
+    props.putAll(stock.properties());
+    return props;
   }
 
   private static Duration remaining(long deadlineNanos)
@@ -448,10 +487,10 @@ public final class LocalDruidCluster implements AutoCloseable
     }
   }
 
-  private String toJson(Object value)
+  private static String toJson(Object value)
   {
     try {
-      return mapper.writeValueAsString(value);
+      return MAPPER.writeValueAsString(value);
     }
     catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
@@ -493,6 +532,12 @@ public final class LocalDruidCluster implements AutoCloseable
     return broker;
   }
 
+  /** The second Broker, if the config asks for one ({@link ClusterConfig#stockBroker()}). */
+  public Optional<LocalNode> stockBroker()
+  {
+    return Optional.ofNullable(stockBroker);
+  }
+
   public List<LocalNode> historicals()
   {
     return List.copyOf(historicals);
@@ -531,6 +576,19 @@ public final class LocalDruidCluster implements AutoCloseable
   public BrokerClient brokerClient()
   {
     return new BrokerClient(broker.uri(), http);
+  }
+
+  /**
+   * The second Broker's client.
+   *
+   * @throws IllegalStateException where the cluster has no second Broker
+   */
+  public BrokerClient stockBrokerClient()
+  {
+    if (stockBroker == null) {
+      throw new IllegalStateException("this cluster has no stock Broker: ClusterConfig.Builder.stockBroker asks for one");
+    }
+    return new BrokerClient(stockBroker.uri(), http);
   }
 
   /**
@@ -676,7 +734,7 @@ public final class LocalDruidCluster implements AutoCloseable
   }
 
   /**
-   * Stops every node (Historicals and Broker first, ZooKeeper last), kills whatever is left of the cluster's processes,
+   * Stops every node (Historicals and Brokers first, ZooKeeper last), kills whatever is left of the cluster's processes,
    * and removes the cgroups. Idempotent; also run by a JVM shutdown hook.
    */
   @Override
@@ -690,6 +748,9 @@ public final class LocalDruidCluster implements AutoCloseable
       final List<LocalNode> first = new ArrayList<>(historicals);
       if (broker != null) {
         first.add(broker);
+      }
+      if (stockBroker != null) {
+        first.add(stockBroker);
       }
       stopAll(first);
       if (coordinator != null) {
@@ -734,6 +795,9 @@ public final class LocalDruidCluster implements AutoCloseable
     final List<LocalNode> nodes = new ArrayList<>();
     nodes.add(coordinator);
     nodes.add(broker);
+    if (stockBroker != null) {
+      nodes.add(stockBroker);
+    }
     nodes.addAll(historicals);
     return nodes;
   }
@@ -744,6 +808,9 @@ public final class LocalDruidCluster implements AutoCloseable
     sb.append("zookeeper=localhost:").append(zooKeeper.port())
       .append(", coordinator/overlord=").append(coordinator.uri())
       .append(", broker=").append(broker.uri());
+    if (stockBroker != null) {
+      sb.append(", stock broker=").append(stockBroker.uri());
+    }
     for (int i = 0; i < historicals.size(); i++) {
       final LocalNode h = historicals.get(i);
       sb.append(", ").append(h.name()).append('=').append(h.uri());
