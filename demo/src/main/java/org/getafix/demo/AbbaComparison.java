@@ -205,6 +205,19 @@ record AbbaComparison<R extends AbbaComparison.Run>(
    */
   String html(String heading, String setup, String about, String reading, List<Repetition<R>> repetitions)
   {
+    return html(heading, setup, about, reading, repetitions, "");
+  }
+
+  /** {@link #html}, with {@code details} (HTML: what an experiment shows beyond its figures) at the end. */
+  String html(
+      String heading,
+      String setup,
+      String about,
+      String reading,
+      List<Repetition<R>> repetitions,
+      String details
+  )
+  {
     System.setProperty("java.awt.headless", "true");
     final List<String> orders = repetitions.stream().map(Repetition::order).toList();
     final List<Measure> ratios = ratios(repetitions);
@@ -220,6 +233,7 @@ record AbbaComparison<R extends AbbaComparison.Run>(
            + "<p>" + HtmlReporter.escape(reading) + "</p>"
            + DemoReport.chart(RepetitionsReport.ratiosChart(of(), ratios))
            + "<h2>Each setup</h2>" + RepetitionsReport.table(orders, figures(repetitions), null, "", "")
+           + details
            + "</body></html>";
   }
 

@@ -1,5 +1,6 @@
 package org.getafix.demo;
 
+import org.getafix.localcluster.experiment.LaningExperiment;
 import org.getafix.simulator.report.HtmlReporter;
 
 import java.io.IOException;
@@ -23,7 +24,9 @@ import java.util.Map;
  * Druid's timeout with a hard straggler, and {@code hedged}, budgeted queries with and without hedged sub-queries
  * with every segment on two Historicals ({@link BudgetedBench}); {@code control}, the quality monitor's hybrid budget
  * control through a 2× load step ({@link ControlBench}); and {@code admission}, its quality-guided against its
- * timeout-rate-guided admission controller ({@link AdmissionBench}); {@code kill}, the strongest Historical killed
+ * timeout-rate-guided admission controller ({@link AdmissionBench}); {@code laning}, its budget control against
+ * Druid's own query laning at the same response-time target and answer quality, the load stepped up until each
+ * misses them ({@link LaningBench}); {@code kill}, the strongest Historical killed
  * under load on stock Druid and on druid-getafix ({@link KillBench}); and {@code churn}, the data each loads under a
  * steady workload once settled ({@link ChurnBench}); and {@code overhead}, what the quality monitor costs a query
  * without a budget, paired against a Broker without it ({@link OverheadBench}). Each writes {@code report.html} and
@@ -33,7 +36,7 @@ import java.util.Map;
 public final class LiveBench
 {
   static final List<String> EXPERIMENTS =
-      List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill", "churn", "overhead");
+      List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "laning", "kill", "churn", "overhead");
   /**
    * The experiments that run on an existing cluster: the others make a straggler with cgroups, place replicas or
    * restart the Broker.
@@ -48,7 +51,11 @@ public final class LiveBench
       "                  of starting one: " + String.join(",", ON_EXISTING) + " only (the default then), over",
       "  --datasource NAME one of its datasources; no straggler is made there (no cgroups), so they measure the",
       "                  cluster as it is",
-      "  --target-ms N     with --broker: the response-time target T (default 4x the cluster's own answer, at least 1 s)"
+      "  --target-ms N     with --broker: the response-time target T (default 4x the cluster's own answer, at least 1 s)",
+      "  --budget-split S  laning only: druid-getafix's druid.getafix.quality.budgetSplit, one of "
+      + String.join(",", LaningExperiment.BUDGET_SPLITS) + " (default " + LaningExperiment.BUDGET_SPLIT_NONE + ")",
+      "  (laning: budget control vs Druid's laning at the same response-time target and quality, the load stepped",
+      "  up until each misses them; 3 repetitions should take about 20-30 minutes on 2 cores, --quick 8-10)"
   );
 
   /**
@@ -57,8 +64,10 @@ public final class LiveBench
    * @param experiments which experiments, in the order of {@link #EXPERIMENTS}
    * @param options     the placement experiment's options; the others take {@code quick} and {@code repetitions}
    * @param existing    the cluster to run on; null: a fresh one per experiment
+   * @param budgetSplit the laning experiment's budget split for druid-getafix, one of
+   *                    {@link LaningExperiment#BUDGET_SPLITS}
    */
-  record Options(List<String> experiments, DemoOptions options, ExistingCluster existing)
+  record Options(List<String> experiments, DemoOptions options, ExistingCluster existing, String budgetSplit)
   {
     Options
     {
@@ -73,9 +82,11 @@ public final class LiveBench
       String broker = null;
       String dataSource = null;
       Long targetMs = null;
+      String budgetSplit = LaningExperiment.BUDGET_SPLIT_NONE;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--experiments" -> experiments = experiments(value(args, ++i, "--experiments"));
+          case "--budget-split" -> budgetSplit = budgetSplit(value(args, ++i, "--budget-split"));
           case "--broker" -> broker = value(args, ++i, "--broker");
           case "--datasource" -> dataSource = value(args, ++i, "--datasource");
           case "--target-ms" -> targetMs = targetMs(value(args, ++i, "--target-ms"));
@@ -87,7 +98,7 @@ public final class LiveBench
         if (dataSource != null || targetMs != null) {
           throw new IllegalArgumentException("--datasource and --target-ms need --broker: the bench's own clusters have their own data");
         }
-        return new Options(experiments == null ? EXPERIMENTS : experiments, options, null);
+        return new Options(experiments == null ? EXPERIMENTS : experiments, options, null, budgetSplit);
       }
       if (dataSource == null) {
         throw new IllegalArgumentException("--broker needs --datasource: which of the cluster's datasources to query");
@@ -107,7 +118,7 @@ public final class LiveBench
       catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--broker is not a URL: " + broker);
       }
-      return new Options(onExisting, options, new ExistingCluster(uri, dataSource, targetMs));
+      return new Options(onExisting, options, new ExistingCluster(uri, dataSource, targetMs), budgetSplit);
     }
 
     private static String value(String[] args, int i, String option)
@@ -126,6 +137,17 @@ public final class LiveBench
       catch (NumberFormatException e) {
         throw new IllegalArgumentException("--target-ms must be a whole number of milliseconds, got " + value);
       }
+    }
+
+    private static String budgetSplit(String value)
+    {
+      final String split = value.trim().toUpperCase(Locale.ROOT);
+      if (!LaningExperiment.BUDGET_SPLITS.contains(split)) {
+        throw new IllegalArgumentException(
+            "unknown budget split " + value + "; choose from " + String.join(",", LaningExperiment.BUDGET_SPLITS)
+        );
+      }
+      return split;
     }
 
     private static List<String> experiments(String list)
@@ -188,6 +210,7 @@ public final class LiveBench
           case "hedged" -> budgeted(bench, BudgetedBench.Variant.HEDGING, options.existing());
           case "control" -> new ControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
+          case "laning" -> new LaningBench(bench, options.budgetSplit()).run();
           case "kill" -> new KillBench(bench).run();
           case "churn" -> new ChurnBench(bench).run();
           case "overhead" -> new OverheadBench(bench).run();

@@ -26,7 +26,7 @@ class LiveBenchTest
     assertEquals(4, all.options().repetitions());
 
     assertEquals(
-        List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "kill", "churn", "overhead"),
+        List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "laning", "kill", "churn", "overhead"),
         LiveBench.EXPERIMENTS
     );
     final LiveBench.Options chosen = LiveBench.Options.parse("--experiments", "admission,routing,placement,routing");
@@ -36,10 +36,21 @@ class LiveBenchTest
   }
 
   @Test
+  void theLaningExperimentsBudgetSplitIsNoneUnlessAskedAndOneTheBrokerKnows()
+  {
+    assertEquals("NONE", LiveBench.Options.parse("--experiments", "laning").budgetSplit());
+    assertEquals("EQ_RESV", LiveBench.Options.parse("--experiments", "laning", "--budget-split", "eq_resv").budgetSplit());
+    assertEquals("MAX_QUALITY", LiveBench.Options.parse("--budget-split", "MAX_QUALITY").budgetSplit());
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--budget-split", "minmrt"))
+                   .getMessage().contains("NONE,EQ_RESV,MAX_QUALITY"));
+    assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--budget-split"));
+  }
+
+  @Test
   void badExperimentsAreRefusedInWords()
   {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments", "hedging"))
-                   .getMessage().contains("placement,routing,budgeted,hedged,control,admission,kill"));
+                   .getMessage().contains("placement,routing,budgeted,hedged,control,admission,laning,kill"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
   }

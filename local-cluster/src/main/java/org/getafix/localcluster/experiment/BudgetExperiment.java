@@ -219,12 +219,27 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    */
   private Map<String, Object> warmUpJit() throws Exception
   {
+    return warmUpJit(cluster, settings.clients(), wholeAnswer("warm-up-"), JIT_WARM_UP);
+  }
+
+  /**
+   * Keeps {@code clients} closed-loop clients sending {@code queries} on {@code cluster}, in windows, until the
+   * Historicals' compilers have settled as {@code warmUp} says; returns how long it took, how many queries and the
+   * compilers' share of a Historical's CPU in the last window. Where /proc cannot tell (not Linux), no window.
+   */
+  static Map<String, Object> warmUpJit(
+      LocalDruidCluster cluster,
+      int clients,
+      LongFunction<BudgetLoad.Request> queries,
+      JitCompilerCpu.WarmUp warmUp
+  ) throws Exception
+  {
     final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, null);
     final JitCompilerCpu.Settling settling;
     try {
-      run.closedLoop(settings.clients(), wholeAnswer("warm-up-"));
+      run.closedLoop(clients, queries);
       settling = cluster.warmUntilSettled(
-          JIT_WARM_UP,
+          warmUp,
           window -> run.awaitCompleted("a JIT warm-up window", Integer.MAX_VALUE, window)
       );
     }
