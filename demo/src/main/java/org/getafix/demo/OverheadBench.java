@@ -50,6 +50,8 @@ final class OverheadBench
   static final String DATA_SOURCE = "getafix_overhead";
   static final String QUALITY_MONITOR = "quality-monitor Broker";
   static final String STOCK = "stock Broker";
+  /** Relative difference under which two floating-point values of an answer count as equal. */
+  private static final double FLOAT_TOLERANCE = 1e-9;
   /** The most the quality monitor may cost a query without a budget: its paired median difference, in ms. */
   static final double GOAL_MILLIS = 0.5;
   static final List<Figure> FIGURES = List.of(
@@ -85,7 +87,8 @@ final class OverheadBench
    *
    * @param difference          the answered pairs compared, the quality-monitor Broker as a, the stock Broker as b
    * @param unanswered          pairs left out because either Broker failed its query
-   * @param different           pairs whose two answers differed: they did not do the same work (0 once both Brokers
+   * @param different           pairs whose two answers differed beyond floating-point rounding ({@link #sameAnswer}):
+   *                            they did not do the same work (0 once both Brokers
    *                            see every segment)
    * @param qualityMonitorFirst whether the quality-monitor Broker went first in the first pair
    * @param brokerJitShare      the largest share of either Broker's CPU its JIT compilers took while measured; NaN
@@ -243,8 +246,11 @@ final class OverheadBench
         }
         continue;
       }
-      if (!monitored.body().equals(stocked.body())) {
-        different++;
+      if (!sameAnswer(monitored.body(), stocked.body())) {
+        if (different++ == 0) {
+          bench.progress("  a pair answered differently: " + QUALITY_MONITOR + " " + abbreviated(monitored.body())
+                         + ", " + STOCK + " " + abbreviated(stocked.body()));
+        }
       }
       pairs.add(new Pair(monitored.millis(), stocked.millis(), monitorFirst));
     }
@@ -252,6 +258,41 @@ final class OverheadBench
       throw new IllegalStateException("no query was answered by both Brokers in " + length.toSeconds() + " s");
     }
     return new Repetition(PairedDifference.of(pairs), unanswered, different, qualityMonitorFirst, Double.NaN);
+  }
+
+  /**
+   * Whether two answers are the same: equal but for the last bits of floating-point values. A Broker merges the
+   * Historicals' partial sums in the order they arrive, so two Brokers' sums of doubles can differ in their last digits
+   * though both did the same work.
+   */
+  static boolean sameAnswer(JsonNode a, JsonNode b)
+  {
+    if (a.isFloatingPointNumber() || b.isFloatingPointNumber()) {
+      if (!a.isNumber() || !b.isNumber()) {
+        return false;
+      }
+      final double x = a.doubleValue();
+      final double y = b.doubleValue();
+      return x == y || Math.abs(x - y) <= FLOAT_TOLERANCE * Math.max(Math.abs(x), Math.abs(y));
+    }
+    if (a.isContainerNode() && b.isContainerNode()) {
+      if (a.isArray() != b.isArray() || a.size() != b.size()) {
+        return false;
+      }
+      if (a.isArray()) {
+        return IntStream.range(0, a.size()).allMatch(i -> sameAnswer(a.get(i), b.get(i)));
+      }
+      final List<String> names = new ArrayList<>();
+      a.fieldNames().forEachRemaining(names::add);
+      return names.stream().allMatch(name -> b.has(name) && sameAnswer(a.get(name), b.get(name)));
+    }
+    return a.equals(b);
+  }
+
+  private static String abbreviated(JsonNode body)
+  {
+    final String text = body.toString();
+    return text.length() <= 300 ? text : text.substring(0, 300) + "...";
   }
 
   private static Repetition withJitShare(Repetition r, double brokerJitShare)

@@ -1,6 +1,7 @@
 package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.getafix.demo.PairedDifference.Pair;
 import org.junit.jupiter.api.Test;
 
@@ -68,5 +69,18 @@ class OverheadBenchTest
     final String text = OverheadBench.text(RUNS);
     assertTrue(text.contains("paired median difference (ms): 0.30 [0.10, 0.90]"), text);
     assertTrue(text.contains("met by the median; 1 of 3 intervals within it"), text);
+  }
+
+  @Test
+  void answersDifferingOnlyInTheLastDigitsOfASumOfDoublesAreTheSame() throws Exception
+  {
+    final ObjectMapper mapper = new ObjectMapper();
+    final JsonNode a = mapper.readTree("[{\"timestamp\": \"2025-01-01\", \"result\": {\"rows\": 5, \"delta\": 0.30000000000000004}}]");
+    final JsonNode b = mapper.readTree("[{\"timestamp\": \"2025-01-01\", \"result\": {\"rows\": 5, \"delta\": 0.3}}]");
+    assertTrue(OverheadBench.sameAnswer(a, b));
+    assertFalse(OverheadBench.sameAnswer(a, mapper.readTree("[{\"timestamp\": \"2025-01-01\", \"result\": {\"rows\": 5, \"delta\": 0.31}}]")));
+    assertFalse(OverheadBench.sameAnswer(a, mapper.readTree("[{\"timestamp\": \"2025-01-01\", \"result\": {\"rows\": 6, \"delta\": 0.3}}]")));
+    assertFalse(OverheadBench.sameAnswer(a, mapper.readTree("[]")));
+    assertFalse(OverheadBench.sameAnswer(a, mapper.readTree("[{\"timestamp\": \"2025-01-02\", \"result\": {\"rows\": 5, \"delta\": 0.3}}]")));
   }
 }
