@@ -1,11 +1,9 @@
 package org.getafix.it.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import org.getafix.it.getafix.GetafixItCluster;
 import org.getafix.localcluster.client.CoordinatorClient;
 import org.getafix.localcluster.client.DruidHttp;
 import org.getafix.localcluster.client.NativeQuery;
-import org.getafix.localcluster.cluster.ClusterConfig;
 import org.getafix.localcluster.cluster.CpuCgroup;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.cluster.LocalNode;
@@ -41,22 +39,19 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * The launcher end to end on a real Druid 33 cluster: ZooKeeper, Coordinator/Overlord, Broker and 3 Historicals capped
  * at 1.0/0.5/0.25 cores; 100 hourly segments ingested and loaded; a skewed query workload; CPU caps that hold; a
- * Historical killed and restarted; and a teardown that leaves no process behind. It runs on the cluster the other
- * integration tests share ({@link GetafixItCluster#config}), whose extensions stay out of the way until Getafix is
- * configured (Druid's default rule, 2 replicas), so that the suite starts and loads one cluster, not two; the
- * teardown is checked on a small cluster of its own, which leaves the shared one running.
+ * Historical killed and restarted; and a teardown that leaves no process behind.
  */
 @ExtendWith(DruidClusterExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LocalDruidClusterSmokeIT
 {
-  private static final SyntheticDataset DATASET = GetafixItCluster.DATASET;
+  private static final SyntheticDataset DATASET = SharedDruidCluster.defaultDataset();
 
   @Test
   @Order(1)
   void startsClusterAndServesIngestedSegments() throws Exception
   {
-    final LocalDruidCluster cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire();
     SharedDruidCluster.ensureIngested(DATASET);
 
     for (LocalNode node : cluster.historicals()) {
@@ -87,7 +82,7 @@ class LocalDruidClusterSmokeIT
   @Order(2)
   void workloadQueriesAllSucceed() throws Exception
   {
-    final LocalDruidCluster cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire();
     SharedDruidCluster.ensureIngested(DATASET);
 
     final WorkloadResult result = WorkloadRunner.run(
@@ -118,7 +113,7 @@ class LocalDruidClusterSmokeIT
   @Order(3)
   void cpuQuotasCapHistoricalsAndCanChangeAtRuntime() throws Exception
   {
-    final LocalDruidCluster cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire();
     SharedDruidCluster.ensureIngested(DATASET);
     assumeTrue(cluster.cgroupsEnabled(), "cgroup v1 CPU controller not writable on this machine");
 
@@ -154,7 +149,7 @@ class LocalDruidClusterSmokeIT
   @Order(4)
   void killedHistoricalIsNoticedAndRestarts() throws Exception
   {
-    final LocalDruidCluster cluster = SharedDruidCluster.acquire(GetafixItCluster.config());
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire();
     SharedDruidCluster.ensureIngested(DATASET);
     final LocalNode victim = cluster.historical(2);
     final long pid = victim.pid();
@@ -188,42 +183,29 @@ class LocalDruidClusterSmokeIT
   @Order(5)
   void teardownLeavesNoProcessesOrCgroups() throws Exception
   {
-    final LocalDruidCluster shared = SharedDruidCluster.acquire(GetafixItCluster.config());
-    // A work directory of its own: the launcher reaps whatever runs from its work directory when it starts.
-    final ClusterConfig small = ClusterConfig.builder()
-                                             .historicals(1)
-                                             .cpuQuotas(0.25)
-                                             .workDir(shared.config().workDir().resolveSibling("druid-cluster-teardown"))
-                                             .build();
-    final LocalDruidCluster cluster = LocalDruidCluster.start(small);
+    final LocalDruidCluster cluster = SharedDruidCluster.acquire();
     final List<Long> pids = new ArrayList<>();
+    pids.add(cluster.zooKeeper().pid());
+    pids.add(cluster.coordinator().pid());
+    pids.add(cluster.broker().pid());
     final List<Path> cgroupDirs = new ArrayList<>();
-    try {
-      pids.add(cluster.zooKeeper().pid());
-      pids.add(cluster.coordinator().pid());
-      pids.add(cluster.broker().pid());
-      for (LocalNode h : cluster.historicals()) {
-        pids.add(h.pid());
-        h.cgroup().ifPresent(g -> cgroupDirs.add(CpuCgroup.DEFAULT_CPU_ROOT.resolve(g.name())));
-      }
-      assertFalse(LocalDruidCluster.processesOf(small.workDir()).isEmpty(), "marker finds the running cluster");
+    for (LocalNode h : cluster.historicals()) {
+      pids.add(h.pid());
+      h.cgroup().ifPresent(g -> cgroupDirs.add(CpuCgroup.DEFAULT_CPU_ROOT.resolve(g.name())));
     }
-    finally {
-      cluster.close();
-    }
+    assertFalse(LocalDruidCluster.processesOf(cluster.config().workDir()).isEmpty(), "marker finds the running cluster");
+
+    SharedDruidCluster.stop();
 
     assertTrue(cluster.isClosed());
     for (long pid : pids) {
       assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "pid " + pid + " survived teardown");
     }
-    assertEquals(List.of(), LocalDruidCluster.processesOf(small.workDir()), "cluster processes left");
+    assertEquals(List.of(), LocalDruidCluster.processesOf(cluster.config().workDir()), "cluster processes left");
     for (Path dir : cgroupDirs) {
       assertFalse(Files.exists(dir), "cgroup left behind: " + dir);
     }
     assertTrue(Files.size(cluster.logDir().resolve("coordinator.log")) > 0, "node logs are kept");
-    assertFalse(shared.isClosed(), "the other cluster was torn down too");
-    assertTrue(shared.broker().isAlive() && shared.historicals().stream().allMatch(LocalNode::isAlive),
-               "the other cluster lost a node");
   }
 
   private static long totalRows(LocalDruidCluster cluster)

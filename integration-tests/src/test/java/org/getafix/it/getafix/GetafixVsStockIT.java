@@ -34,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   Druid's own {@code connectionCount} class, not our least-connections fallback.</li>
  * </ul>
  * The Broker is restarted for each phase and restored to the shared cluster's configuration afterwards. Each phase
- * is measured once its Historicals' JIT compilers have settled, or after 30 s (see {@link #warmUp}): on a fresh
+ * is measured once its Historicals' JIT compilers have settled, or after 45 s (see {@link #warmUp}): on a fresh
  * cluster they took up to a quarter of each node's capped CPU through the whole first phase, whichever setup that
  * was; the gross bounds asserted here do not need them settled further.
  * Logs and writes the replica and p99 ratios, the tiering accuracy and Getafix's loads and drops while measured to
@@ -53,11 +53,11 @@ class GetafixVsStockIT
   private static final Duration WARM_UP = Duration.ofSeconds(30);
   /**
    * A phase is measured once its Historicals' JIT compilers have settled as {@link JitCompilerCpu.WarmUp#QUERIES}
-   * says, but after 30 s at most, the fixed warm-up included.
+   * says, but after 45 s at most, the fixed warm-up included.
    */
   private static final JitCompilerCpu.WarmUp JIT_WARM_UP =
       new JitCompilerCpu.WarmUp(JitCompilerCpu.WarmUp.QUERIES.settledShare(), JitCompilerCpu.WarmUp.QUERIES.window(),
-                                Duration.ofSeconds(30));
+                                Duration.ofSeconds(45));
   /**
    * Long enough for a few hundred queries per phase, which the gross-regression bound on p99 needs; too short for a
    * p99 ratio to mean much from one run, so the measured comparison is {@code ./getafix bench live}'s.
