@@ -48,9 +48,7 @@ record BenchRun(
    */
   LocalDruidCluster startCluster(List<Double> cpuQuotas, String withoutCgroups) throws IOException, TimeoutException
   {
-    final ClusterConfig config = GetafixSetup.clusterConfig(root)
-                                             .workDir(outDir.resolve("cluster"))
-                                             .druidLibDir(root.resolve(ClusterConfig.DEFAULT_DRUID_LIB_DIR))
+    final ClusterConfig config = clusterConfig()
                                              .historicals(cpuQuotas.size())
                                              .cpuQuotas(cpuQuotas)
                                              .build();
@@ -60,6 +58,14 @@ record BenchRun(
       progress("WARNING: cgroups not writable: no CPU caps and no straggler, so " + withoutCgroups);
     }
     return cluster;
+  }
+
+  /** druid-getafix's cluster ({@link GetafixSetup#clusterConfig}) with its files under {@code outDir/cluster}. */
+  ClusterConfig.Builder clusterConfig()
+  {
+    return GetafixSetup.clusterConfig(root)
+                       .workDir(outDir.resolve("cluster"))
+                       .druidLibDir(root.resolve(ClusterConfig.DEFAULT_DRUID_LIB_DIR));
   }
 
   /** Ingests {@code dataset} into {@code cluster} and waits until every segment is loaded. */

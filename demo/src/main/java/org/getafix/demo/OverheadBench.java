@@ -165,10 +165,8 @@ final class OverheadBench
 
   private LocalDruidCluster start() throws Exception
   {
-    final ClusterConfig config = GetafixSetup.clusterConfig(bench.root())
-                                             .workDir(bench.outDir().resolve("cluster"))
-                                             .druidLibDir(bench.root().resolve(ClusterConfig.DEFAULT_DRUID_LIB_DIR))
-                                             .historicals(HISTORICALS)
+    final ClusterConfig config = bench.clusterConfig()
+                                      .historicals(HISTORICALS)
                                              // Druid's own replica choice, on both Brokers alike.
                                              .property(DruidRole.BROKER, "druid.broker.balancer.type", "connectionCount")
                                              .stockBroker(GetafixSetup.withoutQualityMonitor())
