@@ -74,7 +74,7 @@ class GetafixClusterIT
   private static final Duration CONVERGE = Duration.ofMinutes(4);
   /** The replicas of the Druid rule the getafix rule replaces (stockReplicants), from the dry-run test on. */
   private static final int STOCK_REPLICAS = 2;
-  private static final int ROLLBACK_LOADS_PER_RUN = 10;
+  private static final int ROLLBACK_LOADS_PER_RUN = 20;
 
   private Workload workload;
 

@@ -62,7 +62,7 @@ class GetafixVsStockIT
    * Long enough for a few hundred queries per phase, which the gross-regression bound on p99 needs; too short for a
    * p99 ratio to mean much from one run, so the measured comparison is {@code ./getafix bench live}'s.
    */
-  private static final Duration MEASURE = Duration.ofSeconds(30);
+  private static final Duration MEASURE = Duration.ofSeconds(20);
   private static final Duration CONVERGE = Duration.ofMinutes(4);
   private static final Duration BROKER_RESTART = Duration.ofMinutes(3);
   /** Druid's own ServerSelectorStrategy type, the usual operator choice. */

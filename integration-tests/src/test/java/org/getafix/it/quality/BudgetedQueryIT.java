@@ -136,7 +136,7 @@ class BudgetedQueryIT
   private static final long MEMO_MAX_BYTES = 8192;
   private static final int MEMO_MAX_ENTRIES = 4;
   private static final int MEMO_CLIENTS = 4;
-  private static final Duration MEMO_LOAD = Duration.ofSeconds(30);
+  private static final Duration MEMO_LOAD = Duration.ofSeconds(20);
   private static final long MEMO_BUDGET_MS = 500;
   private static final long MEMO_MATURE_TIMEOUT_MS = 15_000;
   /**

@@ -38,11 +38,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BrokerRoutingIT
 {
   /**
-   * At most 45 s: the assertions compare shares of sub-queries, not latencies, so the JIT compilers need not have
+   * At most 25 s: the assertions compare shares of sub-queries, not latencies, so the JIT compilers need not have
    * settled (a fresh cluster's take more than 2 minutes at 0.5 core).
    */
   private static final JitCompilerCpu.WarmUp CLUSTER_WARM_UP =
-      new JitCompilerCpu.WarmUp(0.10, Duration.ofSeconds(15), Duration.ofSeconds(45));
+      new JitCompilerCpu.WarmUp(0.10, Duration.ofSeconds(15), Duration.ofSeconds(25));
   private static final RoutingComparison.Settings SETTINGS = new RoutingComparison.Settings(
       GetafixItCluster.STRONG,
       0.5,
@@ -50,9 +50,9 @@ class BrokerRoutingIT
       4,
       7L,
       CLUSTER_WARM_UP,
-      Duration.ofSeconds(10),
-      // Hundreds of queries per strategy, enough to compare shares of sub-queries.
-      Duration.ofSeconds(15)
+      Duration.ofSeconds(5),
+      // Hundreds of queries per strategy (500-1,000 at 10 s), enough to compare shares of sub-queries.
+      Duration.ofSeconds(10)
   );
   /** ABR runs last: it loads the straggler most, and the phase after it ran slower in earlier runs. */
   private static final List<String> ORDER = List.of(CONNECTION_COUNT, "getafixLbr", "getafixLbrMl", ADAPTIVE, ABR);
