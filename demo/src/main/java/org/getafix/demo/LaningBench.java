@@ -8,6 +8,7 @@ import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.experiment.ConcurrencyProbe;
 import org.getafix.localcluster.experiment.LaningExperiment;
 import org.getafix.localcluster.experiment.LaningExperiment.Calibration;
+import org.getafix.localcluster.experiment.LaningWorkload;
 import org.getafix.localcluster.experiment.LoadStep;
 import org.getafix.localcluster.experiment.LoadTarget;
 import org.getafix.localcluster.experiment.SustainedLoad;
@@ -101,15 +102,18 @@ final class LaningBench
 
   private final BenchRun bench;
   private final String budgetSplit;
+  private final LaningWorkload workload;
 
   /**
    * @param budgetSplit druid-getafix's {@code druid.getafix.quality.budgetSplit}, one of
    *                    {@link LaningExperiment#BUDGET_SPLITS}
+   * @param workload    the queries, and how their answers' quality is known
    */
-  LaningBench(BenchRun bench, String budgetSplit)
+  LaningBench(BenchRun bench, String budgetSplit, LaningWorkload workload)
   {
     this.bench = bench;
     this.budgetSplit = budgetSplit;
+    this.workload = workload;
   }
 
   /** Starts a cluster, runs the repetitions, writes the report and stops the cluster; returns the report's path. */
@@ -125,7 +129,7 @@ final class LaningBench
           cluster, SyntheticDataset.hourly(DATA_SOURCE, bench.quick() ? 48 : 100, 5_000)
       );
       final LaningExperiment experiment = new LaningExperiment(
-          cluster, dataset, LaningExperiment.Settings.standard(bench.quick(), budgetSplit, "bench-")
+          cluster, dataset, LaningExperiment.Settings.standard(bench.quick(), budgetSplit, workload, "bench-")
       );
       bench.progress("placing one replica of each segment");
       final Map<String, Long> perHistorical = experiment.placeOneReplicaEach();
@@ -134,6 +138,10 @@ final class LaningBench
       final Calibration calibration = experiment.calibrate();
       calibration.probe().levels().forEach(level -> bench.progress(level(level)));
       bench.progress(calibrated(calibration));
+      if (workload.measuresAnswers()) {
+        bench.progress("fetched the whole answers of the workload's " + calibration.wholeAnswers().size()
+                       + " distinct queries, against which every answer is scored");
+      }
       bench.progress("restarting the Broker with lane " + STOCK + " limited to " + calibration.limit()
                      + " queries at once and lane " + GETAFIX + " under hybrid budget control at T");
       experiment.configureBroker(calibration);
@@ -144,7 +152,9 @@ final class LaningBench
       ));
       final String setup = experiment.describe() + "; segments per Historical " + perHistorical + "; "
                            + calibrated(calibration);
-      return bench.report(json(setup, calibration, done), html(setup, calibration, done), text(calibration, done));
+      return bench.report(
+          json(setup, calibration, done), html(setup, calibration, workload, done), text(calibration, done)
+      );
     }
   }
 
@@ -270,7 +280,12 @@ final class LaningBench
     return root;
   }
 
-  static String html(String setup, Calibration calibration, List<Repetition<Sweep>> repetitions)
+  static String html(
+      String setup,
+      Calibration calibration,
+      LaningWorkload workload,
+      List<Repetition<Sweep>> repetitions
+  )
   {
     return COMPARISON.html(
         "Budget control vs Druid's query laning at the same response-time target and quality",
@@ -282,12 +297,12 @@ final class LaningBench
             + "druid-getafix's carries no budget of its own, and the lane's hybrid budget controller holds the mean "
             + "response time at T = %d ms by cutting answers at their deadlines. A load is sustained while the mean "
             + "response time of the answered queries stays within T (+%.0f%%) and the mean quality over every query "
-            + "offered stays at or above %.2f (a whole answer 1, a partial one its answered share of the hours, a "
-            + "query turned away or failed 0), at it and every lower load; the crossing of the quality target is "
+            + "offered stays at or above %.2f (a whole answer 1, %s, a query turned away or failed 0), at it and "
+            + "every lower load; the crossing of the quality target is "
             + "interpolated between two loads, as in the simulator. A run ends at the first load that misses. The "
             + "budget paper reports about 2x.",
             calibration.limit(), calibration.target().targetMillis(), 100 * LoadTarget.RESPONSE_TOLERANCE,
-            calibration.target().qualityTarget()
+            calibration.target().qualityTarget(), workload.qualityInWords()
         ),
         "Above 1 is better for druid-getafix: it sustained more offered load at the same targets.",
         repetitions,

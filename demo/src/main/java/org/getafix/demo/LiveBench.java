@@ -1,6 +1,7 @@
 package org.getafix.demo;
 
 import org.getafix.localcluster.experiment.LaningExperiment;
+import org.getafix.localcluster.experiment.LaningWorkload;
 import org.getafix.simulator.report.HtmlReporter;
 
 import java.io.IOException;
@@ -54,6 +55,9 @@ public final class LiveBench
       "  --target-ms N     with --broker: the response-time target T (default 4x the cluster's own answer, at least 1 s)",
       "  --budget-split S  laning only: druid-getafix's druid.getafix.quality.budgetSplit, one of "
       + String.join(",", LaningExperiment.BUDGET_SPLITS) + " (default " + LaningExperiment.BUDGET_SPLIT_NONE + ")",
+      "  --laning-workload W laning only: hourly (default: hourly timeseries, quality the answered share of the",
+      "                  hours, a linear profile) or concave (one-bucket mean and distinct count, quality measured",
+      "                  against each query's whole answer, a concave profile on the synthetic data)",
       "  (laning: budget control vs Druid's laning at the same response-time target and quality, the load stepped",
       "  up until each misses them; 3 repetitions should take about 20-30 minutes on 2 cores, --quick 8-10)"
   );
@@ -66,8 +70,15 @@ public final class LiveBench
    * @param existing    the cluster to run on; null: a fresh one per experiment
    * @param budgetSplit the laning experiment's budget split for druid-getafix, one of
    *                    {@link LaningExperiment#BUDGET_SPLITS}
+   * @param laningWorkload the laning experiment's queries
    */
-  record Options(List<String> experiments, DemoOptions options, ExistingCluster existing, String budgetSplit)
+  record Options(
+      List<String> experiments,
+      DemoOptions options,
+      ExistingCluster existing,
+      String budgetSplit,
+      LaningWorkload laningWorkload
+  )
   {
     Options
     {
@@ -83,10 +94,12 @@ public final class LiveBench
       String dataSource = null;
       Long targetMs = null;
       String budgetSplit = LaningExperiment.BUDGET_SPLIT_NONE;
+      LaningWorkload laningWorkload = LaningWorkload.HOURLY;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--experiments" -> experiments = experiments(value(args, ++i, "--experiments"));
           case "--budget-split" -> budgetSplit = budgetSplit(value(args, ++i, "--budget-split"));
+          case "--laning-workload" -> laningWorkload = laningWorkload(value(args, ++i, "--laning-workload"));
           case "--broker" -> broker = value(args, ++i, "--broker");
           case "--datasource" -> dataSource = value(args, ++i, "--datasource");
           case "--target-ms" -> targetMs = targetMs(value(args, ++i, "--target-ms"));
@@ -98,7 +111,9 @@ public final class LiveBench
         if (dataSource != null || targetMs != null) {
           throw new IllegalArgumentException("--datasource and --target-ms need --broker: the bench's own clusters have their own data");
         }
-        return new Options(experiments == null ? EXPERIMENTS : experiments, options, null, budgetSplit);
+        return new Options(
+            experiments == null ? EXPERIMENTS : experiments, options, null, budgetSplit, laningWorkload
+        );
       }
       if (dataSource == null) {
         throw new IllegalArgumentException("--broker needs --datasource: which of the cluster's datasources to query");
@@ -118,7 +133,9 @@ public final class LiveBench
       catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("--broker is not a URL: " + broker);
       }
-      return new Options(onExisting, options, new ExistingCluster(uri, dataSource, targetMs), budgetSplit);
+      return new Options(
+          onExisting, options, new ExistingCluster(uri, dataSource, targetMs), budgetSplit, laningWorkload
+      );
     }
 
     private static String value(String[] args, int i, String option)
@@ -148,6 +165,16 @@ public final class LiveBench
         );
       }
       return split;
+    }
+
+    private static LaningWorkload laningWorkload(String value)
+    {
+      try {
+        return LaningWorkload.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      }
+      catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("unknown laning workload " + value + "; choose from hourly,concave");
+      }
     }
 
     private static List<String> experiments(String list)
@@ -210,7 +237,7 @@ public final class LiveBench
           case "hedged" -> budgeted(bench, BudgetedBench.Variant.HEDGING, options.existing());
           case "control" -> new ControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
-          case "laning" -> new LaningBench(bench, options.budgetSplit()).run();
+          case "laning" -> new LaningBench(bench, options.budgetSplit(), options.laningWorkload()).run();
           case "kill" -> new KillBench(bench).run();
           case "churn" -> new ChurnBench(bench).run();
           case "overhead" -> new OverheadBench(bench).run();

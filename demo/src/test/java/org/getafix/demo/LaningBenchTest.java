@@ -3,6 +3,7 @@ package org.getafix.demo;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.getafix.localcluster.experiment.ConcurrencyProbe;
 import org.getafix.localcluster.experiment.LaningExperiment;
+import org.getafix.localcluster.experiment.LaningWorkload;
 import org.getafix.localcluster.experiment.LoadStep;
 import org.getafix.localcluster.experiment.LoadTarget;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,8 @@ class LaningBenchTest
       TARGET,
       3,
       5,
-      Map.of("seconds", 40)
+      Map.of("seconds", 40),
+      List.of()
   );
 
   /** A step at {@code factor} times 5 queries per second. */
@@ -105,8 +107,14 @@ class LaningBenchTest
   @Test
   void theReportAndTheSummaryGiveEachRepetitionsSweepsStepByStep()
   {
-    final String html = LaningBench.html("3 Historicals at 0.5 cores", CALIBRATION, RUNS);
+    final String html = LaningBench.html("3 Historicals at 0.5 cores", CALIBRATION, LaningWorkload.HOURLY, RUNS);
     assertTrue(html.contains("3 Historicals at 0.5 cores"));
+    assertTrue(html.contains("a partial one its answered share of the hours"), "the hourly workload's quality");
+    assertTrue(
+        LaningBench.html("", CALIBRATION, LaningWorkload.CONCAVE, RUNS)
+                   .contains("its measured quality against the whole answer of the same query"),
+        "the concave workload's quality"
+    );
     assertTrue(html.contains("at most 3 queries at once"), "the limit");
     assertTrue(html.contains("T = 600 ms"), "the target");
     assertTrue(html.contains("Repetition 2 (" + GETAFIX + "," + STOCK + "): " + GETAFIX + " / " + STOCK + " = 1.20"), html);

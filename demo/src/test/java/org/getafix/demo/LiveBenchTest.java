@@ -1,5 +1,6 @@
 package org.getafix.demo;
 
+import org.getafix.localcluster.experiment.LaningWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +45,19 @@ class LiveBenchTest
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--budget-split", "minmrt"))
                    .getMessage().contains("NONE,EQ_RESV,MAX_QUALITY"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--budget-split"));
+  }
+
+  @Test
+  void theLaningWorkloadIsHourlyUnlessAskedAndOneTheExperimentKnows()
+  {
+    assertEquals(LaningWorkload.HOURLY, LiveBench.Options.parse("--experiments", "laning").laningWorkload());
+    assertEquals(
+        LaningWorkload.CONCAVE,
+        LiveBench.Options.parse("--experiments", "laning", "--laning-workload", "concave").laningWorkload()
+    );
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--laning-workload", "topn"))
+                   .getMessage().contains("hourly,concave"));
+    assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--laning-workload"));
   }
 
   @Test

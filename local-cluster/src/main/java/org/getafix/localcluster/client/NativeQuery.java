@@ -62,6 +62,12 @@ public final class NativeQuery
     return aggregation(Map.of("type", "doubleSum", "name", name, "fieldName", fieldName));
   }
 
+  /** The mean of {@code fieldName} over the rows read (Druid's {@code doubleMean}), finalized to a number. */
+  public NativeQuery doubleMean(String name, String fieldName)
+  {
+    return aggregation(Map.of("type", "doubleMean", "name", name, "fieldName", fieldName));
+  }
+
   /** A cardinality aggregator; by row, it hashes each row's values of {@code fields} together. */
   public NativeQuery cardinality(String name, List<String> fields, boolean byRow)
   {

@@ -425,9 +425,15 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    */
   static Map<String, Object> sizedQuery(SyntheticDataset dataset, long i)
   {
+    return stragglerQuery(dataset, sizedInterval(dataset, i));
+  }
+
+  /** The interval of query {@code i}: {@link #hours} consecutive hours, from an offset that also cycles with it. */
+  static String sizedInterval(SyntheticDataset dataset, long i)
+  {
     final int hours = hours(dataset, i);
     final int offset = (int) ((i * 53) % (dataset.hours() - hours + 1));
-    return stragglerQuery(dataset, dataset.interval(offset, offset + hours));
+    return dataset.interval(offset, offset + hours);
   }
 
   /**
@@ -450,8 +456,14 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    */
   static int hours(SyntheticDataset dataset, long i)
   {
-    final int sizes = dataset.hours() - minHours(dataset) + 1;
+    final int sizes = sizes(dataset);
     return minHours(dataset) + (int) ((i * sizeStride(sizes)) % sizes);
+  }
+
+  /** How many sizes {@link #hours} steps through: any {@code sizes} consecutive queries read each size once. */
+  static int sizes(SyntheticDataset dataset)
+  {
+    return dataset.hours() - minHours(dataset) + 1;
   }
 
   private static int minHours(SyntheticDataset dataset)

@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -35,9 +36,17 @@ import java.util.stream.Collectors;
  */
 public final class BudgetLoad
 {
-  /** A query to send, and whether it is high-priority. */
-  public record Request(Map<String, Object> body, boolean highPriority)
+  /**
+   * A query to send, whether it is high-priority, and how to measure the quality of its answer.
+   *
+   * @param quality the quality of an answered query's body, in [0, 1]; null when the coverage tells it
+   */
+  public record Request(Map<String, Object> body, boolean highPriority, ToDoubleFunction<JsonNode> quality)
   {
+    public Request(Map<String, Object> body, boolean highPriority)
+    {
+      this(body, highPriority, null);
+    }
   }
 
   /**
@@ -49,8 +58,18 @@ public final class BudgetLoad
    * @param millis         response time as the client saw it
    * @param answeredShare  its coverage's answered share of segments, NaN without coverage
    * @param endMillis      completion time from the start of the run
+   * @param quality        its answer's quality as its request measured it; NaN when not measured (no measure, or
+   *                       not answered)
    */
-  public record Outcome(int index, boolean highPriority, int status, long millis, double answeredShare, long endMillis)
+  public record Outcome(
+      int index,
+      boolean highPriority,
+      int status,
+      long millis,
+      double answeredShare,
+      long endMillis,
+      double quality
+  )
   {
   }
 
@@ -138,7 +157,10 @@ public final class BudgetLoad
         answer == null ? -1 : answer.status(),
         answer == null ? TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) : answer.millis(),
         coverage == null ? Double.NaN : coverage.fraction(),
-        millisSinceStart()
+        millisSinceStart(),
+        request.quality() == null || answer == null || answer.status() != 200
+        ? Double.NaN
+        : request.quality().applyAsDouble(answer.body())
     ));
     if (probe != null && index % snapshotEvery == 0) {
       sampler.execute(() -> snapshot(index));

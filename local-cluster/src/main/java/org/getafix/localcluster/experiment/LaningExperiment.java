@@ -1,7 +1,11 @@
 package org.getafix.localcluster.experiment;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.getafix.core.wire.Coverage;
+import org.getafix.localcluster.client.BrokerAnswer;
+import org.getafix.localcluster.client.BrokerFormats;
 import org.getafix.localcluster.client.NativeQuery;
+import org.getafix.localcluster.client.QualityClient;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.workload.SyntheticDataset;
@@ -33,11 +37,16 @@ import java.util.stream.IntStream;
  * own, and the lane's hybrid budget controller holds their mean response time at T by cutting answers at their
  * deadlines.
  *
- * <p>The workload is {@link BudgetExperiment}'s: hourly timeseries with a cardinality aggregator that hashes every row,
- * over 10 to all of the dataset's hours. Its answer quality is the answered share of its hours, which is what a
- * mature run would measure (a missing hour is a missing bucket), so every answer's quality is known from its coverage
- * without re-running it, and the Broker runs no mature runs. Arrivals are open-loop, evenly spaced, so that a query
- * turned away does not make its client send faster; even spacing has no bursts, which a queue limit would turn away.
+ * <p>The workload is a {@link LaningWorkload}. {@link LaningWorkload#HOURLY} is {@link BudgetExperiment}'s: hourly
+ * timeseries with a cardinality aggregator that hashes every row, over 10 to all of the dataset's hours, whose answer
+ * quality is the answered share of its hours (what a mature run would measure: a missing hour is a missing bucket),
+ * known from the coverage without re-running anything. {@link LaningWorkload#CONCAVE}'s one-bucket aggregates are
+ * nearly right from part of their segments; each answer is scored against the whole answer of the same query, which
+ * {@link #calibrate} fetches once per distinct query on the idle cluster (the data does not change). Either way the
+ * experiment knows every answer's quality without mature runs, and the Broker runs them only to learn the quality
+ * profiles a budget split reads ({@link #MATURE_SAMPLE_RATE_FOR_SPLIT}). Arrivals are open-loop, evenly spaced, so
+ * that a query turned away does not make its client send faster; even spacing has no bursts, which a queue limit
+ * would turn away.
  *
  * @param cluster  the cluster, with {@code dataset} ingested
  * @param dataset  the hourly dataset the queries read
@@ -63,6 +72,15 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   /** A probe level ends after its queries or this, whichever is first. */
   private static final Duration PROBE_MAX = Duration.ofSeconds(30);
   private static final Duration BROKER_RESTART = Duration.ofMinutes(10);
+  /**
+   * The share of the controlled lane's queries the Broker re-runs whole when a budget split of
+   * {@link LaningWorkload#CONCAVE} reads their quality profile: without mature runs the profiles stay linear, and the
+   * split would treat the concave queries as linear ones. A tenth of the lane's queries is some 20 in a 20 s step at
+   * 10 queries per second, enough to fill the profile's bins within the first steps; they load the Historicals that the
+   * budgeted queries use, which counts against druid-getafix. The hourly workload's profile is linear, which is what
+   * the split assumes without them.
+   */
+  static final double MATURE_SAMPLE_RATE_FOR_SPLIT = 0.1;
   /** The quality endpoint's key of a lane's controller, beside the datasources' (quality-monitor's BudgetControl). */
   private static final String LANE_CONTROLLER_PREFIX = "lane:";
 
@@ -78,6 +96,7 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    * @param brokerWarmUp  queries through both lanes after the Broker's restart, before the first sweep
    * @param budgetSplit   {@code druid.getafix.quality.budgetSplit} of the controlled lane, one of
    *                      {@link #BUDGET_SPLITS}
+   * @param workload      the queries and how their answers' quality is known
    * @param queryIdPrefix the start of every query's id, which tells whose queries they are in the Broker's logs
    */
   public record Settings(
@@ -88,6 +107,7 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
       int probeQueries,
       Duration brokerWarmUp,
       String budgetSplit,
+      LaningWorkload workload,
       String queryIdPrefix
   )
   {
@@ -107,14 +127,15 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
      * The bench's: 0.5× to 3× the tuned limit's capacity, each load 10 s settling and 20 s measured (the first 20 s
      * settling); quick: fewer, coarser loads, 4 s and 8 s (the first 8 s).
      */
-    public static Settings standard(boolean quick, String budgetSplit, String queryIdPrefix)
+    public static Settings standard(boolean quick, String budgetSplit, LaningWorkload workload, String queryIdPrefix)
     {
       return quick
              ? new Settings(List.of(0.5, 1.0, 1.5, 2.0, 3.0), Duration.ofSeconds(8), Duration.ofSeconds(4),
-                            Duration.ofSeconds(8), 15, Duration.ofSeconds(8), budgetSplit, queryIdPrefix)
+                            Duration.ofSeconds(8), 15, Duration.ofSeconds(8), budgetSplit, workload,
+                            queryIdPrefix)
              : new Settings(List.of(0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0), Duration.ofSeconds(20),
                             Duration.ofSeconds(10), Duration.ofSeconds(20), 30, Duration.ofSeconds(15), budgetSplit,
-                            queryIdPrefix);
+                            workload, queryIdPrefix);
     }
 
     /**
@@ -143,15 +164,23 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    * @param limit              stock Druid's tuned lane limit ({@link ConcurrencyProbe#tunedLimit})
    * @param referencePerSecond whole answers per second at that limit: the load steps' unit
    * @param jitWarmUp          how the Historicals' JIT compilers were warmed up first
+   * @param wholeAnswers       the whole answer of each of the workload's distinct queries, by
+   *                           {@link LaningWorkload#firstAlike}, when it measures answers against them; else empty.
+   *                           Read only.
    */
   public record Calibration(
       ConcurrencyProbe probe,
       LoadTarget target,
       int limit,
       double referencePerSecond,
-      Map<String, Object> jitWarmUp
+      Map<String, Object> jitWarmUp,
+      List<JsonNode> wholeAnswers
   )
   {
+    public Calibration
+    {
+      wholeAnswers = List.copyOf(wholeAnswers);
+    }
   }
 
   /**
@@ -189,7 +218,34 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     }
     final ConcurrencyProbe probe = new ConcurrencyProbe(levels);
     final int limit = probe.tunedLimit(target);
-    return new Calibration(probe, target, limit, probe.perSecond(limit), jitWarmUp);
+    return new Calibration(probe, target, limit, probe.perSecond(limit), jitWarmUp, wholeAnswers());
+  }
+
+  /**
+   * The whole answer of each of the workload's distinct queries, one at a time on the Broker as it was started (no
+   * lanes, no budget); none when the workload does not measure answers.
+   *
+   * @throws IllegalStateException if one came back failed or partial: answers scored against it would score wrong
+   */
+  private List<JsonNode> wholeAnswers() throws Exception
+  {
+    if (!settings.workload().measuresAnswers()) {
+      return List.of();
+    }
+    final QualityClient broker = new QualityClient(cluster.broker().uri());
+    final List<JsonNode> answers = new ArrayList<>();
+    for (long i = 0; i < LaningWorkload.distinctQueries(dataset); i++) {
+      final BrokerAnswer answer = broker.nativeQuery(plain("whole-").apply(i).body());
+      final Coverage coverage = BrokerFormats.coverage(answer.context());
+      if (answer.status() != 200 || coverage != null && coverage.fraction() < 1) {
+        throw new IllegalStateException(
+            "the whole answer of query " + i + " came back with HTTP " + answer.status() + " and coverage "
+            + (coverage == null ? "none" : coverage.fraction()) + ": " + answer.body()
+        );
+      }
+      answers.add(answer.body());
+    }
+    return answers;
   }
 
   private ConcurrencyProbe.Level probeLevel(int clients) throws Exception
@@ -214,10 +270,16 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    */
   public void configureBroker(Calibration calibration) throws Exception
   {
-    cluster.restartBroker(brokerProperties(calibration, settings.budgetSplit()), BROKER_RESTART);
+    cluster.restartBroker(
+        brokerProperties(calibration, settings.budgetSplit(), settings.workload()),
+        BROKER_RESTART
+    );
     final BudgetLoad run = new BudgetLoad(cluster, BudgetExperiment.INTERVAL, null);
     try {
-      run.closedLoop(WARM_UP_CLIENTS, i -> laneQuery(i % 2 == 0 ? STOCK_LANE : GETAFIX_LANE, "broker-warm-up-", i));
+      run.closedLoop(
+          WARM_UP_CLIENTS,
+          i -> laneQuery(i % 2 == 0 ? STOCK_LANE : GETAFIX_LANE, "broker-warm-up-", i, calibration)
+      );
       run.awaitCompleted("the Broker's warm-up", Integer.MAX_VALUE, settings.brokerWarmUp());
     }
     finally {
@@ -226,7 +288,7 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   }
 
   /** The Broker's properties on top of the cluster's for both lanes. */
-  static Map<String, String> brokerProperties(Calibration calibration, String budgetSplit)
+  static Map<String, String> brokerProperties(Calibration calibration, String budgetSplit, LaningWorkload workload)
   {
     final Map<String, String> properties = new LinkedHashMap<>();
     properties.put("druid.query.scheduler.laning.strategy", "manual");
@@ -235,9 +297,13 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     properties.put("druid.getafix.quality.targetResponseTimeMs", String.valueOf(calibration.target().targetMillis()));
     properties.put("druid.getafix.quality.controlMode", BudgetExperiment.HYBRID);
     properties.put("druid.getafix.quality.budgetSplit", budgetSplit);
-    // The answers' quality is their coverage here (see the class comment): a mature run would only add load, and on
-    // one setup's Historicals alone.
-    properties.put("druid.getafix.quality.matureSampleRate", "0");
+    // The experiment knows the answers' quality without mature runs (see the class comment): they would only add
+    // load, unless a split needs them to learn a profile that is not linear.
+    final boolean profileToLearn = workload.measuresAnswers() && !BUDGET_SPLIT_NONE.equals(budgetSplit);
+    properties.put(
+        "druid.getafix.quality.matureSampleRate",
+        profileToLearn ? String.valueOf(MATURE_SAMPLE_RATE_FOR_SPLIT) : "0"
+    );
     return properties;
   }
 
@@ -267,7 +333,7 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     final String prefix = lane + "-" + Long.toString(System.currentTimeMillis(), 36) + "-";
     final BudgetLoad run = new BudgetLoad(cluster, BudgetExperiment.INTERVAL, null);
     try {
-      run.openLoop(Duration.ofMillis(periodMillis), i -> laneQuery(lane, prefix, i));
+      run.openLoop(Duration.ofMillis(periodMillis), i -> laneQuery(lane, prefix, i, calibration));
       run.awaitCompleted(lane + " at " + rate + " queries/s", Integer.MAX_VALUE, settle.plus(settings.measure()));
     }
     finally {
@@ -289,15 +355,24 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     return state.path("budgetControl").path(LANE_CONTROLLER_PREFIX + lane).path("budgetMs").asDouble(Double.NaN);
   }
 
-  /** The workload's query {@code i} in {@code lane}, without a budget of its own. */
-  private BudgetLoad.Request laneQuery(String lane, String queryIdPrefix, long i)
+  /**
+   * The workload's query {@code i} in {@code lane}, without a budget of its own; its answer scored against the whole
+   * answer of the same query when the workload measures answers.
+   */
+  private BudgetLoad.Request laneQuery(String lane, String queryIdPrefix, long i, Calibration calibration)
   {
+    final LaningWorkload workload = settings.workload();
     return new BudgetLoad.Request(
-        NativeQuery.withContext(BudgetExperiment.sizedQuery(dataset, i), Map.of(
+        NativeQuery.withContext(workload.query(dataset, i), Map.of(
             "lane", lane,
             "queryId", settings.queryIdPrefix() + queryIdPrefix + i
         )),
-        true
+        true,
+        workload.measuresAnswers()
+        ? online -> PlainAggregateQuality.of(
+            online, calibration.wholeAnswers().get((int) workload.firstAlike(dataset, i))
+        )
+        : null
     );
   }
 
@@ -305,7 +380,7 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   private LongFunction<BudgetLoad.Request> plain(String queryIdPrefix)
   {
     return i -> new BudgetLoad.Request(
-        NativeQuery.withContext(BudgetExperiment.sizedQuery(dataset, i), Map.of(
+        NativeQuery.withContext(settings.workload().query(dataset, i), Map.of(
             "queryId", settings.queryIdPrefix() + queryIdPrefix + i
         )),
         true
@@ -318,13 +393,13 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     return String.format(
         Locale.ROOT,
         "%d Historicals capped at %s cores (cgroups %s), one replica per segment; %d hourly segments x %d rows; "
-        + "timeseries over %d to %d hours, with a cardinality aggregator over every row; open-loop arrivals, evenly "
-        + "spaced; one Broker for both setups, the queries of each in a lane of their own; budget split %s",
+        + "%s over %d to %d hours; open-loop arrivals, evenly spaced; one Broker for both setups, the queries of "
+        + "each in a lane of their own; budget split %s",
         cluster.historicals().size(),
         IntStream.range(0, cluster.historicals().size())
                  .mapToObj(i -> String.valueOf(cluster.config().cpuQuota(i)))
                  .collect(Collectors.joining("/")),
-        cluster.cgroupsEnabled(), dataset.hours(), dataset.rowsPerHour(),
+        cluster.cgroupsEnabled(), dataset.hours(), dataset.rowsPerHour(), settings.workload().queriesInWords(),
         // Query 0 reads the fewest hours.
         BudgetExperiment.hours(dataset, 0), dataset.hours(), settings.budgetSplit()
     );

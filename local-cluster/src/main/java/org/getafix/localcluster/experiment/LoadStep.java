@@ -4,9 +4,10 @@ import java.util.List;
 
 /**
  * One offered load of a sweep, over the queries that arrived in its measured window. Quality is counted over every
- * query offered, as the simulator counts it: a whole answer 1, a partial one its answered share of the segments (for
- * the sweep's hourly timeseries, exactly the quality a mature run would measure: a missing hour is a missing bucket),
- * a query the Broker turned away (HTTP 429) or failed 0. Response times are of the answered queries: a query turned
+ * query offered, as the simulator counts it: an answer its quality as measured against the whole answer when its
+ * request measured it ({@link LaningWorkload#CONCAVE}), else a whole answer 1 and a partial one its answered share of
+ * the segments (for the hourly timeseries, exactly the quality a mature run would measure: a missing hour is a
+ * missing bucket); a query the Broker turned away (HTTP 429) or failed 0. Response times are of the answered queries: a query turned
  * away returns in milliseconds, and counting it would rate the setup that turns away more as the faster.
  *
  * @param offeredPerSecond  queries sent per second
@@ -80,11 +81,17 @@ public record LoadStep(
     );
   }
 
-  /** A whole answer 1 (an answer without coverage is whole), a partial one its answered share, no answer 0. */
+  /**
+   * No answer 0; an answer its measured quality if it has one, else by its coverage: whole 1 (an answer without
+   * coverage is whole), partial its answered share.
+   */
   static double quality(BudgetLoad.Outcome outcome)
   {
     if (outcome.status() != OK) {
       return 0;
+    }
+    if (Double.isFinite(outcome.quality())) {
+      return outcome.quality();
     }
     return Double.isFinite(outcome.answeredShare()) ? outcome.answeredShare() : 1;
   }

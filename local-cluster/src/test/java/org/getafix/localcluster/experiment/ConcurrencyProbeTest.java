@@ -58,12 +58,12 @@ class ConcurrencyProbeTest
   void aLevelLeavesOutTheStartAndCountsAnswersPerSecondFromIt()
   {
     final List<BudgetLoad.Outcome> outcomes = List.of(
-        new BudgetLoad.Outcome(1, true, 200, 900, Double.NaN, 900),
-        new BudgetLoad.Outcome(2, true, 200, 900, Double.NaN, 1000),
-        new BudgetLoad.Outcome(3, true, 200, 100, Double.NaN, 1500),
-        new BudgetLoad.Outcome(4, true, 200, 300, Double.NaN, 2000),
-        new BudgetLoad.Outcome(5, true, 500, 10, Double.NaN, 2500),
-        new BudgetLoad.Outcome(6, true, 200, 900, Double.NaN, 3100)
+        new BudgetLoad.Outcome(1, true, 200, 900, Double.NaN, 900, Double.NaN),
+        new BudgetLoad.Outcome(2, true, 200, 900, Double.NaN, 1000, Double.NaN),
+        new BudgetLoad.Outcome(3, true, 200, 100, Double.NaN, 1500, Double.NaN),
+        new BudgetLoad.Outcome(4, true, 200, 300, Double.NaN, 2000, Double.NaN),
+        new BudgetLoad.Outcome(5, true, 500, 10, Double.NaN, 2500, Double.NaN),
+        new BudgetLoad.Outcome(6, true, 200, 900, Double.NaN, 3100, Double.NaN)
     );
     final ConcurrencyProbe.Level level = ConcurrencyProbe.Level.of(2, outcomes, 2, 3000);
     assertEquals(2, level.answered(), "completions 3 and 4; 5 failed, 6 came after the stop");

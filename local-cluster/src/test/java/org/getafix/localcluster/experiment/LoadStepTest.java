@@ -13,7 +13,7 @@ class LoadStepTest
   /** A query that started at {@code startMillis} of its run and took {@code millis}. */
   private static BudgetLoad.Outcome outcome(int index, int status, long millis, double share, long startMillis)
   {
-    return new BudgetLoad.Outcome(index, true, status, millis, share, startMillis + millis);
+    return new BudgetLoad.Outcome(index, true, status, millis, share, startMillis + millis, Double.NaN);
   }
 
   @Test
@@ -50,6 +50,18 @@ class LoadStepTest
     assertEquals(250, step.meanMillis(), 1e-9, "the 2 ms of the one turned away do not count");
     assertEquals(400, step.p99Millis(), 1e-9);
     assertEquals(250, step.budgetMillis());
+  }
+
+  @Test
+  void aMeasuredQualityCountsInsteadOfTheAnsweredShare()
+  {
+    final LoadStep step = LoadStep.of(10, 1, List.of(
+        new BudgetLoad.Outcome(1, true, 200, 100, 0.25, 100, 0.95),
+        new BudgetLoad.Outcome(2, true, 200, 100, Double.NaN, 110, 1.0),
+        new BudgetLoad.Outcome(3, true, 429, 2, Double.NaN, 22, Double.NaN)
+    ), 0, 1000, Double.NaN);
+    assertEquals((0.95 + 1 + 0) / 3, step.meanQuality(), 1e-12, "a quarter of the segments, 0.95 of the answer");
+    assertEquals(1, step.partial(), "partial is still by coverage");
   }
 
   @Test

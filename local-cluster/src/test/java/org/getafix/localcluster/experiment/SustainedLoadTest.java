@@ -2,6 +2,7 @@ package org.getafix.localcluster.experiment;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -81,5 +82,29 @@ class SustainedLoadTest
     final SustainedLoad sustained = SustainedLoad.of(List.of(step(10, 500, 1.0), empty), TARGET);
     assertEquals(10, sustained.queriesPerSecond(), 1e-9);
     assertEquals(SustainedLoad.RESPONSE_TIME, sustained.limitedBy(), "nothing answered: its response time is missing");
+  }
+
+  @Test
+  void measuredQualitySustainsALoadThatTheAnsweredShareWouldNot()
+  {
+    // At 20/s half the answers read half of their segments, each worth 0.96 measured: 0.98 by measure, 0.75 by share.
+    final List<BudgetLoad.Outcome> atTwenty = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      atTwenty.add(new BudgetLoad.Outcome(i + 1, true, 200, 800, i % 2 == 0 ? 0.5 : 1, 50L * i + 800,
+                                          i % 2 == 0 ? 0.96 : 1));
+    }
+    final List<BudgetLoad.Outcome> byShare = atTwenty.stream()
+                                                     .map(o -> new BudgetLoad.Outcome(
+                                                         o.index(), true, o.status(), o.millis(), o.answeredShare(),
+                                                         o.endMillis(), Double.NaN))
+                                                     .toList();
+    final LoadStep measured = LoadStep.of(20, 2, atTwenty, 0, 1000, Double.NaN);
+    final LoadStep shared = LoadStep.of(20, 2, byShare, 0, 1000, Double.NaN);
+    assertEquals(0.98, measured.meanQuality(), 1e-9);
+    assertEquals(0.75, shared.meanQuality(), 1e-9);
+    assertEquals(20, SustainedLoad.of(List.of(step(10, 500, 1), measured), TARGET).queriesPerSecond(), 1e-9);
+    final SustainedLoad byCoverage = SustainedLoad.of(List.of(step(10, 500, 1), shared), TARGET);
+    assertEquals(10 + 10 * (1 - 0.9) / (1 - 0.75), byCoverage.queriesPerSecond(), 1e-9);
+    assertEquals(SustainedLoad.QUALITY, byCoverage.limitedBy());
   }
 }
