@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.getafix.core.wire.MatureRunReport;
 import org.getafix.localcluster.client.BrokerFormats;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,11 +98,14 @@ public record AdmissionResult(
     figures.put("admission", admission);
     figures.put("windowMs", windows.windowMillis());
     figures.put("highPriorityTargetMetShare", windows.targetMetShare(BudgetExperiment.ADMISSION_TARGET));
-    // Per window: low-priority answered, high-priority answered, their mean quality.
+    // Per window: low-priority answered, high-priority answered, their mean quality (null when none was answered).
     figures.put("windows", windows.windows()
                                   .stream()
-                                  .map(w -> List.of(w.lowPriorityAnswered(), w.highPriorityAnswered(),
-                                                    round3(w.highPriorityMeanQuality())))
+                                  .map(w -> Arrays.asList(
+                                      w.lowPriorityAnswered(),
+                                      w.highPriorityAnswered(),
+                                      w.highPriorityAnswered() == 0 ? null : round3(w.highPriorityMeanQuality())
+                                  ))
                                   .collect(Collectors.toList()));
     // Every 10 completed queries: seconds into the run, the admitted low-priority share (GRADIENT2: the limit), the
     // signal (GRADIENT2: the queries in flight).

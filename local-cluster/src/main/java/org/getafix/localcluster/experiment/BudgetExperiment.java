@@ -107,13 +107,6 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   /** An admission run ends after this many high-priority queries or {@link #ADMISSION_MAX}, whichever is first. */
   public static final int ADMISSION_HIGH_PRIORITY_QUERIES = 120;
   public static final Duration ADMISSION_MAX = Duration.ofSeconds(50);
-  /**
-   * Every high-priority query gets a mature run, whose measured quality is the Ubora signal. Ubora sampled 20% of
-   * queries and found its controller unreliable below 5-10% (Table II); two closed-loop clients send about one query
-   * a second, so only sampling all of them puts a few samples in each {@link #ADMISSION_CONTROL_WINDOW}. Under every
-   * policy alike, so the load is the same.
-   */
-  private static final int MATURE_EVERY = 1;
   /** The Broker's admission window ({@code admissionWindowMs}): a run lasts at most 50 s, so a few seconds. */
   public static final Duration ADMISSION_CONTROL_WINDOW = Duration.ofSeconds(3);
   /** The windows in which policies are compared at equal high-priority quality ({@link AdmissionWindows}). */
@@ -353,7 +346,11 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
         run.closedLoop(settings.clients(), i -> new BudgetLoad.Request(
             NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
                 QueryContextKeys.BUDGET_MS, budgetMs,
-                QueryContextKeys.MATURE, i % MATURE_EVERY == 0,
+                // Each gets a mature run, whose measured quality is the Ubora signal. Ubora sampled 20% of queries and
+                // found its controller unreliable below 5-10% (Table II); two closed-loop clients send about one query
+                // a second, so only sampling all of them puts a few samples in each ADMISSION_CONTROL_WINDOW. Under
+                // every policy alike, so the load is the same.
+                QueryContextKeys.MATURE, true,
                 "queryId", prefix + "high-" + i
             )),
             true
