@@ -11,21 +11,25 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleBiFunction;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * Two setups of a {@code ./getafix bench live} experiment compared on one cluster, each repetition running both, the
- * order reversed every other repetition (ABBA): the schedule, the ratios taken within each repetition with their
- * medians apart by order, each setup's own figures, and the report ({@link RoutingBench}, {@link AdmissionBench}).
+ * Two or more setups of a {@code ./getafix bench live} experiment compared on one cluster, each repetition running
+ * all, the order reversed every other repetition (ABBA, or ABCCBA): the schedule, the ratios taken within each
+ * repetition with their medians apart by order, each setup's own figures, and the report ({@link RoutingBench},
+ * {@link AdmissionBench}).
  *
  * @param experiment   its name in the bench, e.g. {@code routing}
- * @param setups       the two setups, in the order of the odd repetitions
+ * @param setups       the setups, in the order of the odd repetitions
  * @param numerator    the setup whose figures the ratios divide
  * @param denominator  the setup they are divided by
  * @param ratioFigures the figures taken as ratios
  * @param setupFigures the figures given for each setup on its own
+ * @param pairRatios   ratios of any two setups' runs in a repetition that no single figure gives (e.g. throughput
+ *                     at equal quality), after the {@code ratioFigures}
  * @param <R>          what one setup measures in one repetition
  */
 record AbbaComparison<R extends AbbaComparison.Run>(
@@ -34,7 +38,8 @@ record AbbaComparison<R extends AbbaComparison.Run>(
     String numerator,
     String denominator,
     List<Figure<R>> ratioFigures,
-    List<Figure<R>> setupFigures
+    List<Figure<R>> setupFigures,
+    List<PairRatio<R>> pairRatios
 )
 {
   private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -44,9 +49,29 @@ record AbbaComparison<R extends AbbaComparison.Run>(
     setups = List.copyOf(setups);
     ratioFigures = List.copyOf(ratioFigures);
     setupFigures = List.copyOf(setupFigures);
-    if (setups.size() != 2 || !setups.contains(numerator) || !setups.contains(denominator) || numerator.equals(denominator)) {
-      throw new IllegalArgumentException("two setups, each in one side of the ratios: " + setups);
+    pairRatios = List.copyOf(pairRatios);
+    if (setups.size() < 2 || setups.stream().distinct().count() != setups.size() || !setups.contains(numerator)
+        || !setups.contains(denominator) || numerator.equals(denominator)) {
+      throw new IllegalArgumentException("two or more setups, one on each side of the ratios: " + setups);
     }
+    for (PairRatio<R> pair : pairRatios) {
+      if (!setups.contains(pair.numerator()) || !setups.contains(pair.denominator())) {
+        throw new IllegalArgumentException(pair.name() + " compares setups not in " + setups);
+      }
+    }
+  }
+
+  /** Without pair ratios. */
+  AbbaComparison(
+      String experiment,
+      List<String> setups,
+      String numerator,
+      String denominator,
+      List<Figure<R>> ratioFigures,
+      List<Figure<R>> setupFigures
+  )
+  {
+    this(experiment, setups, numerator, denominator, ratioFigures, setupFigures, List.of());
   }
 
   /** What one setup measured in one repetition, named by the setup. */
@@ -57,6 +82,11 @@ record AbbaComparison<R extends AbbaComparison.Run>(
 
   /** A figure of a {@link Run}, by name. */
   record Figure<R>(String name, ToDoubleFunction<R> of)
+  {
+  }
+
+  /** A ratio computed from two setups' runs of the same repetition, {@code numerator}'s first. */
+  record PairRatio<R>(String name, String numerator, String denominator, ToDoubleBiFunction<R, R> of)
   {
   }
 
@@ -125,13 +155,22 @@ record AbbaComparison<R extends AbbaComparison.Run>(
     return done;
   }
 
-  /** Each of {@link #ratioFigures}: the numerator's over the denominator's in the same repetition. */
+  /**
+   * Each of {@link #ratioFigures}: the numerator's over the denominator's in the same repetition; then each of
+   * {@link #pairRatios}.
+   */
   List<Measure> ratios(List<Repetition<R>> repetitions)
   {
-    return ratioFigures.stream().map(f -> new Measure(f.name(), repetitions.stream().map(r -> {
+    final List<Measure> ratios = new ArrayList<>(ratioFigures.stream().map(f -> new Measure(f.name(), repetitions.stream().map(r -> {
       final double below = f.of().applyAsDouble(r.of(denominator));
       return below > 0 ? f.of().applyAsDouble(r.of(numerator)) / below : Double.NaN;
-    }).toList())).toList();
+    }).toList())).toList());
+    for (PairRatio<R> pair : pairRatios) {
+      ratios.add(new Measure(pair.name(), repetitions.stream().map(
+          r -> pair.of().applyAsDouble(r.of(pair.numerator()), r.of(pair.denominator()))
+      ).toList()));
+    }
+    return ratios;
   }
 
   /** Each of {@link #setupFigures} for each setup. */
@@ -143,7 +182,13 @@ record AbbaComparison<R extends AbbaComparison.Run>(
     ))).toList();
   }
 
-  /** Per repetition, whether the first of {@link #setups} ran first. */
+  /** The setup the even repetitions run first: the last of {@link #setups}. */
+  private String reversedFirst()
+  {
+    return setups.get(setups.size() - 1);
+  }
+
+  /** Per repetition, whether the first of {@link #setups} ran first (else the last did). */
   List<Boolean> firstOrder(List<Repetition<R>> repetitions)
   {
     return repetitions.stream().map(r -> r.runs().get(0).setup().equals(setups.get(0))).toList();
@@ -174,7 +219,7 @@ record AbbaComparison<R extends AbbaComparison.Run>(
       final ObjectNode node = RepetitionsReport.measureJson(ratios.putObject(m.name()), m);
       node.put("median" + key(setups.get(0)) + "First", DemoReport.nullIfNaN(m.median(firstOrder)));
       node.put(
-          "median" + key(setups.get(1)) + "First",
+          "median" + key(reversedFirst()) + "First",
           DemoReport.nullIfNaN(m.median(firstOrder.stream().map(b -> !b).toList()))
       );
     }
@@ -224,11 +269,12 @@ record AbbaComparison<R extends AbbaComparison.Run>(
     return HtmlReporter.pageStart("getafix bench live: " + experiment)
            + "<h1>" + HtmlReporter.escape(heading) + ", " + repetitions.size() + " repetitions</h1>"
            + "<p>" + HtmlReporter.escape(setup) + ".</p>"
-           + "<p>" + HtmlReporter.escape(about) + " Each repetition runs both setups, in the order given and reversed "
-           + "every other repetition (ABBA), so that each runs as often first as second.</p>"
+           + "<p>" + HtmlReporter.escape(about) + " Each repetition runs " + (setups.size() == 2 ? "both" : "all")
+           + " setups, in the order given and reversed every other repetition (ABBA), so that each runs as often "
+           + (setups.size() == 2 ? "first as second" : "early as late") + ".</p>"
            + "<h2>" + HtmlReporter.escape(numerator) + " over " + HtmlReporter.escape(denominator) + "</h2>"
            + RepetitionsReport.table(
-               orders, ratios, firstOrder(repetitions), setups.get(0) + " first", setups.get(1) + " first"
+               orders, ratios, firstOrder(repetitions), setups.get(0) + " first", reversedFirst() + " first"
            )
            + "<p>" + HtmlReporter.escape(reading) + "</p>"
            + DemoReport.chart(RepetitionsReport.ratiosChart(of(), ratios))

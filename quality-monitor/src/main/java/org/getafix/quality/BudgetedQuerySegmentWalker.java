@@ -153,10 +153,10 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
     });
   }
 
-  /** An unbudgeted query as in stock Druid; with admission control on, a high-priority one reports its timeout. */
+  /** An unbudgeted query as in stock Druid; with admission control on, it reports its end if admission watches it. */
   private <T> QueryRunner<T> watchTimeout(Query<T> query, QueryRunner<T> runner)
   {
-    if (!admission.isEnabled() || !admission.isHighPriority(query)) {
+    if (!admission.isEnabled() || !admission.watchesEnd(query)) {
       return runner;
     }
     return (queryPlus, responseContext) -> Sequences.wrap(
@@ -166,8 +166,12 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
           @Override
           public void after(boolean isDone, Throwable thrown)
           {
-            if (isDone || thrown != null) {
-              admission.completed(query, Timeouts.isTimeout(thrown));
+            if (thrown != null) {
+              admission.failed(query, thrown);
+            } else if (isDone) {
+              admission.completed(query, false);
+            } else {
+              admission.abandoned(query);
             }
           }
         }

@@ -123,10 +123,13 @@ public class QualityConfig
   private int lowPriorityBelow = QualityKnobs.LOW_PRIORITY_BELOW.defaultValue();
 
   @JsonProperty
-  private int admissionEvaluationPeriod = QualityKnobs.ADMISSION_EVALUATION_PERIOD.defaultValue();
+  private long admissionWindowMs = QualityKnobs.ADMISSION_WINDOW_MS.defaultValue();
 
   @JsonProperty
-  private int admissionWindow = QualityKnobs.ADMISSION_WINDOW.defaultValue();
+  private int admissionGradientInitialLimit = QualityKnobs.ADMISSION_GRADIENT_INITIAL_LIMIT.defaultValue();
+
+  @JsonProperty
+  private int admissionGradientQueueSize = QualityKnobs.ADMISSION_GRADIENT_QUEUE_SIZE.defaultValue();
 
   @JsonProperty
   private double deadlineReserveMaxShare = QualityKnobs.DEADLINE_RESERVE_MAX_SHARE.defaultValue();
@@ -176,7 +179,9 @@ public class QualityConfig
     /** Measured answer quality of high-priority queries' mature runs (Ubora §8). */
     ANSWER_QUALITY,
     /** The share of high-priority queries that did not time out (partial answer or failure): the baseline. */
-    TIMEOUT_RATE
+    TIMEOUT_RATE,
+    /** Netflix concurrency-limits' Gradient2 over the queries' round-trip times ({@link GradientAdmission}). */
+    GRADIENT2
   }
 
   public static QualityConfig defaults()
@@ -360,20 +365,29 @@ public class QualityConfig
     return new PendingQueriesSplit(method, minBudgetMs, maxBudgetMs);
   }
 
-  /** The admission controller's settings, or null if admission control is off. */
+  public int getAdmissionGradientInitialLimit()
+  {
+    return admissionGradientInitialLimit;
+  }
+
+  public int getAdmissionGradientQueueSize()
+  {
+    return admissionGradientQueueSize;
+  }
+
+  /** The PID admission controller's settings, or null if admission control is off or not a PID's (GRADIENT2). */
   @Nullable
   public AdmissionConfig admissionConfig()
   {
-    if (admission == null || admission == AdmissionMode.OFF) {
+    if (admission == null || admission == AdmissionMode.OFF || admission == AdmissionMode.GRADIENT2) {
       return null;
     }
     final AdmissionConfig.Signal signal = admission == AdmissionMode.ANSWER_QUALITY
                                           ? AdmissionConfig.Signal.ANSWER_QUALITY
                                           : AdmissionConfig.Signal.TIMEOUT_RATE;
     final AdmissionConfig defaults = AdmissionConfig.defaults(signal);
-    return new AdmissionConfig(signal, admissionTarget, admissionEvaluationPeriod, admissionWindow,
-                               defaults.proportionalGain(), defaults.integralGain(), defaults.derivativeGain(),
-                               defaults.minAdmitFraction());
+    return new AdmissionConfig(signal, admissionTarget, admissionWindowMs, defaults.proportionalGain(),
+                               defaults.integralGain(), defaults.derivativeGain(), defaults.minAdmitFraction());
   }
 
   /** Fails on the first bad property, naming it and its value; the Broker does not start with it. */
@@ -409,8 +423,9 @@ public class QualityConfig
     QualityKnobs.BUDGET_SPLIT.check(nameOf(budgetSplit));
     QualityKnobs.ADMISSION.check(nameOf(admission));
     QualityKnobs.ADMISSION_TARGET.check(admissionTarget);
-    QualityKnobs.ADMISSION_EVALUATION_PERIOD.check(admissionEvaluationPeriod);
-    QualityKnobs.ADMISSION_WINDOW.check(admissionWindow);
+    QualityKnobs.ADMISSION_WINDOW_MS.check(admissionWindowMs);
+    QualityKnobs.ADMISSION_GRADIENT_INITIAL_LIMIT.check(admissionGradientInitialLimit);
+    QualityKnobs.ADMISSION_GRADIENT_QUEUE_SIZE.check(admissionGradientQueueSize);
     QualityKnobs.DEADLINE_RESERVE_MAX_SHARE.check(deadlineReserveMaxShare);
     QualityKnobs.HEDGE_QUANTILE.check(hedgeQuantile);
     QualityKnobs.HEDGE_RATIO.check(hedgeRatio);

@@ -13,20 +13,24 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class AdmissionTest
 {
   private final RecordingEmitter emitted = new RecordingEmitter();
+  private final AtomicLong millis = new AtomicLong();
+  private final AtomicLong nanos = new AtomicLong();
 
   private Admission admission(Map<String, Object> properties)
   {
     final QualityConfig config = new DefaultObjectMapper().convertValue(properties, QualityConfig.class).validate();
-    return new Admission(config, emitted.serviceEmitter());
+    return new Admission(config, emitted.serviceEmitter(), millis::get, nanos::get);
   }
 
   private static TimeseriesQuery withPriority(int priority)
@@ -65,15 +69,16 @@ class AdmissionTest
   {
     final Admission admission = admission(Map.of(
         "admission", "ANSWER_QUALITY",
-        "admissionEvaluationPeriod", 1,
-        "admissionWindow", 1
+        "admissionWindowMs", 100
     ));
     admission.onQualityMeasured(budgeted(withPriority(-1)), quality(0));
+    millis.set(100);
     admission.admit(withPriority(-1));
     assertEquals(1.0, (double) admission.state().get("lowPriorityAdmitFraction"), 1e-9, "low-priority quality is ignored");
 
     admission.onQualityMeasured(budgeted(withPriority(5)), quality(0.1));
     admission.admit(withPriority(5));
+    millis.set(200);
     assertThrows(QueryCapacityExceededException.class, () -> admission.admit(withPriority(-1)));
     assertEquals(1L, admission.state().get("shedQueries"));
     assertEquals(List.of(1), emitted.values("getafix/query/shed"));
@@ -85,8 +90,7 @@ class AdmissionTest
   {
     final Admission admission = admission(Map.of(
         "admission", "TIMEOUT_RATE",
-        "admissionEvaluationPeriod", 1,
-        "admissionWindow", 4
+        "admissionWindowMs", 100
     ));
     final BudgetedQuery<?> partial = budgeted(withPriority(0));
     partial.late(List.of("2025-01-01T00:00:00.000Z/2025-01-01T01:00:00.000Z"));
@@ -94,8 +98,49 @@ class AdmissionTest
     admission.onFailed(budgeted(withPriority(0)), new RuntimeException(new QueryTimeoutException("slow")));
     admission.onFailed(budgeted(withPriority(0)), new IllegalStateException("not a timeout"));
     admission.onAnswered(budgeted(withPriority(0)), List.of(), 50);
+    millis.set(100);
+    // The next high-priority completion, in the next window, closes this one.
+    admission.completed(withPriority(0), false);
     assertEquals(0.5, (double) admission.state().get("highPrioritySignal"), 1e-9, admission.state().toString());
-    admission.admit(withPriority(0));
     assertTrue((double) admission.state().get("lowPriorityAdmitFraction") < 1, admission.state().toString());
+  }
+
+  @Test
+  void gradient2ShedsLowPriorityBeyondItsLimitAndCountsHighPriorityInFlight()
+  {
+    final Admission admission = admission(Map.of(
+        "admission", "GRADIENT2",
+        "admissionGradientInitialLimit", 2
+    ));
+    final TimeseriesQuery high = withPriority(0);
+    final TimeseriesQuery low = withPriority(-1);
+    admission.admit(high);
+    admission.admit(low);
+    assertEquals(2, admission.state().get("inFlight"));
+    final QueryCapacityExceededException e =
+        assertThrows(QueryCapacityExceededException.class, () -> admission.admit(withPriority(-1)));
+    assertTrue(e.getMessage().contains("Gradient2"), e.getMessage());
+    assertEquals("GRADIENT2", emitted.dimensions("getafix/query/shed").get(0).get("signal"));
+    assertDoesNotThrow(() -> admission.admit(withPriority(3)), "high priority is never shed");
+    assertEquals(3, admission.state().get("inFlight"));
+
+    nanos.set(5_000_000);
+    admission.completed(high, false);
+    admission.failed(low, new IllegalStateException("not a timeout"));
+    admission.completed(low, false);
+    assertEquals(1, admission.state().get("inFlight"), "each query leaves once, however it ends");
+    assertEquals(1L, admission.state().get("admittedLowPriorityQueries"));
+    assertEquals(1L, admission.state().get("shedQueries"));
+  }
+
+  @Test
+  void gradient2WatchesTheEndOfEveryQueryAndThePidModesOnlyHighPriority()
+  {
+    final Admission gradient = admission(Map.of("admission", "GRADIENT2"));
+    final Admission quality = admission(Map.of("admission", "ANSWER_QUALITY"));
+    assertTrue(gradient.watchesEnd(withPriority(-1)));
+    assertFalse(quality.watchesEnd(withPriority(-1)));
+    assertTrue(quality.watchesEnd(withPriority(0)));
+    assertFalse(admission(Map.of()).watchesEnd(withPriority(0)));
   }
 }

@@ -118,6 +118,8 @@ class BudgetedQuerySegmentWalkerTest
     final BudgetedQueries budgetedQueries;
     final Replays replays;
     final BudgetedQuerySegmentWalker walker;
+    /** The admission controller's clock, which a test moves past the end of a window. */
+    final AtomicLong admissionMillis = new AtomicLong();
 
     Broker(QuerySegmentWalker inner, QualityConfig config, LongSupplier clock)
     {
@@ -133,7 +135,7 @@ class BudgetedQuerySegmentWalkerTest
       );
       this.config = config;
       this.budgetControl = new BudgetControl(config, emitter);
-      this.admission = new Admission(config, emitter);
+      this.admission = new Admission(config, emitter, admissionMillis::get, System::nanoTime);
       this.replays = new Replays(config, metrics, matureRuns, () -> inner, clock, Runnable::run, Runnable::run);
       final QualityProfiles profiles = new QualityProfiles();
       this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, new BudgetSplit(config, profiles),
@@ -373,8 +375,9 @@ class BudgetedQuerySegmentWalkerTest
         Map.of("minBudgetMs", 0),
         Map.of("minBudgetMs", 400_000),
         Map.of("admissionTarget", 1.5),
-        Map.of("admissionEvaluationPeriod", 0),
-        Map.of("admissionWindow", 0),
+        Map.of("admissionWindowMs", 0),
+        Map.of("admissionGradientInitialLimit", 0),
+        Map.of("admissionGradientQueueSize", -1),
         Map.of("controlledLanes", List.of(""))
     )) {
       final QualityConfig config = new DefaultObjectMapper().convertValue(bad, QualityConfig.class);
@@ -406,15 +409,16 @@ class BudgetedQuerySegmentWalkerTest
     final RecordingWalker inner = new RecordingWalker();
     final QualityConfig config = config(Map.of(
         "admission", "ANSWER_QUALITY",
-        "admissionEvaluationPeriod", 1,
-        "admissionWindow", 1
+        "admissionWindowMs", 100
     ));
     final Broker broker = broker(inner, config);
     final BudgetedQuerySegmentWalker walker = broker.walker;
     // A mature run of a high-priority query measured quality 0.2, far below the target 0.9.
     final BudgetedQuery<?> measured = broker.budgetedQueries.start(query(Map.of(QueryContextKeys.BUDGET_MS, 100)), NOW);
     measured.measured(new AnswerQuality(0.2, 0.2, 1, 1, 5, 1));
-    // The next request evaluates the controller: the admitted share of low-priority queries drops below 1.
+    // The first request after the window's end evaluates the controller: the admitted share of low-priority queries
+    // drops below 1.
+    broker.admissionMillis.set(100);
     final QueryCapacityExceededException e = assertThrows(
         QueryCapacityExceededException.class,
         () -> run(walker, withPriority(-1), ResponseContext.createEmpty())
@@ -438,10 +442,14 @@ class BudgetedQuerySegmentWalkerTest
     final LateWalker lateInner = new LateWalker();
     final Broker broker = broker(
         lateInner,
-        config(Map.of("admission", "TIMEOUT_RATE", "admissionEvaluationPeriod", 1, "admissionWindow", 10))
+        config(Map.of("admission", "TIMEOUT_RATE", "admissionWindowMs", 100))
     );
     lateInner.budgetedQueries = broker.budgetedQueries;
     run(broker.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100)), ResponseContext.createEmpty());
+    run(broker.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100)), ResponseContext.createEmpty());
+    assertNull(broker.admission.state().get("highPrioritySignal"), "no window has closed yet");
+    // The third ends in the next window, which closes the first.
+    broker.admissionMillis.set(100);
     run(broker.walker, query(Map.of(QueryContextKeys.BUDGET_MS, 100)), ResponseContext.createEmpty());
     final Map<String, Object> state = broker.admission.state();
     assertEquals(0.0, (double) state.get("highPrioritySignal"), 1e-9, "both timed out: " + state);

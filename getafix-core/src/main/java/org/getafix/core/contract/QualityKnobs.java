@@ -229,7 +229,7 @@ public final class QualityKnobs
       "OFF",
       "set",
       Objects::nonNull,
-      "what steers the admission of low-priority queries: OFF, ANSWER_QUALITY or TIMEOUT_RATE"
+      "what steers the admission of low-priority queries: OFF, ANSWER_QUALITY, TIMEOUT_RATE or GRADIENT2"
   );
 
   public static final Knob<Double> ADMISSION_TARGET = Knob.number(
@@ -247,18 +247,33 @@ public final class QualityKnobs
       "a query whose context priority is below this is low-priority (sheddable), as in Druid's hilo laning"
   );
 
-  public static final Knob<Integer> ADMISSION_EVALUATION_PERIOD = Knob.integer(
-      PREFIX + ".admissionEvaluationPeriod",
-      100,
-      Interval.above(0),
-      "queries between two evaluations of the admission controller (Ubora: 100)"
+  /**
+   * Ubora evaluates its PID controller every 100 requests over 10-minute sliding windows of samples; a Broker's load
+   * changes within seconds, and a window must still hold a few sampled high-priority queries, hence 10 s.
+   */
+  public static final Knob<Long> ADMISSION_WINDOW_MS = Knob.longInteger(
+      PREFIX + ".admissionWindowMs",
+      10_000,
+      Interval.closed(100, 3_600_000),
+      "length of the admission controller's time window: it acts once per window on the high-priority samples of "
+      + "that window, and holds when the window had none"
   );
 
-  public static final Knob<Integer> ADMISSION_WINDOW = Knob.integer(
-      PREFIX + ".admissionWindow",
-      100,
-      Interval.above(0),
-      "most recent high-priority samples the admission signal averages over"
+  /** Gradient2's own default initial limit; the limit then follows the RTT gradient, down to 1. */
+  public static final Knob<Integer> ADMISSION_GRADIENT_INITIAL_LIMIT = Knob.integer(
+      PREFIX + ".admissionGradientInitialLimit",
+      20,
+      Interval.closed(1, 1000),
+      "GRADIENT2 admission: queries in flight allowed before any round-trip time is measured; the limit stays within "
+      + "1 and 10 times this"
+  );
+
+  public static final Knob<Integer> ADMISSION_GRADIENT_QUEUE_SIZE = Knob.integer(
+      PREFIX + ".admissionGradientQueueSize",
+      4,
+      Interval.closed(0, 1000),
+      "GRADIENT2 admission: queries the limit allows beyond the concurrency it estimates, its headroom to grow "
+      + "(Gradient2's default: 4)"
   );
 
   /** Not 0: the hedge budget ({@code HedgeBudget}) needs some refill, or its first burst would be its last. */

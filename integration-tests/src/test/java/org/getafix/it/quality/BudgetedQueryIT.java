@@ -907,6 +907,9 @@ class BudgetedQueryIT
     assertTrue(fullCpu > matureCpu, "the mature run cost more Historical CPU than a full re-execution: " + figures);
   }
 
+  /** The shortest admission window, so that the cut queries of the admission test fill one of their own. */
+  private static final long ADMISSION_WINDOW_MS = 100;
+
   /**
    * Controller-set budgets and admission control on a Broker restarted with them (restored afterwards): under a
    * straggler, queries on the controlled datasource that ask for no budget get one from the controller (their
@@ -924,8 +927,7 @@ class BudgetedQueryIT
         "druid.getafix.quality.targetResponseTimeMs", String.valueOf(TARGET_RT_MS),
         "druid.getafix.quality.matureSampleRate", "0",
         "druid.getafix.quality.admission", "TIMEOUT_RATE",
-        "druid.getafix.quality.admissionEvaluationPeriod", "1",
-        "druid.getafix.quality.admissionWindow", "4"
+        "druid.getafix.quality.admissionWindowMs", String.valueOf(ADMISSION_WINDOW_MS)
     ), Duration.ofMinutes(10));
     cluster.setCpuQuota(STRAGGLER, STRAGGLER_CORES);
     try {
@@ -954,6 +956,8 @@ class BudgetedQueryIT
         final BrokerAnswer cut = nativeQuery(withBudget(query, 1));
         assertTrue(cut.coverage().path("timedOut").asBoolean(false), cut.context().toString());
       }
+      // The controller acts when the first request after its window's end arrives: the low-priority one.
+      Thread.sleep(2 * ADMISSION_WINDOW_MS);
       final BrokerAnswer shed = post("/druid/v2/", NativeQuery.withContext(query, Map.of("priority", -1, "queryId", "it-low-priority")));
       figures.put("lowPriorityStatus", shed.status());
       figures.put("admission", qualityState().path("admission"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.getafix.core.wire.MatureRunReport;
 import org.getafix.localcluster.client.BrokerFormats;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,8 @@ import java.util.stream.Collectors;
  * @param lowPriorityPerSecondLate the same over the late half of the run, once the controller has had time to act
  * @param highPriorityMeanMillis   high-priority queries' mean response time
  * @param highPriorityMeanQuality  the mean answered share of the high-priority queries answered
+ * @param windows                  the run in {@link BudgetExperiment#ADMISSION_COMPARISON_WINDOW} windows, to compare
+ *                                 policies at equal high-priority quality
  */
 public record AdmissionResult(
     Map<String, Object> figures,
@@ -35,7 +38,8 @@ public record AdmissionResult(
     double lowPriorityPerSecond,
     double lowPriorityPerSecondLate,
     double highPriorityMeanMillis,
-    double highPriorityMeanQuality
+    double highPriorityMeanQuality,
+    AdmissionWindows windows
 )
 {
   static AdmissionResult of(String signal, BudgetLoad run, JsonNode state, String queryIdPrefix)
@@ -69,6 +73,9 @@ public record AdmissionResult(
                                                   .filter(Double::isFinite)
                                                   .toArray();
     final JsonNode admission = state.path("admission");
+    final AdmissionWindows windows = AdmissionWindows.of(
+        run.outcomes(o -> true), seconds, BudgetExperiment.ADMISSION_COMPARISON_WINDOW.toMillis()
+    );
 
     final Map<String, Object> figures = new LinkedHashMap<>();
     figures.put("signal", signal);
@@ -89,7 +96,19 @@ public record AdmissionResult(
     figures.put("lowPriorityPerSecondLateHalf", lowAdmittedLate * 1000.0 / (seconds - half));
     figures.put("highPriorityPerSecond", (high.size() - highFailed) * 1000.0 / seconds);
     figures.put("admission", admission);
-    // Every 10 completed queries: seconds into the run, the admitted low-priority share, the signal.
+    figures.put("windowMs", windows.windowMillis());
+    figures.put("highPriorityTargetMetShare", windows.targetMetShare(BudgetExperiment.ADMISSION_TARGET));
+    // Per window: low-priority answered, high-priority answered, their mean quality (null when none was answered).
+    figures.put("windows", windows.windows()
+                                  .stream()
+                                  .map(w -> Arrays.asList(
+                                      w.lowPriorityAnswered(),
+                                      w.highPriorityAnswered(),
+                                      w.highPriorityAnswered() == 0 ? null : round3(w.highPriorityMeanQuality())
+                                  ))
+                                  .collect(Collectors.toList()));
+    // Every 10 completed queries: seconds into the run, the admitted low-priority share (GRADIENT2: the limit), the
+    // signal (GRADIENT2: the queries in flight).
     figures.put("admissionSeries", run.snapshots()
                                       .stream()
                                       .map(x -> List.of(x.atMillis() / 1000.0, round3(x.values()[0]), round3(x.values()[1])))
@@ -105,7 +124,8 @@ public record AdmissionResult(
         lowAdmitted * 1000.0 / seconds,
         lowAdmittedLate * 1000.0 / (seconds - half),
         highMillis,
-        highQuality
+        highQuality,
+        windows
     );
   }
 

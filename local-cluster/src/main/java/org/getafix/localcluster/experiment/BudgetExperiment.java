@@ -52,6 +52,7 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   public static final String HYBRID = "HYBRID";
   public static final String ANSWER_QUALITY = "ANSWER_QUALITY";
   public static final String TIMEOUT_RATE = "TIMEOUT_RATE";
+  public static final String GRADIENT2 = "GRADIENT2";
   /** Queries per control interval: the controller's adaptive period (BudgetControlConfig.DEFAULT_ADAPTIVE_PERIOD). */
   public static final int INTERVAL = 10;
   public static final int MIN_INTERVALS_BEFORE_STEP = 4;
@@ -106,8 +107,10 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   /** An admission run ends after this many high-priority queries or {@link #ADMISSION_MAX}, whichever is first. */
   public static final int ADMISSION_HIGH_PRIORITY_QUERIES = 120;
   public static final Duration ADMISSION_MAX = Duration.ofSeconds(50);
-  /** Every this many high-priority queries, one gets a mature run, whose measured quality is the Ubora signal. */
-  private static final int MATURE_EVERY = 2;
+  /** The Broker's admission window ({@code admissionWindowMs}): a run lasts at most 50 s, so a few seconds. */
+  public static final Duration ADMISSION_CONTROL_WINDOW = Duration.ofSeconds(3);
+  /** The windows in which policies are compared at equal high-priority quality ({@link AdmissionWindows}). */
+  public static final Duration ADMISSION_COMPARISON_WINDOW = Duration.ofSeconds(5);
   private static final Duration BROKER_RESTART = Duration.ofMinutes(10);
 
   /**
@@ -312,9 +315,11 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
 
   /**
    * Low-priority throughput at (about) equal high-priority answer quality (Ubora §8) under admission signal
-   * {@code signal} ({@link #ANSWER_QUALITY} or {@link #TIMEOUT_RATE}), setpoint {@link #ADMISSION_TARGET}.
-   * High-priority queries: closed-loop clients, every other one with a mature run (the quality-guided controller's
-   * samples; the same load under both). Low-priority queries ({@code priority} −1): open-loop arrivals, so that a shed
+   * {@code signal} ({@link #ANSWER_QUALITY} or {@link #TIMEOUT_RATE}, setpoint {@link #ADMISSION_TARGET}; or
+   * {@link #GRADIENT2}, Netflix concurrency-limits' Gradient2 starting at the offered concurrency, which has no
+   * quality setpoint).
+   * High-priority queries: closed-loop clients, each with a mature run (the quality-guided controller's samples; the
+   * same load under every policy). Low-priority queries ({@code priority} −1): open-loop arrivals, so that a shed
    * query (HTTP 429) does not make its client send faster. All have the same fixed budget, the whole answers' p90
    * under the high-priority load alone, so that high-priority answers are mostly whole when the low-priority load is
    * shed and often cut when it is not. Leaves the straggler's CPU restored and the Broker as the run set it: call
@@ -329,8 +334,11 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
       cluster.restartBroker(Map.of(
           "druid.getafix.quality.admission", signal,
           "druid.getafix.quality.admissionTarget", String.valueOf(ADMISSION_TARGET),
-          "druid.getafix.quality.admissionEvaluationPeriod", "10",
-          "druid.getafix.quality.admissionWindow", "10",
+          "druid.getafix.quality.admissionWindowMs", String.valueOf(ADMISSION_CONTROL_WINDOW.toMillis()),
+          // Gradient2 leaves its limit alone while fewer than half of it are in flight: it starts at the offered
+          // concurrency, not at its default 20, which this load would never reach half of and so never move.
+          "druid.getafix.quality.admissionGradientInitialLimit",
+          String.valueOf(settings.clients() + Math.round(LOW_PRIORITY_IN_FLIGHT)),
           "druid.getafix.quality.matureSampleRate", "0"
       ), BROKER_RESTART);
       final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, BudgetExperiment::admitFractionAndSignal);
@@ -338,7 +346,11 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
         run.closedLoop(settings.clients(), i -> new BudgetLoad.Request(
             NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
                 QueryContextKeys.BUDGET_MS, budgetMs,
-                QueryContextKeys.MATURE, i % MATURE_EVERY == 0,
+                // Each gets a mature run, whose measured quality is the Ubora signal. Ubora sampled 20% of queries and
+                // found its controller unreliable below 5-10% (Table II); two closed-loop clients send about one query
+                // a second, so only sampling all of them puts a few samples in each ADMISSION_CONTROL_WINDOW. Under
+                // every policy alike, so the load is the same.
+                QueryContextKeys.MATURE, true,
                 "queryId", prefix + "high-" + i
             )),
             true
@@ -410,12 +422,19 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     };
   }
 
-  /** What an admission run reads from the quality endpoint's state every {@link #INTERVAL} completed queries. */
+  /**
+   * What an admission run reads from the quality endpoint's state every {@link #INTERVAL} completed queries: the
+   * admitted low-priority share and the high-priority signal, or under GRADIENT2 its limit and the queries in flight.
+   */
   private static double[] admitFractionAndSignal(JsonNode state)
   {
+    final JsonNode admission = state.path("admission");
+    if (admission.has("limit")) {
+      return new double[]{admission.path("limit").asDouble(Double.NaN), admission.path("inFlight").asDouble(Double.NaN)};
+    }
     return new double[]{
-        state.path("admission").path("lowPriorityAdmitFraction").asDouble(Double.NaN),
-        state.path("admission").path("highPrioritySignal").asDouble(Double.NaN)
+        admission.path("lowPriorityAdmitFraction").asDouble(Double.NaN),
+        admission.path("highPrioritySignal").asDouble(Double.NaN)
     };
   }
 

@@ -3,15 +3,14 @@ package org.getafix.core.quality.admission;
 import org.getafix.core.contract.QualityKnobs;
 
 /**
- * Settings of a {@link PidAdmissionController}, validated on construction. Defaults follow Ubora §8: evaluate every
- * 100 requests, target 0.9, proportional weight 0.4.
+ * Settings of a {@link PidAdmissionController}, validated on construction. Defaults follow Ubora §8 (target 0.9,
+ * proportional weight 0.4), with a time window in place of its request count (see
+ * {@link QualityKnobs#ADMISSION_WINDOW_MS}).
  *
  * @param signal           what the controller watches on high-priority queries
  * @param target           the setpoint of the signal (answer quality, or the fraction of queries that did not time
  *                         out), in (0, 1]
- * @param evaluationPeriod requests (of any priority) between two controller evaluations, ≥ 1
- * @param window           most recent high-priority samples the signal averages over, ≥ 1 (Ubora averages over a
- *                         sliding 10-minute window to smooth spikes)
+ * @param windowMillis     length of a window: the controller acts once per window, on that window's samples
  * @param proportionalGain K_P, ≥ 0
  * @param integralGain     K_I, ≥ 0
  * @param derivativeGain   K_D, ≥ 0
@@ -20,8 +19,7 @@ import org.getafix.core.contract.QualityKnobs;
 public record AdmissionConfig(
     Signal signal,
     double target,
-    int evaluationPeriod,
-    int window,
+    long windowMillis,
     double proportionalGain,
     double integralGain,
     double derivativeGain,
@@ -46,8 +44,7 @@ public record AdmissionConfig(
       throw new IllegalArgumentException("admission signal must be set");
     }
     QualityKnobs.ADMISSION_TARGET.checkAs("admission target", target);
-    QualityKnobs.ADMISSION_EVALUATION_PERIOD.checkAs("evaluationPeriod", evaluationPeriod);
-    QualityKnobs.ADMISSION_WINDOW.checkAs("window", window);
+    QualityKnobs.ADMISSION_WINDOW_MS.checkAs("windowMillis", windowMillis);
     for (double gain : new double[]{proportionalGain, integralGain, derivativeGain}) {
       if (!(Double.isFinite(gain) && gain >= 0)) {
         throw new IllegalArgumentException("PID gains must be finite numbers >= 0, got [" + gain + "]");
@@ -58,12 +55,11 @@ public record AdmissionConfig(
     }
   }
 
-  /** Ubora's defaults for {@code signal}. */
+  /** Ubora's defaults for {@code signal}, with the default window. */
   public static AdmissionConfig defaults(Signal signal)
   {
     return new AdmissionConfig(signal, QualityKnobs.ADMISSION_TARGET.defaultValue(),
-                               QualityKnobs.ADMISSION_EVALUATION_PERIOD.defaultValue(),
-                               QualityKnobs.ADMISSION_WINDOW.defaultValue(), DEFAULT_PROPORTIONAL_GAIN,
+                               QualityKnobs.ADMISSION_WINDOW_MS.defaultValue(), DEFAULT_PROPORTIONAL_GAIN,
                                DEFAULT_INTEGRAL_GAIN, 0, 0);
   }
 }

@@ -1,26 +1,26 @@
 package org.getafix.core.quality.admission;
 
 /**
- * Ubora's admission controller (§8): every {@code evaluationPeriod} requests, a PID controller compares the signal
- * (mean answer quality of the last {@code window} sampled high-priority queries, or their non-timeout rate) with
- * the target and moves the fraction of low-priority queries admitted. Velocity form: the fraction changes by
- * K_P·Δe + K_I·e + K_D·Δ²e with e = signal − target, clamped to [min, 1]; the clamp is the anti-windup. An
- * evaluation with no new sample since the last one holds the fraction (nothing was learned). Both the
- * quality-guided controller and the timeout-rate baseline are this class with a different
- * {@link AdmissionConfig.Signal}.
+ * Ubora's admission controller (§8) on time windows: at the end of each {@code windowMillis} window, a PID
+ * controller compares the signal of that window (the mean answer quality of the high-priority queries sampled in it,
+ * or their non-timeout rate) with the target and moves the fraction of low-priority queries admitted. Velocity form:
+ * the fraction changes by K_P·Δe + K_I·e + K_D·Δ²e with e = signal − target, clamped to [min, 1]; the clamp is the
+ * anti-windup. A window with no sample holds the fraction: nothing was learned, and an idle or unsampled stretch is
+ * no evidence that quality recovered. Windows are tumbling and aligned on the first call, and a window is closed by
+ * the first call at or after its end, so a sample always counts in the window it arrived in. Both the quality-guided
+ * controller and the timeout-rate baseline are this class with a different {@link AdmissionConfig.Signal}.
  *
  * <p>Thread-safe: all methods synchronise on the instance; each is O(1).
  */
 public final class PidAdmissionController implements AdmissionController
 {
   private final AdmissionConfig config;
-  private final double[] samples;
-  private int sampleCount;
-  private int nextSample;
-  private double sampleSum;
-  private long samplesSinceEvaluation;
+  private boolean started;
+  private long windowStart;
+  private int windowSamples;
+  private double windowSum;
+  private double signal = Double.NaN;
 
-  private long requests;
   private double previousError = Double.NaN;
   private double previousDelta;
   private double admitFraction = 1;
@@ -29,28 +29,21 @@ public final class PidAdmissionController implements AdmissionController
   public PidAdmissionController(AdmissionConfig config)
   {
     this.config = config;
-    this.samples = new double[config.window()];
   }
 
   @Override
-  public synchronized void onRequest()
+  public synchronized void onHighPriorityQuality(double quality, long nowMillis)
   {
-    if (++requests % config.evaluationPeriod() == 0) {
-      evaluate();
-    }
-  }
-
-  @Override
-  public synchronized void onHighPriorityQuality(double quality)
-  {
+    advance(nowMillis);
     if (config.signal() == AdmissionConfig.Signal.ANSWER_QUALITY && quality >= 0 && quality <= 1) {
       addSample(quality);
     }
   }
 
   @Override
-  public synchronized void onHighPriorityCompleted(boolean timedOut)
+  public synchronized void onHighPriorityCompleted(boolean timedOut, long nowMillis)
   {
+    advance(nowMillis);
     if (config.signal() == AdmissionConfig.Signal.TIMEOUT_RATE) {
       addSample(timedOut ? 0 : 1);
     }
@@ -63,8 +56,9 @@ public final class PidAdmissionController implements AdmissionController
   }
 
   @Override
-  public synchronized boolean admitLowPriority()
+  public synchronized boolean admitLowPriority(long nowMillis)
   {
+    advance(nowMillis);
     credit += admitFraction;
     if (credit >= 1) {
       credit -= 1;
@@ -73,33 +67,43 @@ public final class PidAdmissionController implements AdmissionController
     return false;
   }
 
-  /** The mean of the window, NaN before the first sample. */
   @Override
   public synchronized double signal()
   {
-    return sampleCount == 0 ? Double.NaN : sampleSum / sampleCount;
+    return signal;
   }
 
   private void addSample(double value)
   {
-    if (sampleCount == samples.length) {
-      sampleSum -= samples[nextSample];
-    } else {
-      sampleCount++;
-    }
-    samples[nextSample] = value;
-    sampleSum += value;
-    nextSample = (nextSample + 1) % samples.length;
-    samplesSinceEvaluation++;
+    windowSum += value;
+    windowSamples++;
   }
 
-  private void evaluate()
+  /** Closes the window if {@code nowMillis} is past its end; later windows that passed unseen were empty. */
+  private void advance(long nowMillis)
   {
-    if (samplesSinceEvaluation == 0) {
+    if (!started) {
+      started = true;
+      windowStart = nowMillis;
       return;
     }
-    samplesSinceEvaluation = 0;
-    final double error = sampleSum / sampleCount - config.target();
+    // A clock that went back counts as the current window rather than reopening an old one.
+    final long elapsed = nowMillis - windowStart;
+    if (elapsed < config.windowMillis()) {
+      return;
+    }
+    if (windowSamples > 0) {
+      evaluate(windowSum / windowSamples);
+    }
+    windowSamples = 0;
+    windowSum = 0;
+    windowStart += elapsed - elapsed % config.windowMillis();
+  }
+
+  private void evaluate(double windowSignal)
+  {
+    signal = windowSignal;
+    final double error = windowSignal - config.target();
     final double delta = Double.isNaN(previousError) ? 0 : error - previousError;
     final double change = config.proportionalGain() * delta
                           + config.integralGain() * error

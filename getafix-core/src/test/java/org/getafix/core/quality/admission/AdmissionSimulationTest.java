@@ -27,6 +27,7 @@ class AdmissionSimulationTest
 {
   static final int TICKS = 200_000;
   static final double HIGH = 0.4;
+  static final long MODEL_WINDOW_MILLIS = 100;
 
   /**
    * @param qualityOkShare share of requests served while high-priority quality was ≥ 0.9
@@ -107,12 +108,12 @@ class AdmissionSimulationTest
       public void observe(boolean high, double quality, boolean sampled, boolean timedOut, double rtt, double inflight,
                           long now)
       {
-        controller.onRequest();
+        final long nowMillis = now / 1_000_000;
         if (sampled) {
-          controller.onHighPriorityQuality(quality);
+          controller.onHighPriorityQuality(quality, nowMillis);
         }
         if (high) {
-          controller.onHighPriorityCompleted(timedOut);
+          controller.onHighPriorityCompleted(timedOut, nowMillis);
         }
       }
 
@@ -150,12 +151,15 @@ class AdmissionSimulationTest
     };
   }
 
-  /** Ubora's settings (every 100 requests, K_P = 0.4) with our defaults and the given setpoint. */
+  /**
+   * Ubora's settings (K_P = 0.4) with our defaults and the given setpoint, acting every 100 ms of the model: the
+   * 100 requests (one a tick, a tick a millisecond) Ubora evaluates after.
+   */
   static AdmissionConfig config(AdmissionConfig.Signal signal, double target)
   {
     final AdmissionConfig defaults = AdmissionConfig.defaults(signal);
-    return new AdmissionConfig(signal, target, defaults.evaluationPeriod(), defaults.window(),
-                               defaults.proportionalGain(), defaults.integralGain(), 0, 0);
+    return new AdmissionConfig(signal, target, MODEL_WINDOW_MILLIS, defaults.proportionalGain(),
+                               defaults.integralGain(), 0, 0);
   }
 
   @Test
