@@ -286,13 +286,8 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     );
     cluster.setCpuQuota(straggler, settings.stragglerCores());
     try {
-      cluster.restartBroker(Map.of(
-          "druid.getafix.quality.controlledDataSources", "[\"" + dataset.dataSource() + "\"]",
-          "druid.getafix.quality.targetResponseTimeMs", String.valueOf(targetMs),
-          "druid.getafix.quality.controlMode", mode,
-          "druid.getafix.quality.matureSampleRate", "0"
-      ), BROKER_RESTART);
-      final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, this::budgetAndEstimate);
+      cluster.restartBroker(controlProperties(dataset.dataSource(), targetMs, mode), BROKER_RESTART);
+      final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, state -> budgetAndEstimate(dataset.dataSource(), state));
       final int stepIndex;
       try {
         run.closedLoop(settings.clients(), controlled);
@@ -311,6 +306,20 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     finally {
       restoreStraggler();
     }
+  }
+
+  /**
+   * The Broker's properties on top of the cluster's for a control run: {@code dataSource} under control mode
+   * {@code mode} at {@code targetMs}, without mature runs (they would add load the clients did not send).
+   */
+  static Map<String, String> controlProperties(String dataSource, long targetMs, String mode)
+  {
+    return Map.of(
+        "druid.getafix.quality.controlledDataSources", "[\"" + dataSource + "\"]",
+        "druid.getafix.quality.targetResponseTimeMs", String.valueOf(targetMs),
+        "druid.getafix.quality.controlMode", mode,
+        "druid.getafix.quality.matureSampleRate", "0"
+    );
   }
 
   /**
@@ -412,10 +421,13 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     return usual.compareTo(Duration.ofMillis(atTarget)) >= 0 ? usual : Duration.ofMillis(atTarget);
   }
 
-  /** What a control run reads from the quality endpoint's state every {@link #INTERVAL} completed queries. */
-  private double[] budgetAndEstimate(JsonNode state)
+  /**
+   * What a control run reads from the quality endpoint's state every {@link #INTERVAL} completed queries: the budget
+   * and the response-time estimate of {@code dataSource}'s controller.
+   */
+  static double[] budgetAndEstimate(String dataSource, JsonNode state)
   {
-    final JsonNode controller = state.path("budgetControl").path(dataset.dataSource());
+    final JsonNode controller = state.path("budgetControl").path(dataSource);
     return new double[]{
         controller.path("budgetMs").asDouble(Double.NaN),
         controller.path("responseTimeEstimateMs").asDouble(Double.NaN)

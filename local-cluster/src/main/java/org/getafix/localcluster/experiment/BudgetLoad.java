@@ -31,8 +31,9 @@ import java.util.stream.Collectors;
  * Concurrent clients against the Broker, recording every outcome in completion order and, when given a probe, what
  * it reads from the quality endpoint every {@code snapshotEvery} completed queries (by one thread of its own, so that
  * no client waits for it). Closed-loop clients send their next query when the last is answered; open-loop arrivals
- * come at a fixed period whatever the answers, so that a shed query does not make its client send faster. The Broker
- * is resolved per query: the experiments restart it between runs. The load of {@link BudgetExperiment}.
+ * come at a fixed period or at times drawn in advance, whatever the answers, so that a shed query does not make its
+ * client send faster. The Broker is resolved per query: the experiments restart it between runs. The load of
+ * {@link BudgetExperiment}.
  */
 public final class BudgetLoad
 {
@@ -134,6 +135,28 @@ public final class BudgetLoad
         period.toMillis(),
         TimeUnit.MILLISECONDS
     );
+  }
+
+  /**
+   * Sends {@code next}'s query for the next number at each of {@code atMillis} (from the start of this load, as
+   * {@link Outcome#endMillis} counts), answered or not: arrivals drawn in advance, such as an
+   * {@link ArrivalSchedule}'s.
+   */
+  public void scheduled(List<Double> atMillis, LongFunction<Request> next)
+  {
+    final long startedMillis = millisSinceStart();
+    for (double at : atMillis) {
+      arrivals.schedule(
+          () -> {
+            if (!stopping) {
+              final Request request = next.apply(issued.getAndIncrement());
+              workers.execute(() -> send(request));
+            }
+          },
+          Math.max(0, Math.round(at) - startedMillis),
+          TimeUnit.MILLISECONDS
+      );
+    }
   }
 
   private void send(Request request)
