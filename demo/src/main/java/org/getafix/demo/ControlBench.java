@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.getafix.demo.RepetitionsReport.Measure;
 import org.getafix.localcluster.experiment.BudgetExperiment;
+import org.getafix.localcluster.experiment.ClientControlResult;
 import org.getafix.localcluster.experiment.ControlResult;
 import org.getafix.simulator.report.HtmlReporter;
 
@@ -33,8 +34,9 @@ final class ControlBench
    * One run, as the report needs it.
    *
    * @param rtErrorAfter      late-window mean response time after the step over the target, minus 1
-   * @param settlingIntervals control intervals after the step until the controlled statistic stayed within
-   *                          {@link ControlResult#SETTLE_BAND}; NaN when it did not settle
+   * @param settlingIntervals control intervals after the step until the settling statistic stayed within
+   *                          {@link ControlResult#SETTLE_BAND}: the controller's estimate on the straggler plant, the
+   *                          clients' windowed mean on the queueing plant; NaN when it did not settle
    * @param budgetRatio       the controller's late budget after the step over before it
    * @param failed            queries not answered
    */
@@ -46,6 +48,16 @@ final class ControlBench
           result.rtErrorAfter(),
           result.settlingIntervals() == null ? Double.NaN : result.settlingIntervals(),
           result.budgetAfter() / result.budgetBefore(),
+          result.failed()
+      );
+    }
+
+    static Run of(ClientControlResult result)
+    {
+      return new Run(
+          result.rtErrorAfter(),
+          result.settlingIntervals() == null ? Double.NaN : result.settlingIntervals(),
+          result.budgetRatio(),
           result.failed()
       );
     }

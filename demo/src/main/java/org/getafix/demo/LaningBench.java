@@ -56,12 +56,12 @@ final class LaningBench
           new Figure<>("load steps measured", Sweep::stepsMeasured)
       )
   );
-  private static final int HISTORICALS = 3;
+  static final int HISTORICALS = 3;
   /**
    * Equal Historicals, as the paper's servers are: with unequal ones and one replica each, the weakest would hold a
    * third of every query, and a cut answer would lose that third whatever the load.
    */
-  private static final double EQUAL_CORES = 0.5;
+  static final double EQUAL_CORES = 0.5;
   private static final int WIDTH = 900;
   private static final int HEIGHT = 420;
 

@@ -24,7 +24,9 @@ import java.util.Map;
  * {@code getafixAdaptive} with a straggler ({@link RoutingBench}); {@code budgeted}, budgeted queries against stock
  * Druid's timeout with a hard straggler, and {@code hedged}, budgeted queries with and without hedged sub-queries
  * with every segment on two Historicals ({@link BudgetedBench}); {@code control}, the quality monitor's hybrid budget
- * control through a 2× load step ({@link ControlBench}); and {@code admission}, its quality-guided against its
+ * control through a 2× load step with a straggler and closed-loop clients ({@link ControlBench}); {@code
+ * control-queueing}, the same step on a plant that queues, open-loop Poisson arrivals on equal Historicals, judged on
+ * the clients' response times ({@link QueueingControlBench}); {@code admission}, its quality-guided against its
  * timeout-rate-guided admission controller ({@link AdmissionBench}); {@code laning}, its budget control against
  * Druid's own query laning at the same response-time target and answer quality, the load stepped up until each
  * misses them ({@link LaningBench}); {@code kill}, the strongest Historical killed
@@ -37,7 +39,10 @@ import java.util.Map;
 public final class LiveBench
 {
   static final List<String> EXPERIMENTS =
-      List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "laning", "kill", "churn", "overhead");
+      List.of(
+          "placement", "routing", "budgeted", "hedged", "control", "control-queueing", "admission", "laning", "kill",
+          "churn", "overhead"
+      );
   /**
    * The experiments that run on an existing cluster: the others make a straggler with cgroups, place replicas or
    * restart the Broker.
@@ -59,7 +64,9 @@ public final class LiveBench
       "                  hours, a linear profile) or concave (one-bucket mean and distinct count, quality measured",
       "                  against each query's whole answer, a concave profile on the synthetic data)",
       "  (laning: budget control vs Druid's laning at the same response-time target and quality, the load stepped",
-      "  up until each misses them; 3 repetitions should take about 20-30 minutes on 2 cores, --quick 8-10)"
+      "  up until each misses them; 3 repetitions should take about 20-30 minutes on 2 cores, --quick 8-10)",
+      "  (control-queueing: hybrid control through a 2x step of Poisson arrivals, judged client-side; 3 runs should",
+      "  take about 15-20 minutes on 2 cores, --quick about 10)"
   );
 
   /**
@@ -236,6 +243,7 @@ public final class LiveBench
           case "budgeted" -> budgeted(bench, BudgetedBench.Variant.TIMEOUT, options.existing());
           case "hedged" -> budgeted(bench, BudgetedBench.Variant.HEDGING, options.existing());
           case "control" -> new ControlBench(bench).run();
+          case "control-queueing" -> new QueueingControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
           case "laning" -> new LaningBench(bench, options.budgetSplit(), options.laningWorkload()).run();
           case "kill" -> new KillBench(bench).run();

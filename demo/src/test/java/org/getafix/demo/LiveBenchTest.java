@@ -27,12 +27,19 @@ class LiveBenchTest
     assertEquals(4, all.options().repetitions());
 
     assertEquals(
-        List.of("placement", "routing", "budgeted", "hedged", "control", "admission", "laning", "kill", "churn", "overhead"),
+        List.of(
+            "placement", "routing", "budgeted", "hedged", "control", "control-queueing", "admission", "laning", "kill",
+            "churn", "overhead"
+        ),
         LiveBench.EXPERIMENTS
     );
     final LiveBench.Options chosen = LiveBench.Options.parse("--experiments", "admission,routing,placement,routing");
     assertEquals(List.of("placement", "routing", "admission"), chosen.experiments(), "in the bench's order, once each");
     assertEquals(List.of("control"), LiveBench.Options.parse("--experiments", "Control").experiments());
+    assertEquals(
+        List.of("control", "control-queueing"),
+        LiveBench.Options.parse("--experiments", "control-queueing,control").experiments()
+    );
     assertEquals(3, chosen.options().repetitions(), "the bench's default");
   }
 
@@ -64,7 +71,7 @@ class LiveBenchTest
   void badExperimentsAreRefusedInWords()
   {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments", "hedging"))
-                   .getMessage().contains("placement,routing,budgeted,hedged,control,admission,laning,kill"));
+                   .getMessage().contains("placement,routing,budgeted,hedged,control,control-queueing,admission,laning,kill"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
   }
