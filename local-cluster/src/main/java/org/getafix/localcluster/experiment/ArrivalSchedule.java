@@ -31,6 +31,12 @@ public record ArrivalSchedule(double ratePerSecond, long stepMillis, long endMil
     }
   }
 
+  /** How long the load runs after the step. */
+  public long afterStepMillis()
+  {
+    return endMillis - stepMillis;
+  }
+
   /** The arrival rate at {@code millis} into the run. */
   public double rateAt(double millis)
   {

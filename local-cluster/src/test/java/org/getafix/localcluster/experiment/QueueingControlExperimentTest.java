@@ -24,6 +24,7 @@ class QueueingControlExperimentTest
         QueueingControlExperiment.Settings.standard(false, "t-").schedule(calibration, 3);
     assertEquals(30_000, schedule.stepMillis());
     assertEquals(90_000, schedule.endMillis());
+    assertEquals(60_000, schedule.afterStepMillis());
     assertEquals(7.8, schedule.ratePerSecond(), 0);
     assertEquals(15.6, schedule.rateAt(schedule.stepMillis()), 1e-12);
     assertEquals(3, schedule.seed());
