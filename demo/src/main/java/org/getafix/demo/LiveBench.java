@@ -24,9 +24,9 @@ import java.util.Map;
  * {@code getafixAdaptive} with a straggler ({@link RoutingBench}); {@code budgeted}, budgeted queries against stock
  * Druid's timeout with a hard straggler, and {@code hedged}, budgeted queries with and without hedged sub-queries
  * with every segment on two Historicals ({@link BudgetedBench}); {@code control}, the quality monitor's hybrid budget
- * control through a 2× load step with a straggler and closed-loop clients ({@link ControlBench}); {@code
- * control-queueing}, the same step on a plant that queues, open-loop Poisson arrivals on equal Historicals, judged on
- * the clients' response times ({@link QueueingControlBench}); {@code admission}, its quality-guided against its
+ * control through a 2× load step with a straggler and closed-loop clients ({@link ControlBench});
+ * {@code control-queueing}, the same step on a plant that queues, open-loop Poisson arrivals on equal Historicals,
+ * judged on the clients' response times ({@link QueueingControlBench}); {@code admission}, its quality-guided against its
  * timeout-rate-guided admission controller ({@link AdmissionBench}); {@code laning}, its budget control against
  * Druid's own query laning at the same response-time target and answer quality, the load stepped up until each
  * misses them ({@link LaningBench}); {@code kill}, the strongest Historical killed
