@@ -26,9 +26,9 @@ import java.util.Map;
  * with every segment on two Historicals ({@link BudgetedBench}); {@code control}, the quality monitor's hybrid budget
  * control through a 2× load step with a straggler and closed-loop clients ({@link ControlBench});
  * {@code control-queueing}, the same step on a plant that queues, open-loop Poisson arrivals on equal Historicals,
- * judged on the clients' response times ({@link QueueingControlBench}); {@code admission}, its quality-guided against its
- * timeout-rate-guided admission controller ({@link AdmissionBench}); {@code laning}, its budget control against
- * Druid's own query laning at the same response-time target and answer quality, the load stepped up until each
+ * judged on the clients' response times ({@link QueueingControlBench}); {@code admission}, its quality-guided
+ * against its timeout-rate-guided admission controller ({@link AdmissionBench}); {@code laning}, its budget control
+ * against Druid's own query laning at the same response-time target and answer quality, the load stepped up until each
  * misses them ({@link LaningBench}); {@code kill}, the strongest Historical killed
  * under load on stock Druid and on druid-getafix ({@link KillBench}); and {@code churn}, the data each loads under a
  * steady workload once settled ({@link ChurnBench}); and {@code overhead}, what the quality monitor costs a query
@@ -66,7 +66,7 @@ public final class LiveBench
       "  (laning: budget control vs Druid's laning at the same response-time target and quality, the load stepped",
       "  up until each misses them; 3 repetitions should take about 20-30 minutes on 2 cores, --quick 8-10)",
       "  (control-queueing: hybrid control through a 2x step of Poisson arrivals, judged client-side; 3 runs should",
-      "  take about 15-20 minutes on 2 cores, --quick about 10)"
+      "  take about 15 minutes on 2 cores, --quick about 10, estimated)"
   );
 
   /**

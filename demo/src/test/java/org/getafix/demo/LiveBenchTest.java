@@ -71,7 +71,8 @@ class LiveBenchTest
   void badExperimentsAreRefusedInWords()
   {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments", "hedging"))
-                   .getMessage().contains("placement,routing,budgeted,hedged,control,control-queueing,admission,laning,kill"));
+                   .getMessage()
+                   .contains("placement,routing,budgeted,hedged,control,control-queueing,admission,laning,kill"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
   }

@@ -49,7 +49,8 @@ class QueueingControlBenchTest
     assertEquals(1.3, json.path("calibration").path("loadAfterStep").asDouble(), 1e-9);
     assertEquals(3, json.path("probe").size());
     assertEquals(4, json.path("runs").get(0).path("figures").path("meanRtMsAfterStep").size());
-    assertEquals(0.04, json.path("figures").path("response time error after the step").path("median").asDouble(), 1e-12);
+    final JsonNode error = json.path("figures").path("response time error after the step");
+    assertEquals(0.04, error.path("median").asDouble(), 1e-12);
   }
 
   @Test
