@@ -13,12 +13,12 @@ class AdmissionWindowsTest
 {
   private static BudgetLoad.Outcome high(long endMillis, double share)
   {
-    return new BudgetLoad.Outcome(0, true, 200, 100, share, endMillis);
+    return new BudgetLoad.Outcome(0, true, 200, 100, share, endMillis, Double.NaN);
   }
 
   private static BudgetLoad.Outcome low(long endMillis, int status)
   {
-    return new BudgetLoad.Outcome(0, false, status, 100, 1, endMillis);
+    return new BudgetLoad.Outcome(0, false, status, 100, 1, endMillis, Double.NaN);
   }
 
   @Test
