@@ -22,6 +22,8 @@ import java.util.concurrent.TimeoutException;
  * @param repetitions how many times it repeats its measurement
  * @param secondFirst whether its first repetition runs its second setup (druid-getafix's) first, as
  *                    {@code --strategies getafix,stock} asks; the order is reversed every other repetition either way
+ * @param stragglerCores the cores of the Historical an experiment throttles to a straggler ({@code --straggler-cores}),
+ *                    for the experiments that take it (control, admission)
  * @param root        the project's root, where the extensions and Druid's libraries are built
  * @param outDir      its own directory: the cluster's files, {@code results.json} and {@code report.html}
  * @param out         where the progress and the summary go
@@ -31,6 +33,7 @@ record BenchRun(
     boolean quick,
     int repetitions,
     boolean secondFirst,
+    double stragglerCores,
     Path root,
     Path outDir,
     PrintStream out

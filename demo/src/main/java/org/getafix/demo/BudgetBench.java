@@ -59,7 +59,9 @@ final class BudgetBench
         cluster, SyntheticDataset.hourly(dataSource, bench.quick() ? 48 : 100, 5_000)
     );
     final BudgetExperiment experiment =
-        new BudgetExperiment(cluster, dataset, STRAGGLER, BudgetExperiment.Settings.standard("bench-"));
+        new BudgetExperiment(cluster, dataset, STRAGGLER, new BudgetExperiment.Settings(
+            bench.stragglerCores(), BudgetExperiment.CLIENTS, "bench-"
+        ));
     bench.progress("placing one replica of each segment, some on the straggler only");
     final long onStraggler = experiment.placeOneReplicaEach();
     bench.progress(onStraggler + " segments on the straggler; warming the JIT compilers up, then calibrating");

@@ -232,6 +232,7 @@ public final class LiveBench
           options.options().quick(),
           options.options().repetitions(),
           options.options().strategies().get(0) == Strategy.GETAFIX,
+          options.options().stragglerCores(),
           root,
           dir,
           System.out

@@ -27,7 +27,7 @@ class AbbaComparisonTest
   void repeatRunsEachSetupInTheScheduledOrderAndSaysWhatItMeasured() throws Exception
   {
     final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    final BenchRun bench = new BenchRun("test", true, 3, false, Path.of("."), Path.of("."), new PrintStream(out, true, StandardCharsets.UTF_8));
+    final BenchRun bench = new BenchRun("test", true, 3, false, 0.1, Path.of("."), Path.of("."), new PrintStream(out, true, StandardCharsets.UTF_8));
     final double[] rate = {0};
     final List<AbbaComparison.Repetition<Run>> done = COMPARISON.repeat(bench, setup -> new Run(setup, ++rate[0]));
     assertEquals(List.of("a,b", "b,a", "a,b"), done.stream().map(AbbaComparison.Repetition::order).toList());
