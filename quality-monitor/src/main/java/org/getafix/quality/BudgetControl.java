@@ -79,24 +79,36 @@ public class BudgetControl implements BudgetedQuery.Listener
   }
 
   /**
-   * A controller-budgeted query was answered: feeds its controller and emits the controller's state, and the query's
-   * share of the controller's budget if it was split.
+   * A controller-budgeted query was answered: emits the controller's budget, and the query's share of it if it was
+   * split.
    */
   @Override
   public void onAnswered(BudgetedQuery<?> budgeted, List<?> rows, long elapsedMillis)
   {
     final QueryBudget budget = budgeted.budget();
-    final BudgetController controller = budget.setBy();
-    if (controller == null) {
+    if (budget.setBy() == null) {
       return;
     }
-    controller.onResponse(elapsedMillis);
     emitter.emit(controllerDimensions(budgeted.query()).setMetric(GetafixMetric.BUDGET_MS.metricName(), budget.controllerMillis()));
     if (budget.split()) {
       emitter.emit(QualityMetrics.dimensions(budgeted.query())
                                  .setDimensionIfNotNull(MetricDimension.LANE, budgeted.query().context().getLane())
                                  .setMetric(GetafixMetric.BUDGET_SPLIT_MS.metricName(), budget.millis()));
     }
+  }
+
+  /**
+   * A controller-budgeted answer went on to its client: feeds its controller the response time up to its last row,
+   * and emits the controller's estimate.
+   */
+  @Override
+  public void onDelivered(BudgetedQuery<?> budgeted, long elapsedMillis)
+  {
+    final BudgetController controller = budgeted.budget().setBy();
+    if (controller == null) {
+      return;
+    }
+    controller.onResponse(elapsedMillis);
     final double estimate = controller.responseTimeEstimate();
     if (Double.isFinite(estimate)) {
       emitter.emit(controllerDimensions(budgeted.query()).setMetric(GetafixMetric.RESPONSE_TIME_MEAN.metricName(), estimate));

@@ -49,6 +49,15 @@ public final class BudgetedQuery<T>
     {
     }
 
+    /**
+     * The online answer's last row went on to Druid's writer, {@code elapsedMillis} after the query reached the
+     * walker: what its client waits, but for the Broker's work before the walker (parsing, authorisation, laning).
+     * Not called for an answer the client stopped reading.
+     */
+    default void onDelivered(BudgetedQuery<?> query, long elapsedMillis)
+    {
+    }
+
     /** The query failed before its online answer. */
     default void onFailed(BudgetedQuery<?> query, Throwable cause)
     {
@@ -175,6 +184,11 @@ public final class BudgetedQuery<T>
   void answered(List<T> rows, long elapsedMillis)
   {
     tell("answer", listener -> listener.onAnswered(this, rows, elapsedMillis));
+  }
+
+  void delivered(long elapsedMillis)
+  {
+    tell("delivery", listener -> listener.onDelivered(this, elapsedMillis));
   }
 
   void failed(Throwable cause)

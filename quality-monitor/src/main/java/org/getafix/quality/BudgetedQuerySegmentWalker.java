@@ -134,18 +134,24 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
         // A query that reached no Historical still states its (empty, complete) coverage.
         CoverageKey.add(responseContext, coverage);
         budgeted.answered(rows, elapsed);
-        if (!coverage.timedOut()) {
-          return Sequences.simple(rows);
-        }
-        // It waited until its deadline: how long its merge and the writing of its rows to the client take from
-        // there sets the reserve later deadlines keep.
         return Sequences.wrap(Sequences.simple(rows), new SequenceWrapper()
         {
           @Override
           public void after(boolean isDone, Throwable thrown)
           {
-            if (isDone) {
-              budgetedQueries.answeredAfterDeadline(clock.getAsLong() - budgeted.deadlineMillis());
+            if (!isDone) {
+              return;
+            }
+            final long now = clock.getAsLong();
+            if (thrown == null) {
+              // The time a controller holds to its target includes the merge and the writing of the rows, which
+              // under load take a share of the response time its client sees.
+              budgeted.delivered(now - start);
+            }
+            if (coverage.timedOut()) {
+              // It waited until its deadline: how long its merge and the writing of its rows take from there sets
+              // the reserve later deadlines keep.
+              budgetedQueries.answeredAfterDeadline(now - budgeted.deadlineMillis());
             }
           }
         });

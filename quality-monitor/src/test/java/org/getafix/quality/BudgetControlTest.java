@@ -79,13 +79,17 @@ class BudgetControlTest
         300_000
     );
     control.onAnswered(budgeted(query, asked), List.of(), 900);
+    control.onDelivered(budgeted(query, asked), 900);
     assertTrue(Double.isNaN(controller.responseTimeEstimate()), "a budget the controller did not set is not fed back");
     assertTrue(emitted.events.isEmpty());
 
     final QueryBudget set = QueryBudget.setBy(controller);
     assertEquals(200, set.millis(), "the controller starts at the target");
-    control.onAnswered(budgeted(query, set), List.of(), 900);
-    assertEquals(900.0, controller.responseTimeEstimate(), 1e-9);
+    final BudgetedQuery<?> controlled = budgeted(query, set);
+    control.onAnswered(controlled, List.of(), 700);
+    assertTrue(Double.isNaN(controller.responseTimeEstimate()), "the answer is fed back once it went on to its client");
+    control.onDelivered(controlled, 900);
+    assertEquals(900.0, controller.responseTimeEstimate(), 1e-9, "the time until the last row went on to the client");
     assertTrue(controller.budget() < 200, "a response slower than the target lowers the budget");
     assertEquals(List.of(200L), emitted.values("getafix/budget/ms"));
     assertEquals(List.of(900.0), emitted.values("getafix/rt/mean"));
@@ -103,7 +107,9 @@ class BudgetControlTest
     final BudgetControl control = control(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200));
     final TimeseriesQuery query = query("ds", Map.of(QueryContexts.LANE_KEY, "adhoc"));
     final BudgetController controller = control.controllerOf(query);
-    control.onAnswered(budgeted(query, QueryBudget.splitFrom(controller, 200, 61.4)), List.of(), 90);
+    final BudgetedQuery<?> split = budgeted(query, QueryBudget.splitFrom(controller, 200, 61.4));
+    control.onAnswered(split, List.of(), 90);
+    control.onDelivered(split, 90);
     assertEquals(90.0, controller.responseTimeEstimate(), 1e-9, "a split budget is the controller's: fed back");
     assertEquals(List.of(200L), emitted.values("getafix/budget/ms"));
     assertEquals(List.of(61L), emitted.values("getafix/budget/split/ms"));

@@ -299,14 +299,17 @@ class BudgetedQuerySegmentWalkerTest
     assertEquals(200L, stamped.context().getLong(QueryContextKeys.BUDGET_MS));
 
     final Map<String, Object> state = broker.controllerState("ds");
-    assertEquals(500.0, (double) state.get("responseTimeEstimateMs"), 1e-9, "the answer took 500 ms: " + state);
+    // The clock steps 500 ms a reading: the answer is merged 500 ms after the query reached the walker, and its last
+    // row has gone on to the client 500 ms later, which is what the controller is fed.
+    assertEquals(1000.0, (double) state.get("responseTimeEstimateMs"), 1e-9, "the answer took 1,000 ms to its last row: " + state);
     assertTrue((double) state.get("budgetMs") < 200, "a response slower than the target lowers the budget: " + state);
     assertEquals("INTEGRAL", state.get("mode").toString());
     assertEquals(200.0, (double) state.get("targetResponseTimeMs"), 1e-9);
 
     // Its next query gets the lowered budget.
     run(walker, query(Map.of()), ResponseContext.createEmpty());
-    final long second = inner.deadlines.get(1) - (NOW + 1000);
+    // It starts at the fourth reading of the clock.
+    final long second = inner.deadlines.get(1) - (NOW + 1500);
     assertTrue(second < 200, "budget " + second);
   }
 
@@ -355,12 +358,12 @@ class BudgetedQuerySegmentWalkerTest
     final BudgetedQuerySegmentWalker walker = broker.walker;
     run(walker, query(Map.of("lane", "reports")), ResponseContext.createEmpty());
     assertEquals(200L, inner.ran.get(0).context().getLong(QueryContextKeys.BUDGET_MS), "the lane's controller budgets it");
-    assertEquals(500.0, (double) broker.controllerState("lane:reports").get("responseTimeEstimateMs"), 1e-9);
+    assertEquals(1000.0, (double) broker.controllerState("lane:reports").get("responseTimeEstimateMs"), 1e-9);
     assertNull(broker.controllerState("ds").get("responseTimeEstimateMs"), "the datasource's controller is not fed");
 
     run(walker, query(Map.of("lane", "interactive")), ResponseContext.createEmpty());
     assertEquals(
-        500.0,
+        1000.0,
         (double) broker.controllerState("ds").get("responseTimeEstimateMs"),
         1e-9,
         "a lane that is not controlled falls back to its datasource's controller"
