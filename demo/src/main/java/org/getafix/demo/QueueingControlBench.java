@@ -115,9 +115,10 @@ final class QueueingControlBench
   {
     return String.format(
         Locale.ROOT,
-        "client-side response time after the step %+.1f%% off T, settled after %s intervals (%d after the step, %d "
-        + "before), budget x%.2f, %d failed",
+        "client-side response time after the step %+.1f%% off T (the controller's own estimate %+.1f%%), settled "
+        + "after %s intervals (%d after the step, %d before), budget x%.2f, %d failed",
         100 * result.rtErrorAfter(),
+        100 * (result.estimateAfter() / result.targetMillis() - 1),
         result.settlingIntervals() == null ? "no" : String.valueOf(result.settlingIntervals()),
         result.intervalsAfter().size(), result.intervalsBefore().size(), result.budgetRatio(), result.failed()
     );

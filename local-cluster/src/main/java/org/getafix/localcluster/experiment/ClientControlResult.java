@@ -27,6 +27,9 @@ import static org.getafix.localcluster.experiment.BudgetExperiment.INTERVAL;
  *                          outside the band at the end of the run, i.e. did not settle
  * @param budgetBefore      the controller's mean budget over the late half of the time before the step; NaN unread
  * @param budgetAfter       the same after the step
+ * @param estimateAfter     the controller's own response-time estimate (ms), its mean over the late half of the time
+ *                          after the step; NaN unread. Beside the clients' mean it tells a controller that misses its
+ *                          own estimate from time the Broker does not measure
  * @param failed            queries not answered with HTTP 200, left out of the response times
  */
 public record ClientControlResult(
@@ -37,11 +40,15 @@ public record ClientControlResult(
     Integer settlingIntervals,
     double budgetBefore,
     double budgetAfter,
+    double estimateAfter,
     long failed
 )
 {
   /** Control intervals over which settling smooths the clients' mean response time: 50 answers. */
   public static final int SETTLE_WINDOW = 5;
+  /** Where {@link BudgetExperiment#budgetAndEstimate} puts the budget and the estimate. */
+  private static final int BUDGET = 0;
+  private static final int ESTIMATE = 1;
   private static final int OK = 200;
 
   public ClientControlResult
@@ -71,8 +78,9 @@ public record ClientControlResult(
         targetMillis,
         mean(after.subList(after.size() / 2, after.size())) / targetMillis - 1,
         settlingIntervals(after, targetMillis),
-        meanBudget(budgets, stepMillis / 2, stepMillis),
-        meanBudget(budgets, (stepMillis + endMillis) / 2, endMillis),
+        meanRead(budgets, BUDGET, stepMillis / 2, stepMillis),
+        meanRead(budgets, BUDGET, (stepMillis + endMillis) / 2, endMillis),
+        meanRead(budgets, ESTIMATE, (stepMillis + endMillis) / 2, endMillis),
         outcomes.size() - answered.size()
     );
   }
@@ -117,11 +125,12 @@ public record ClientControlResult(
     return lastOutside == after.size() - 1 ? null : lastOutside + 1;
   }
 
-  private static double meanBudget(List<BudgetLoad.Snapshot> budgets, long fromMillis, long toMillis)
+  /** The mean of the {@code index}th value read ({@link BudgetExperiment#budgetAndEstimate}) in [from, to). */
+  private static double meanRead(List<BudgetLoad.Snapshot> budgets, int index, long fromMillis, long toMillis)
   {
     return budgets.stream()
                   .filter(s -> s.atMillis() >= fromMillis && s.atMillis() < toMillis)
-                  .mapToDouble(s -> s.values()[0])
+                  .mapToDouble(s -> s.values()[index])
                   .filter(Double::isFinite)
                   .average()
                   .orElse(Double.NaN);
@@ -149,6 +158,7 @@ public record ClientControlResult(
     figures.put("settlingIntervalsAfterStep", settlingIntervals);
     figures.put("lateBudgetBeforeMs", budgetBefore);
     figures.put("lateBudgetAfterMs", budgetAfter);
+    figures.put("lateControllerEstimateAfterMs", estimateAfter);
     figures.put("failed", failed);
     figures.put("meanRtMsBeforeStep", intervalsBefore.stream().map(Math::round).toList());
     figures.put("meanRtMsAfterStep", intervalsAfter.stream().map(Math::round).toList());

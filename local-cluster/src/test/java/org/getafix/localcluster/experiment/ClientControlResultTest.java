@@ -65,8 +65,8 @@ class ClientControlResultTest
     final List<BudgetLoad.Snapshot> budgets = List.of(
         new BudgetLoad.Snapshot(10, 2_000, new double[]{900, 0}),
         new BudgetLoad.Snapshot(20, 6_000, new double[]{1_000, 0}),
-        new BudgetLoad.Snapshot(30, 16_000, new double[]{600, 0}),
-        new BudgetLoad.Snapshot(40, 19_000, new double[]{400, 0})
+        new BudgetLoad.Snapshot(30, 16_000, new double[]{600, 380}),
+        new BudgetLoad.Snapshot(40, 19_000, new double[]{400, 360})
     );
     final ClientControlResult result = ClientControlResult.of(outcomes, budgets, 10_000, 20_000, TARGET);
     assertEquals(List.of(200.0), result.intervalsBefore(), "the query answered after the step was sent before it");
@@ -77,6 +77,7 @@ class ClientControlResultTest
     assertEquals(1_000, result.budgetBefore(), 1e-12, "the late half of the time before the step: 5 s on");
     assertEquals(500, result.budgetAfter(), 1e-12, "15 s on");
     assertEquals(0.5, result.budgetRatio(), 1e-12);
+    assertEquals(370, result.estimateAfter(), 1e-12, "the controller's estimate, 15 s on");
     assertEquals(List.of(800L, 400L), result.figures().get("meanRtMsAfterStep"));
   }
 }
