@@ -183,10 +183,13 @@ final class LaningBench
     return String.format(
         Locale.ROOT,
         "%.2fx (%.2f/s offered): mean %.0f ms, p99 %.0f ms, mean quality %.3f, %.2f answered/s, %d of %d turned "
-        + "away, %d partial, %d failed%s",
+        + "away, %d partial, %d failed%s%s",
         step.loadFactor(), step.offeredPerSecond(), step.meanMillis(), step.p99Millis(), step.meanQuality(),
         step.answeredPerSecond(), step.rejected(), step.offered(), step.partial(), step.failed(),
-        Double.isNaN(step.budgetMillis()) ? "" : String.format(Locale.ROOT, ", budget %.0f ms", step.budgetMillis())
+        Double.isNaN(step.budgetMillis()) ? "" : String.format(Locale.ROOT, ", budget %.0f ms", step.budgetMillis()),
+        Double.isNaN(step.splitPerQuery())
+        ? ""
+        : String.format(Locale.ROOT, ", %.2f sub-queries split per query", step.splitPerQuery())
     );
   }
 
@@ -273,6 +276,7 @@ final class LaningBench
           s.put("meanQuality", DemoReport.nullIfNaN(step.meanQuality()));
           s.put("answeredPerSecond", step.answeredPerSecond());
           s.put("budgetMs", DemoReport.nullIfNaN(step.budgetMillis()));
+          s.put("splitSubQueriesPerQuery", DemoReport.nullIfNaN(step.splitPerQuery()));
           s.put("metTarget", calibration.target().meets(step));
         }
       }

@@ -37,7 +37,7 @@ class LaningBenchTest
   private static LoadStep step(double factor, double meanMillis, double quality, int rejected, double budgetMillis)
   {
     return new LoadStep(5 * factor, factor, 100, 100 - rejected, rejected, 0, 0, meanMillis, 1.5 * meanMillis, quality,
-                        5 * factor * (100 - rejected) / 100.0, budgetMillis);
+                        5 * factor * (100 - rejected) / 100.0, budgetMillis, Double.NaN);
   }
 
   /**

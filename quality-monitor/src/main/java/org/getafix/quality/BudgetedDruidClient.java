@@ -315,11 +315,17 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     final ExecutorService readBy = mature == null ? reader : matureRuns.matureReader();
     final long start = clock.getAsLong();
     final List<Part<T>> sent = new ArrayList<>();
+    final int priority = whole.context().getPriority();
     try {
       for (List<SegmentDescriptor> segments : SubQuerySplit.partition(descriptors(sub.query), parts)) {
-        final Query<T> part = whole.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(segments));
+        final Query<T> part = whole.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(segments))
+                                   .withOverriddenContext(ImmutableMap.of(
+                                       QueryContexts.PRIORITY_KEY,
+                                       SubQuerySplit.partPriority(priority, sent.size())
+                                   ));
         sent.add(new Part<>(segments, attempt(bounded.withQuery(part), readBy)));
       }
+      hedging.split(sub.query, sent.size());
     }
     catch (RuntimeException e) {
       sent.forEach(part -> part.attempt.cancel());

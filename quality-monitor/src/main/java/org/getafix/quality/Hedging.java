@@ -438,6 +438,12 @@ public class Hedging
     metrics.hedge(query, GetafixMetric.FAILOVER_SENT);
   }
 
+  /** A budgeted sub-query went to its Historical as {@code parts} sub-queries ({@link #splitParts}). */
+  void split(Query<?> query, int parts)
+  {
+    metrics.split(query, parts);
+  }
+
   void won(Query<?> query, Plan plan)
   {
     if (plan.upfront) {

@@ -55,6 +55,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
   private final AtomicLong hedgeable = new AtomicLong();
   private final AtomicLong copiesSent = new AtomicLong();
   private final AtomicLong copiesWon = new AtomicLong();
+  private final AtomicLong subQueriesSplit = new AtomicLong();
+  private final AtomicLong splitParts = new AtomicLong();
   /** The latest redundancy period's figures and the Broker's mode, null before the first period ends. */
   @Nullable
   private volatile RedundancyPeriod lastPeriod;
@@ -249,6 +251,14 @@ public class QualityMetrics implements BudgetedQuery.Listener
     emit(query, event, 1);
   }
 
+  /** A budgeted sub-query was sent to its Historical as {@code parts} sub-queries. */
+  void split(Query<?> query, int parts)
+  {
+    subQueriesSplit.incrementAndGet();
+    splitParts.addAndGet(parts);
+    emit(query, GetafixMetric.SUBQUERY_SPLIT, parts);
+  }
+
   /** A sub-query that could be hedged or copied (specific segments of one table, hedging on for it) was sent. */
   void hedgeable()
   {
@@ -324,6 +334,8 @@ public class QualityMetrics implements BudgetedQuery.Listener
     state.put("copiesSent", copiesSent.get());
     state.put("copiesWon", copiesWon.get());
     state.put("failoversSent", failoversSent.get());
+    state.put("subQueriesSplit", subQueriesSplit.get());
+    state.put("splitParts", splitParts.get());
     final RedundancyPeriod last = lastPeriod;
     final Map<String, Object> redundancy = new LinkedHashMap<>();
     if (last != null) {

@@ -86,6 +86,10 @@ public enum GetafixMetric
   HEDGE_WON("getafix/hedge/won", "1 when a sub-query's answer came from its hedges rather than its Historical"),
   COPY_SENT("getafix/copy/sent", "1 for each copy of a sub-query sent up front to another holder (redundancy)"),
   COPY_WON("getafix/copy/won", "1 when a sub-query's answer came from its copies rather than its Historical"),
+  SUBQUERY_SPLIT(
+      "getafix/subquery/split",
+      "the parts a budgeted sub-query to a Historical expected to miss its deadline was split into (maxSplit)"
+  ),
   FAILOVER_SENT(
       "getafix/failover/sent",
       "1 for each sub-query re-sent to another holder because the Historical of its segments could not be reached"

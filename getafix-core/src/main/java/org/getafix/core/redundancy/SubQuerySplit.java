@@ -86,6 +86,25 @@ public final class SubQuerySplit
   }
 
   /**
+   * The Druid query priority of part {@code part} (from 0) of a sub-query of priority {@code queryPriority}: one lower
+   * for each part before it, never below {@link Integer#MIN_VALUE}. A Historical takes its processing tasks highest
+   * priority first and first come, first served among equals, so without this the segments of a query that came later
+   * wait behind every segment of those before it, and a query cut at its deadline under load has often scanned nothing.
+   * With it the first parts of all the queries in a Historical's queue run before any of their second parts, and so on:
+   * under load each query gets some of its segments scanned by its deadline, as under processor sharing, which is what
+   * a concave quality profile rewards (the budget paper's index servers share their processors among queries).
+   *
+   * @throws IllegalArgumentException if {@code part} is negative
+   */
+  public static int partPriority(int queryPriority, int part)
+  {
+    if (part < 0) {
+      throw new IllegalArgumentException("part must be at least 0, got " + part);
+    }
+    return (int) Math.max(Integer.MIN_VALUE, (long) queryPriority - part);
+  }
+
+  /**
    * {@code items} in {@code parts} consecutive runs, in order, whose lengths differ by at most one (the longer ones
    * first); fewer runs if there are fewer items, none for none.
    *

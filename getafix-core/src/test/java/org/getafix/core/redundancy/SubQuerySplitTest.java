@@ -67,9 +67,19 @@ class SubQuerySplitTest
   }
 
   @Test
+  void laterPartsRunAtLowerPrioritySoThatEveryQuerysFirstPartComesFirst()
+  {
+    assertEquals(0, SubQuerySplit.partPriority(0, 0), "the first part keeps the query's priority");
+    assertEquals(-3, SubQuerySplit.partPriority(0, 3));
+    assertEquals(7, SubQuerySplit.partPriority(10, 3));
+    assertEquals(Integer.MIN_VALUE, SubQuerySplit.partPriority(Integer.MIN_VALUE + 1, 5), "no overflow");
+  }
+
+  @Test
   void badArgumentsAreRefused()
   {
     assertThrows(IllegalArgumentException.class, () -> new SubQuerySplit(0));
     assertThrows(IllegalArgumentException.class, () -> SubQuerySplit.partition(List.of(1), 0));
+    assertThrows(IllegalArgumentException.class, () -> SubQuerySplit.partPriority(0, -1));
   }
 }

@@ -332,6 +332,8 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     final long periodMillis = Math.max(1, Math.round(1000 / rate));
     final String prefix = lane + "-" + Long.toString(System.currentTimeMillis(), 36) + "-";
     final BudgetLoad run = new BudgetLoad(cluster, BudgetExperiment.INTERVAL, null);
+    final boolean controlled = GETAFIX_LANE.equals(lane);
+    final JsonNode before = controlled ? run.qualityState() : null;
     try {
       run.openLoop(Duration.ofMillis(periodMillis), i -> laneQuery(lane, prefix, i, calibration));
       run.awaitCompleted(lane + " at " + rate + " queries/s", Integer.MAX_VALUE, settle.plus(settings.measure()));
@@ -340,14 +342,24 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
       run.stop();
     }
     final double offered = 1000.0 / periodMillis;
+    final JsonNode after = controlled ? run.qualityState() : null;
     return LoadStep.of(
         offered,
         offered / calibration.referencePerSecond(),
         run.outcomes(o -> true),
         settle.toMillis(),
         settle.plus(settings.measure()).toMillis(),
-        GETAFIX_LANE.equals(lane) ? budgetOf(lane, run.qualityState()) : Double.NaN
+        controlled ? budgetOf(lane, after) : Double.NaN,
+        controlled ? splitPerQuery(before, after) : Double.NaN
     );
+  }
+
+  /** Sub-queries split into parts per budgeted query between two of the quality endpoint's states. */
+  static double splitPerQuery(JsonNode before, JsonNode after)
+  {
+    final long queries = after.path("budgetedQueries").asLong() - before.path("budgetedQueries").asLong();
+    final long split = after.path("subQueriesSplit").asLong() - before.path("subQueriesSplit").asLong();
+    return queries <= 0 ? Double.NaN : split / (double) queries;
   }
 
   private static double budgetOf(String lane, JsonNode state)

@@ -22,6 +22,8 @@ import java.util.List;
  * @param meanQuality       mean quality over the offered; NaN if none arrived
  * @param answeredPerSecond answered queries per second of the window: the throughput
  * @param budgetMillis      the budget controller's budget at the end of the step; NaN without one
+ * @param splitPerQuery     budgeted sub-queries the Broker split into parts ({@code subQueriesSplit}) per budgeted
+ *                          query over the whole step, settling included; NaN without a budget
  */
 public record LoadStep(
     double offeredPerSecond,
@@ -35,7 +37,8 @@ public record LoadStep(
     double p99Millis,
     double meanQuality,
     double answeredPerSecond,
-    double budgetMillis
+    double budgetMillis,
+    double splitPerQuery
 )
 {
   /** Druid's answer to a query its lane has no room for ({@code QueryCapacityExceededException}). */
@@ -52,7 +55,8 @@ public record LoadStep(
       List<BudgetLoad.Outcome> outcomes,
       long fromMillis,
       long toMillis,
-      double budgetMillis
+      double budgetMillis,
+      double splitPerQuery
   )
   {
     final List<BudgetLoad.Outcome> window = outcomes.stream()
@@ -77,7 +81,8 @@ public record LoadStep(
         millis.length == 0 ? Double.NaN : millis[(int) Math.ceil(0.99 * millis.length) - 1],
         window.stream().mapToDouble(LoadStep::quality).average().orElse(Double.NaN),
         millis.length * 1000.0 / (toMillis - fromMillis),
-        budgetMillis
+        budgetMillis,
+        splitPerQuery
     );
   }
 

@@ -1,5 +1,6 @@
 package org.getafix.localcluster.experiment;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -8,6 +9,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class LaningExperimentTest
 {
@@ -83,6 +85,25 @@ class LaningExperimentTest
         LaningExperiment.brokerProperties(calibration, "NONE", LaningWorkload.CONCAVE)
                         .get("druid.getafix.quality.matureSampleRate"),
         "without a split nothing reads the profiles"
+    );
+  }
+
+  @Test
+  void splitSubQueriesAreCountedPerBudgetedQueryOfTheStep() throws Exception
+  {
+    final ObjectMapper json = new ObjectMapper();
+    assertEquals(
+        0.75,
+        LaningExperiment.splitPerQuery(
+            json.readTree("{\"budgetedQueries\": 100, \"subQueriesSplit\": 40}"),
+            json.readTree("{\"budgetedQueries\": 140, \"subQueriesSplit\": 70}")
+        )
+    );
+    assertTrue(
+        Double.isNaN(LaningExperiment.splitPerQuery(
+            json.readTree("{\"budgetedQueries\": 5}"), json.readTree("{\"budgetedQueries\": 5}")
+        )),
+        "no budgeted query in the step"
     );
   }
 }

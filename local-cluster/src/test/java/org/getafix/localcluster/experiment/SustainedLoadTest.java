@@ -17,7 +17,7 @@ class SustainedLoadTest
   /** A step at {@code rate} queries per second (a tenth of it the load factor). */
   static LoadStep step(double rate, double meanMillis, double quality)
   {
-    return new LoadStep(rate, rate / 10, 100, 100, 0, 0, 0, meanMillis, 2 * meanMillis, quality, rate, Double.NaN);
+    return new LoadStep(rate, rate / 10, 100, 100, 0, 0, 0, meanMillis, 2 * meanMillis, quality, rate, Double.NaN, Double.NaN);
   }
 
   @Test
@@ -78,7 +78,7 @@ class SustainedLoadTest
   @Test
   void aStepWithNothingInItsWindowEndsTheLoadAtTheStepBefore()
   {
-    final LoadStep empty = new LoadStep(20, 2, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN);
+    final LoadStep empty = new LoadStep(20, 2, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN, 0, Double.NaN, Double.NaN);
     final SustainedLoad sustained = SustainedLoad.of(List.of(step(10, 500, 1.0), empty), TARGET);
     assertEquals(10, sustained.queriesPerSecond(), 1e-9);
     assertEquals(SustainedLoad.RESPONSE_TIME, sustained.limitedBy(), "nothing answered: its response time is missing");
@@ -98,8 +98,8 @@ class SustainedLoadTest
                                                          o.index(), true, o.status(), o.millis(), o.answeredShare(),
                                                          o.endMillis(), Double.NaN))
                                                      .toList();
-    final LoadStep measured = LoadStep.of(20, 2, atTwenty, 0, 1000, Double.NaN);
-    final LoadStep shared = LoadStep.of(20, 2, byShare, 0, 1000, Double.NaN);
+    final LoadStep measured = LoadStep.of(20, 2, atTwenty, 0, 1000, Double.NaN, Double.NaN);
+    final LoadStep shared = LoadStep.of(20, 2, byShare, 0, 1000, Double.NaN, Double.NaN);
     assertEquals(0.98, measured.meanQuality(), 1e-9);
     assertEquals(0.75, shared.meanQuality(), 1e-9);
     assertEquals(20, SustainedLoad.of(List.of(step(10, 500, 1), measured), TARGET).queriesPerSecond(), 1e-9);
