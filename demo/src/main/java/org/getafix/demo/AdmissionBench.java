@@ -121,11 +121,16 @@ final class AdmissionBench
   Path run() throws Exception
   {
     return BudgetBench.run(bench, DATA_SOURCE, prepared -> {
+      bench.progress("probing the admission budget: the high-priority clients alone must keep quality "
+                     + (BudgetExperiment.ADMISSION_TARGET + BudgetExperiment.ADMISSION_BUDGET_HEADROOM));
+      final BudgetExperiment.ProbedAdmissionBudget probed =
+          prepared.experiment().withProbedAdmissionBudget(prepared.calibration());
+      bench.progress(probed.describe());
+      final String setup = prepared.setup() + "; " + probed.describe();
       final List<Repetition<Figures>> done = COMPARISON.repeat(
-          bench, signal -> Figures.of(signal, prepared.experiment().admissionRun(signal, prepared.calibration()))
+          bench, signal -> Figures.of(signal, prepared.experiment().admissionRun(signal, probed.calibration()))
       );
-      return bench.report(COMPARISON.json(prepared.setup(), done), html(prepared.setup(), done),
-                          COMPARISON.text(done));
+      return bench.report(COMPARISON.json(setup, done), html(setup, done), COMPARISON.text(done));
     });
   }
 

@@ -9,6 +9,7 @@ import org.getafix.localcluster.workload.SyntheticDataset;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -104,6 +105,19 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    * fixed rate tipped over whenever a slower machine calibrated a longer budget.
    */
   private static final double LOW_PRIORITY_IN_FLIGHT = 8;
+  /**
+   * How far above {@link #ADMISSION_TARGET} the high-priority queries alone must keep their mean quality at the
+   * admission budget ({@link #withProbedAdmissionBudget}): the room low-priority load may take, and admission control
+   * give back.
+   */
+  public static final double ADMISSION_BUDGET_HEADROOM = 0.05;
+  /** The admission budgets probed: the whole answers' p90 times {@code 1.25^k}, k from 0 to this − 1. */
+  private static final int ADMISSION_BUDGET_STEPS = 6;
+  private static final double ADMISSION_BUDGET_GROWTH = 1.25;
+  /** Probe queries counted at each budget, after {@code ADMISSION_PROBE_SKIP} that let the last budget's runs end. */
+  private static final int ADMISSION_PROBE_QUERIES = 24;
+  private static final int ADMISSION_PROBE_SKIP = 4;
+  private static final Duration ADMISSION_PROBE_MAX = Duration.ofSeconds(30);
   /** An admission run ends after this many high-priority queries or {@link #ADMISSION_MAX}, whichever is first. */
   public static final int ADMISSION_HIGH_PRIORITY_QUERIES = 120;
   public static final Duration ADMISSION_MAX = Duration.ofSeconds(50);
@@ -135,7 +149,8 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    *
    * @param targetMs          the control runs' response-time target: {@code TARGET_SHARE_OF_WHOLE} of the whole
    *                          answers' mean
-   * @param admissionBudgetMs the admission runs' fixed budget: the whole answers' p90
+   * @param admissionBudgetMs the admission runs' fixed budget: the whole answers' p90, or what
+   *                          {@link #withProbedAdmissionBudget} raised it to
    * @param enoughAnswers     whether at least half the calibration queries were answered
    * @param slowEnough        whether the whole answers took long enough ({@code MIN_WHOLE_MEAN_MS} on average) that
    *                          Broker overheads are a small part of the target
@@ -270,6 +285,103 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   }
 
   /**
+   * {@code calibration} with the admission budget raised until the high-priority clients alone, each query with a
+   * mature run as in {@link #admissionRun}, keep a mean quality of at least {@link #ADMISSION_TARGET} +
+   * {@link #ADMISSION_BUDGET_HEADROOM}: the first of {@link #admissionBudgets} that does, or the last. At the whole
+   * answers' p90 itself, runs with a 0.5-core straggler kept 0.81–0.88 with hardly a low-priority query admitted (the
+   * late sub-queries of a cut query run on for its mature run and load the straggler further), below the 0.9 target,
+   * so that no policy could hold it and the policies could not be compared at it. The quality of these hourly queries
+   * is their answered share of the hours, what a mature run measures; the probes are in the figures
+   * ({@code admissionBudgetProbe}).
+   */
+  public ProbedAdmissionBudget withProbedAdmissionBudget(Calibration calibration) throws Exception
+  {
+    final List<AdmissionBudgetProbe> probes = new ArrayList<>();
+    long budgetMs = calibration.admissionBudgetMs();
+    cluster.setCpuQuota(straggler, settings.stragglerCores());
+    try {
+      for (long candidate : admissionBudgets(calibration.admissionBudgetMs())) {
+        budgetMs = candidate;
+        final double quality = highPriorityAloneQuality(candidate, probes.size());
+        probes.add(new AdmissionBudgetProbe(candidate, quality));
+        if (quality >= ADMISSION_TARGET + ADMISSION_BUDGET_HEADROOM) {
+          break;
+        }
+      }
+    }
+    finally {
+      restoreStraggler();
+    }
+    final Map<String, Object> figures = new LinkedHashMap<>(calibration.figures());
+    figures.put("admissionBudgetProbe", probes);
+    figures.put("admissionBudgetMs", budgetMs);
+    return new ProbedAdmissionBudget(
+        new Calibration(calibration.targetMs(), budgetMs, calibration.enoughAnswers(), calibration.slowEnough(), figures),
+        probes
+    );
+  }
+
+  /** The high-priority queries' mean quality alone at one admission budget. */
+  public record AdmissionBudgetProbe(long budgetMs, double highPriorityMeanQuality)
+  {
+  }
+
+  /** A calibration with its probed admission budget, and the probes that chose it, in order. */
+  public record ProbedAdmissionBudget(Calibration calibration, List<AdmissionBudgetProbe> probes)
+  {
+    /** The budget and the probes, in words. */
+    public String describe()
+    {
+      return String.format(
+          Locale.ROOT,
+          "admission budget %d ms (the high-priority queries alone: %s)",
+          calibration.admissionBudgetMs(),
+          probes.stream()
+                .map(p -> String.format(Locale.ROOT, "quality %.3f at %d ms", p.highPriorityMeanQuality(), p.budgetMs()))
+                .collect(Collectors.joining(", "))
+      );
+    }
+  }
+
+  /** The admission budgets {@link #withProbedAdmissionBudget} tries, in order: {@code p90Ms} growing by a quarter. */
+  static List<Long> admissionBudgets(long p90Ms)
+  {
+    final List<Long> budgets = new ArrayList<>();
+    double budget = Math.max(10, p90Ms);
+    for (int step = 0; step < ADMISSION_BUDGET_STEPS; step++) {
+      budgets.add(Math.round(budget / 10) * 10);
+      budget *= ADMISSION_BUDGET_GROWTH;
+    }
+    return budgets;
+  }
+
+  /** The mean answered share of the high-priority clients' queries alone at {@code budgetMs}. */
+  private double highPriorityAloneQuality(long budgetMs, int probe) throws Exception
+  {
+    final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, null);
+    try {
+      run.closedLoop(
+          settings.clients(),
+          highPriority(budgetMs, settings.queryIdPrefix() + "admission-probe-" + probe + "-")
+      );
+      run.awaitCompleted(
+          "the admission budget probe at " + budgetMs + " ms",
+          ADMISSION_PROBE_SKIP + ADMISSION_PROBE_QUERIES,
+          ADMISSION_PROBE_MAX
+      );
+    }
+    finally {
+      run.stop();
+    }
+    return run.outcomes(o -> o.status() == 200 && o.index() > ADMISSION_PROBE_SKIP)
+              .stream()
+              .mapToDouble(BudgetLoad.Outcome::answeredShare)
+              .filter(Double::isFinite)
+              .average()
+              .orElse(0);
+  }
+
+  /**
    * Response-time tracking through a 2× step in load (the budget paper's Figs 9-11) under control mode {@code mode}
    * ({@code INTEGRAL}, {@code ADAPTIVE} or {@link #HYBRID}): the Broker restarted with the datasource under control at
    * the calibrated target, the straggler throttled, N clients until {@link #MIN_INTERVALS_BEFORE_STEP} or more control
@@ -352,18 +464,7 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
       ), BROKER_RESTART);
       final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, BudgetExperiment::admitFractionAndSignal);
       try {
-        run.closedLoop(settings.clients(), i -> new BudgetLoad.Request(
-            NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
-                QueryContextKeys.BUDGET_MS, budgetMs,
-                // Each gets a mature run, whose measured quality is the Ubora signal. Ubora sampled 20% of queries and
-                // found its controller unreliable below 5-10% (Table II); two closed-loop clients send about one query
-                // a second, so only sampling all of them puts a few samples in each ADMISSION_CONTROL_WINDOW. Under
-                // every policy alike, so the load is the same.
-                QueryContextKeys.MATURE, true,
-                "queryId", prefix + "high-" + i
-            )),
-            true
-        ));
+        run.closedLoop(settings.clients(), highPriority(budgetMs, prefix + "high-"));
         run.openLoop(calibration.lowPriorityPeriod(), i -> new BudgetLoad.Request(
             NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
                 QueryContextKeys.BUDGET_MS, budgetMs,
@@ -383,6 +484,23 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     finally {
       restoreStraggler();
     }
+  }
+
+  /** The admission runs' high-priority queries at {@code budgetMs}. */
+  private LongFunction<BudgetLoad.Request> highPriority(long budgetMs, String queryIdPrefix)
+  {
+    return i -> new BudgetLoad.Request(
+        NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
+            QueryContextKeys.BUDGET_MS, budgetMs,
+            // Each gets a mature run, whose measured quality is the Ubora signal. Ubora sampled 20% of queries and
+            // found its controller unreliable below 5-10% (Table II); two closed-loop clients send about one query
+            // a second, so only sampling all of them puts a few samples in each ADMISSION_CONTROL_WINDOW. Under
+            // every policy alike, so the load is the same.
+            QueryContextKeys.MATURE, true,
+            "queryId", queryIdPrefix + i
+        )),
+        true
+    );
   }
 
   /** Gives the straggler back the cores it was started with, and the cluster the Broker it was started with. */

@@ -69,4 +69,26 @@ class BudgetExperimentTest
   {
     return new double[]{Double.NaN, Double.NaN, millis, Double.NaN};
   }
+
+  @Test
+  void theAdmissionBudgetProbeStartsAtTheP90AndGrowsByAQuarter()
+  {
+    assertEquals(List.of(400L, 500L, 630L, 780L, 980L, 1220L), BudgetExperiment.admissionBudgets(400));
+    assertEquals(10L, BudgetExperiment.admissionBudgets(0).get(0), "never a zero budget, which a Broker refuses");
+  }
+
+  @Test
+  void aProbedAdmissionBudgetSaysWhatEachProbeMeasured()
+  {
+    final BudgetExperiment.Calibration calibration =
+        new BudgetExperiment.Calibration(300, 500, true, true, Map.of());
+    final BudgetExperiment.ProbedAdmissionBudget probed = new BudgetExperiment.ProbedAdmissionBudget(
+        calibration,
+        List.of(new BudgetExperiment.AdmissionBudgetProbe(400, 0.871), new BudgetExperiment.AdmissionBudgetProbe(500, 0.962))
+    );
+    assertEquals(
+        "admission budget 500 ms (the high-priority queries alone: quality 0.871 at 400 ms, quality 0.962 at 500 ms)",
+        probed.describe()
+    );
+  }
 }
