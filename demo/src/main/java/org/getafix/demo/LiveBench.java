@@ -27,12 +27,13 @@ import java.util.Map;
  * control through a 2× load step with a straggler and closed-loop clients ({@link ControlBench});
  * {@code control-queueing}, the same step on a plant that queues, open-loop Poisson arrivals on equal Historicals,
  * judged on the clients' response times ({@link QueueingControlBench}); {@code admission}, its quality-guided
- * against its timeout-rate-guided admission controller ({@link AdmissionBench}); {@code laning}, its budget control
- * against Druid's own query laning at the same response-time target and answer quality, the load stepped up until each
- * misses them ({@link LaningBench}); {@code kill}, the strongest Historical killed
- * under load on stock Druid and on druid-getafix ({@link KillBench}); and {@code churn}, the data each loads under a
- * steady workload once settled ({@link ChurnBench}); and {@code overhead}, what the quality monitor costs a query
- * without a budget, paired against a Broker without it ({@link OverheadBench}). Each writes {@code report.html} and
+ * against its timeout-rate-guided admission controller ({@link AdmissionBench}); {@code replay}, what its replays of
+ * skipped samples cost the Historicals and do to online queries and to its quality estimate ({@link ReplayBench});
+ * {@code laning}, its budget control against Druid's own query laning at the same response-time target and answer
+ * quality, the load stepped up until each misses them ({@link LaningBench}); {@code kill}, the strongest Historical
+ * killed under load on stock Druid and on druid-getafix ({@link KillBench}); and {@code churn}, the data each loads
+ * under a steady workload once settled ({@link ChurnBench}); and {@code overhead}, what the quality monitor costs a
+ * query without a budget, paired against a Broker without it ({@link OverheadBench}). Each writes {@code report.html} and
  * {@code results.json} under {@code target/getafix-bench/<experiment>/}, and {@code target/getafix-bench/report.html}
  * links them. See docs/benchmarks.md.
  */
@@ -40,8 +41,8 @@ public final class LiveBench
 {
   static final List<String> EXPERIMENTS =
       List.of(
-          "placement", "routing", "budgeted", "hedged", "control", "control-queueing", "admission", "laning", "kill",
-          "churn", "overhead"
+          "placement", "routing", "budgeted", "hedged", "control", "control-queueing", "admission", "replay", "laning",
+          "kill", "churn", "overhead"
       );
   /**
    * The experiments that run on an existing cluster: the others make a straggler with cgroups, place replicas or
@@ -66,7 +67,10 @@ public final class LiveBench
       "  (laning: budget control vs Druid's laning at the same response-time target and quality, the load stepped",
       "  up until each misses them; 3 repetitions should take about 20-30 minutes on 2 cores, --quick 8-10)",
       "  (control-queueing: hybrid control through a 2x step of Poisson arrivals, judged client-side; 3 runs should",
-      "  take about 15 minutes on 2 cores, --quick about 10, estimated)"
+      "  take about 15 minutes on 2 cores, --quick about 10, estimated)",
+      "  (replay: the Broker's replays of skipped samples off and on, busy phases of 4 clients between quiet ones,",
+      "  with a straggler: Historical CPU, online response times, the quality estimate against the truth;",
+      "  3 repetitions should take about 15 minutes on 2 cores, --quick about 11, estimated)"
   );
 
   /**
@@ -246,6 +250,7 @@ public final class LiveBench
           case "control" -> new ControlBench(bench).run();
           case "control-queueing" -> new QueueingControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
+          case "replay" -> new ReplayBench(bench).run();
           case "laning" -> new LaningBench(bench, options.budgetSplit(), options.laningWorkload()).run();
           case "kill" -> new KillBench(bench).run();
           case "churn" -> new ChurnBench(bench).run();

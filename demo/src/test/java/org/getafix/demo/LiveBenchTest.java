@@ -28,8 +28,8 @@ class LiveBenchTest
 
     assertEquals(
         List.of(
-            "placement", "routing", "budgeted", "hedged", "control", "control-queueing", "admission", "laning", "kill",
-            "churn", "overhead"
+            "placement", "routing", "budgeted", "hedged", "control", "control-queueing", "admission", "replay",
+            "laning", "kill", "churn", "overhead"
         ),
         LiveBench.EXPERIMENTS
     );
@@ -39,6 +39,10 @@ class LiveBenchTest
     assertEquals(
         List.of("control", "control-queueing"),
         LiveBench.Options.parse("--experiments", "control-queueing,control").experiments()
+    );
+    assertEquals(
+        List.of("admission", "replay"),
+        LiveBench.Options.parse("--experiments", "replay,admission").experiments()
     );
     assertEquals(3, chosen.options().repetitions(), "the bench's default");
   }
@@ -72,7 +76,7 @@ class LiveBenchTest
   {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments", "hedging"))
                    .getMessage()
-                   .contains("placement,routing,budgeted,hedged,control,control-queueing,admission,laning,kill"));
+                   .contains("placement,routing,budgeted,hedged,control,control-queueing,admission,replay,laning,kill"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
   }

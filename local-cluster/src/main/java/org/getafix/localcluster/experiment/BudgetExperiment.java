@@ -510,7 +510,7 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     cluster.restartBroker(Map.of(), BROKER_RESTART);
   }
 
-  private void restoreStraggler()
+  void restoreStraggler()
   {
     cluster.setCpuQuota(straggler, cluster.config().cpuQuota(straggler));
   }
