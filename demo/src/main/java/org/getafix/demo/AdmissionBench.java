@@ -121,8 +121,11 @@ final class AdmissionBench
   Path run() throws Exception
   {
     return BudgetBench.run(bench, DATA_SOURCE, prepared -> {
-      bench.progress("probing the admission budget: the high-priority clients alone must keep quality "
-                     + (BudgetExperiment.ADMISSION_TARGET + BudgetExperiment.ADMISSION_BUDGET_HEADROOM));
+      bench.progress(String.format(
+          Locale.ROOT,
+          "probing the admission budget: the high-priority clients alone must keep quality %.2f",
+          BudgetExperiment.ADMISSION_TARGET + BudgetExperiment.ADMISSION_BUDGET_HEADROOM
+      ));
       final BudgetExperiment.ProbedAdmissionBudget probed =
           prepared.experiment().withProbedAdmissionBudget(prepared.calibration());
       bench.progress(probed.describe());

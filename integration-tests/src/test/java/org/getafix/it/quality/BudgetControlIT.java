@@ -128,7 +128,7 @@ class BudgetControlIT
     figures.put("budgetMs", admissionBudgetMs);
     figures.put("admissionTarget", ADMISSION_TARGET);
     figures.put("highPriorityClients", BudgetExperiment.CLIENTS);
-    figures.put("lowPriorityArrivalsPerSecond", 1000.0 / calibration.lowPriorityPeriod().toMillis());
+    figures.put("lowPriorityArrivalsPerSecond", 1000.0 / experiment.lowPriorityPeriod(calibration).toMillis());
     final Map<String, AdmissionResult> results = new LinkedHashMap<>();
     try {
       for (String signal : List.of(ANSWER_QUALITY, TIMEOUT_RATE)) {

@@ -102,9 +102,12 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    * budget, 5/s at 2.5 s) filled the Broker's 16 HTTP threads with them, the high-priority clients and the mature
    * runs, and high-priority queries waited 5 to 17 s for a thread against their budget: a wait outside the budget, so
    * those runs measured the Broker's queue, not admission control. Runs with 10 in flight (4/s at 2.49 s) were valid. A
-   * fixed rate tipped over whenever a slower machine calibrated a longer budget.
+   * fixed rate tipped over whenever a slower machine calibrated a longer budget. The standard setting; an admission
+   * run gives the Broker HTTP threads for more ({@link #brokerHttpThreads}).
    */
-  private static final double LOW_PRIORITY_IN_FLIGHT = 8;
+  public static final int LOW_PRIORITY_IN_FLIGHT = 8;
+  /** The launcher's Broker HTTP threads ({@code druid.server.http.numThreads}). */
+  private static final int LAUNCHER_BROKER_HTTP_THREADS = 16;
   /**
    * How far above {@link #ADMISSION_TARGET} the high-priority queries alone must keep their mean quality at the
    * admission budget ({@link #withProbedAdmissionBudget}): the room low-priority load may take, and admission control
@@ -133,14 +136,36 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    * @param stragglerCores the straggler's CPU while a run measures
    * @param clients        N: closed-loop clients before the load step, 2N after it; also the high-priority clients of
    *                       the admission runs
+   * @param lowPriorityInFlight the admission runs' low-priority queries in flight on average, ≥ 1: the arrival
+   *                       period is the admission budget over this
    * @param queryIdPrefix  the start of every query's id, which tells whose queries they are in the Broker's logs
    */
-  public record Settings(double stragglerCores, int clients, String queryIdPrefix)
+  public record Settings(double stragglerCores, int clients, int lowPriorityInFlight, String queryIdPrefix)
   {
-    /** {@link #STRAGGLER_CORES} and {@link #CLIENTS}, the figures the integration test's margins were set on. */
+    public Settings
+    {
+      if (lowPriorityInFlight < 1) {
+        throw new IllegalArgumentException("lowPriorityInFlight must be at least 1, got " + lowPriorityInFlight);
+      }
+    }
+
+    /**
+     * {@link #STRAGGLER_CORES}, {@link #CLIENTS} and {@link #LOW_PRIORITY_IN_FLIGHT}, the figures the integration
+     * test's margins were set on.
+     */
     public static Settings standard(String queryIdPrefix)
     {
-      return new Settings(STRAGGLER_CORES, CLIENTS, queryIdPrefix);
+      return new Settings(STRAGGLER_CORES, CLIENTS, LOW_PRIORITY_IN_FLIGHT, queryIdPrefix);
+    }
+
+    /**
+     * The admission runs' Broker HTTP threads: two per query in flight (a query holds one, and its mature run's
+     * sub-queries are read while it waits), never fewer than the launcher's. With 12 to 13 low-priority queries in
+     * flight on the launcher's 16 threads, high-priority queries waited seconds for a thread, outside their budget.
+     */
+    public int brokerHttpThreads()
+    {
+      return Math.max(LAUNCHER_BROKER_HTTP_THREADS, 2 * (clients + lowPriorityInFlight));
     }
   }
 
@@ -164,11 +189,6 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
       Map<String, Object> figures
   )
   {
-    /** The admission runs' low-priority arrival period: {@code LOW_PRIORITY_IN_FLIGHT} in flight at the budget. */
-    public Duration lowPriorityPeriod()
-    {
-      return Duration.ofMillis(Math.round(admissionBudgetMs / LOW_PRIORITY_IN_FLIGHT));
-    }
   }
 
   /**
@@ -459,13 +479,14 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
           // Gradient2 leaves its limit alone while fewer than half of it are in flight: it starts at the offered
           // concurrency, not at its default 20, which this load would never reach half of and so never move.
           "druid.getafix.quality.admissionGradientInitialLimit",
-          String.valueOf(settings.clients() + Math.round(LOW_PRIORITY_IN_FLIGHT)),
-          "druid.getafix.quality.matureSampleRate", "0"
+          String.valueOf(settings.clients() + settings.lowPriorityInFlight()),
+          "druid.getafix.quality.matureSampleRate", "0",
+          "druid.server.http.numThreads", String.valueOf(settings.brokerHttpThreads())
       ), BROKER_RESTART);
       final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, BudgetExperiment::admitFractionAndSignal);
       try {
         run.closedLoop(settings.clients(), highPriority(budgetMs, prefix + "high-"));
-        run.openLoop(calibration.lowPriorityPeriod(), i -> new BudgetLoad.Request(
+        run.openLoop(lowPriorityPeriod(calibration), i -> new BudgetLoad.Request(
             NativeQuery.withContext(sizedQuery(dataset, i), Map.of(
                 QueryContextKeys.BUDGET_MS, budgetMs,
                 QueryContextKeys.MATURE, false,
@@ -484,6 +505,12 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     finally {
       restoreStraggler();
     }
+  }
+
+  /** The admission runs' low-priority arrival period: {@code lowPriorityInFlight} in flight at the budget. */
+  public Duration lowPriorityPeriod(Calibration calibration)
+  {
+    return Duration.ofMillis(Math.round(calibration.admissionBudgetMs() / (double) settings.lowPriorityInFlight()));
   }
 
   /** The admission runs' high-priority queries at {@code budgetMs}. */
@@ -522,13 +549,15 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
         Locale.ROOT,
         "%d Historicals capped at %s cores (cgroups %s), one replica per segment; %d hourly segments x %d rows; "
         + "timeseries over %d to %d hours, with a cardinality aggregator over every row; Historical %d throttled to "
-        + "%s cores while measured; %d closed-loop clients, %d after the load step; admission target %s",
+        + "%s cores while measured; %d closed-loop clients, %d after the load step; admission target %s, %d "
+        + "low-priority queries in flight at the admission budget",
         cluster.historicals().size(),
         IntStream.range(0, cluster.historicals().size())
                  .mapToObj(i -> String.valueOf(cluster.config().cpuQuota(i)))
                  .collect(Collectors.joining("/")),
         cluster.cgroupsEnabled(), dataset.hours(), dataset.rowsPerHour(), minHours(dataset), dataset.hours(),
-        straggler, settings.stragglerCores(), settings.clients(), 2 * settings.clients(), ADMISSION_TARGET
+        straggler, settings.stragglerCores(), settings.clients(), 2 * settings.clients(), ADMISSION_TARGET,
+        settings.lowPriorityInFlight()
     );
   }
 

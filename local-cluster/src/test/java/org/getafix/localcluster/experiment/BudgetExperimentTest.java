@@ -12,6 +12,7 @@ import java.util.stream.LongStream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BudgetExperimentTest
@@ -90,5 +91,14 @@ class BudgetExperimentTest
         "admission budget 500 ms (the high-priority queries alone: quality 0.871 at 400 ms, quality 0.962 at 500 ms)",
         probed.describe()
     );
+  }
+
+  @Test
+  void anAdmissionRunGivesTheBrokerTwoHttpThreadsPerQueryInFlightAndNeverFewerThanTheLaunchers()
+  {
+    assertEquals(16, new BudgetExperiment.Settings(0.1, 2, 4, "x-").brokerHttpThreads(), "the launcher's 16");
+    assertEquals(20, BudgetExperiment.Settings.standard("x-").brokerHttpThreads(), "2 clients and 8 in flight");
+    assertEquals(36, new BudgetExperiment.Settings(0.1, 2, 16, "x-").brokerHttpThreads());
+    assertThrows(IllegalArgumentException.class, () -> new BudgetExperiment.Settings(0.1, 2, 0, "x-"));
   }
 }
