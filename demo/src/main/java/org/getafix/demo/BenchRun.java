@@ -2,6 +2,7 @@ package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.getafix.localcluster.cluster.ClusterConfig;
+import org.getafix.localcluster.cluster.DruidRole;
 import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.workload.SyntheticDataset;
@@ -11,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -51,10 +53,19 @@ record BenchRun(
    */
   LocalDruidCluster startCluster(List<Double> cpuQuotas, String withoutCgroups) throws IOException, TimeoutException
   {
-    final ClusterConfig config = clusterConfig()
-                                             .historicals(cpuQuotas.size())
-                                             .cpuQuotas(cpuQuotas)
-                                             .build();
+    return startCluster(cpuQuotas, Map.of(), withoutCgroups);
+  }
+
+  /** As above, with {@code historicalProperties} on top of the launcher's on every Historical. */
+  LocalDruidCluster startCluster(
+      List<Double> cpuQuotas,
+      Map<String, String> historicalProperties,
+      String withoutCgroups
+  ) throws IOException, TimeoutException
+  {
+    final ClusterConfig.Builder builder = clusterConfig().historicals(cpuQuotas.size()).cpuQuotas(cpuQuotas);
+    historicalProperties.forEach((key, value) -> builder.property(DruidRole.HISTORICAL, key, value));
+    final ClusterConfig config = builder.build();
     progress("starting a cluster of " + cpuQuotas.size() + " Historicals at " + cpuQuotas + " cores");
     final LocalDruidCluster cluster = LocalDruidCluster.start(config);
     if (!cluster.cgroupsEnabled()) {

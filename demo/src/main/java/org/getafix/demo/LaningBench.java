@@ -2,6 +2,7 @@ package org.getafix.demo;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.demo.AbbaComparison.Figure;
 import org.getafix.demo.AbbaComparison.Repetition;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
@@ -102,17 +103,20 @@ final class LaningBench
 
   private final BenchRun bench;
   private final String budgetSplit;
+  private final SubQuerySplit.Trigger splitWhen;
   private final LaningWorkload workload;
 
   /**
    * @param budgetSplit druid-getafix's {@code druid.getafix.quality.budgetSplit}, one of
    *                    {@link LaningExperiment#BUDGET_SPLITS}
+   * @param splitWhen   druid-getafix's {@code druid.getafix.quality.splitWhen}
    * @param workload    the queries, and how their answers' quality is known
    */
-  LaningBench(BenchRun bench, String budgetSplit, LaningWorkload workload)
+  LaningBench(BenchRun bench, String budgetSplit, SubQuerySplit.Trigger splitWhen, LaningWorkload workload)
   {
     this.bench = bench;
     this.budgetSplit = budgetSplit;
+    this.splitWhen = splitWhen;
     this.workload = workload;
   }
 
@@ -122,6 +126,7 @@ final class LaningBench
     try (
         LocalDruidCluster cluster = bench.startCluster(
             Collections.nCopies(HISTORICALS, EQUAL_CORES),
+            LaningExperiment.HISTORICAL_PROPERTIES,
             "the Historicals share the machine's cores, and the load steps measure the machine as much as the setups"
         )
     ) {
@@ -129,7 +134,9 @@ final class LaningBench
           cluster, SyntheticDataset.hourly(DATA_SOURCE, bench.quick() ? 48 : 100, 5_000)
       );
       final LaningExperiment experiment = new LaningExperiment(
-          cluster, dataset, LaningExperiment.Settings.standard(bench.quick(), budgetSplit, workload, "bench-")
+          cluster,
+          dataset,
+          LaningExperiment.Settings.standard(bench.quick(), budgetSplit, splitWhen, workload, "bench-")
       );
       bench.progress("placing one replica of each segment");
       final Map<String, Long> perHistorical = experiment.placeOneReplicaEach();
@@ -143,7 +150,8 @@ final class LaningBench
                        + " distinct queries, against which every answer is scored");
       }
       bench.progress("restarting the Broker with lane " + STOCK + " limited to " + calibration.limit()
-                     + " queries at once and lane " + GETAFIX + " under hybrid budget control at T");
+                     + " queries at once and lane " + GETAFIX + " under hybrid budget control at T, its sub-queries "
+                     + "split " + splitWhen);
       experiment.configureBroker(calibration);
       final List<Repetition<Sweep>> done = COMPARISON.repeat(bench, setup -> Sweep.of(
           setup,

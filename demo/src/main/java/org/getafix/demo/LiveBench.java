@@ -1,5 +1,6 @@
 package org.getafix.demo;
 
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.localcluster.experiment.LaningExperiment;
 import org.getafix.localcluster.experiment.LaningWorkload;
 import org.getafix.simulator.report.HtmlReporter;
@@ -11,11 +12,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * {@code ./getafix bench live}: the live experiments, each on a fresh cluster, each repeated (three times unless asked),
@@ -64,6 +67,9 @@ public final class LiveBench
       "  --laning-workload W laning only: hourly (default: hourly timeseries, quality the answered share of the",
       "                  hours, a linear profile) or concave (one-bucket mean and distinct count, quality measured",
       "                  against each query's whole answer, a concave profile on the synthetic data)",
+      "  --split-when T    laning only: druid-getafix's druid.getafix.quality.splitWhen, LATE (default: a budgeted",
+      "                  sub-query goes as parts only where its Historical is expected to miss the deadline) or",
+      "                  ALWAYS (every one, the Broker given more connections to each Historical for the parts)",
       "  (laning: budget control vs Druid's laning at the same response-time target and quality, the load stepped",
       "  up until each misses them; 3 repetitions should take about 20-30 minutes on 2 cores, --quick 8-10)",
       "  (control-queueing: hybrid control through a 2x step of Poisson arrivals, judged client-side; 3 runs should",
@@ -82,13 +88,15 @@ public final class LiveBench
    * @param budgetSplit the laning experiment's budget split for druid-getafix, one of
    *                    {@link LaningExperiment#BUDGET_SPLITS}
    * @param laningWorkload the laning experiment's queries
+   * @param splitWhen   the laning experiment's {@code druid.getafix.quality.splitWhen} for druid-getafix
    */
   record Options(
       List<String> experiments,
       DemoOptions options,
       ExistingCluster existing,
       String budgetSplit,
-      LaningWorkload laningWorkload
+      LaningWorkload laningWorkload,
+      SubQuerySplit.Trigger splitWhen
   )
   {
     Options
@@ -106,11 +114,13 @@ public final class LiveBench
       Long targetMs = null;
       String budgetSplit = LaningExperiment.BUDGET_SPLIT_NONE;
       LaningWorkload laningWorkload = LaningWorkload.HOURLY;
+      SubQuerySplit.Trigger splitWhen = SubQuerySplit.Trigger.LATE;
       for (int i = 0; i < args.length; i++) {
         switch (args[i]) {
           case "--experiments" -> experiments = experiments(value(args, ++i, "--experiments"));
           case "--budget-split" -> budgetSplit = budgetSplit(value(args, ++i, "--budget-split"));
           case "--laning-workload" -> laningWorkload = laningWorkload(value(args, ++i, "--laning-workload"));
+          case "--split-when" -> splitWhen = splitWhen(value(args, ++i, "--split-when"));
           case "--broker" -> broker = value(args, ++i, "--broker");
           case "--datasource" -> dataSource = value(args, ++i, "--datasource");
           case "--target-ms" -> targetMs = targetMs(value(args, ++i, "--target-ms"));
@@ -123,7 +133,7 @@ public final class LiveBench
           throw new IllegalArgumentException("--datasource and --target-ms need --broker: the bench's own clusters have their own data");
         }
         return new Options(
-            experiments == null ? EXPERIMENTS : experiments, options, null, budgetSplit, laningWorkload
+            experiments == null ? EXPERIMENTS : experiments, options, null, budgetSplit, laningWorkload, splitWhen
         );
       }
       if (dataSource == null) {
@@ -145,7 +155,8 @@ public final class LiveBench
         throw new IllegalArgumentException("--broker is not a URL: " + broker);
       }
       return new Options(
-          onExisting, options, new ExistingCluster(uri, dataSource, targetMs), budgetSplit, laningWorkload
+          onExisting, options, new ExistingCluster(uri, dataSource, targetMs), budgetSplit, laningWorkload,
+          splitWhen
       );
     }
 
@@ -185,6 +196,19 @@ public final class LiveBench
       }
       catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("unknown laning workload " + value + "; choose from hourly,concave");
+      }
+    }
+
+    private static SubQuerySplit.Trigger splitWhen(String value)
+    {
+      try {
+        return SubQuerySplit.Trigger.valueOf(value.trim().toUpperCase(Locale.ROOT));
+      }
+      catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(
+            "unknown --split-when value " + value + "; choose from "
+            + Arrays.stream(SubQuerySplit.Trigger.values()).map(Enum::name).collect(Collectors.joining(","))
+        );
       }
     }
 
@@ -251,7 +275,8 @@ public final class LiveBench
           case "control-queueing" -> new QueueingControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();
           case "replay" -> new ReplayBench(bench).run();
-          case "laning" -> new LaningBench(bench, options.budgetSplit(), options.laningWorkload()).run();
+          case "laning" ->
+              new LaningBench(bench, options.budgetSplit(), options.splitWhen(), options.laningWorkload()).run();
           case "kill" -> new KillBench(bench).run();
           case "churn" -> new ChurnBench(bench).run();
           case "overhead" -> new OverheadBench(bench).run();

@@ -1,5 +1,6 @@
 package org.getafix.demo;
 
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.localcluster.experiment.LaningWorkload;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,6 +70,24 @@ class LiveBenchTest
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--laning-workload", "topn"))
                    .getMessage().contains("hourly,concave"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--laning-workload"));
+  }
+
+  @Test
+  void theLaningExperimentSplitsSubQueriesWhenLateUnlessAskedToSplitAlways()
+  {
+    assertEquals(SubQuerySplit.Trigger.LATE, LiveBench.Options.parse("--experiments", "laning").splitWhen());
+    assertEquals(
+        SubQuerySplit.Trigger.ALWAYS,
+        LiveBench.Options.parse("--experiments", "laning", "--split-when", "always").splitWhen()
+    );
+    assertEquals(SubQuerySplit.Trigger.LATE, LiveBench.Options.parse("--split-when", " LATE ").splitWhen());
+    assertEquals(
+        "unknown --split-when value sometimes; choose from LATE,ALWAYS",
+        assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--split-when", "sometimes"))
+            .getMessage()
+    );
+    assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--split-when"));
+    assertTrue(LiveBench.USAGE.contains("--split-when"), LiveBench.USAGE);
   }
 
   @Test

@@ -61,7 +61,7 @@ public class BudgetedQueries
 
   /**
    * Whether the quality monitor has nothing to do with {@code query}, which then runs as Druid runs it: it asks for no
-   * budget (nor a split of one, which {@link #start} would check), no controller budgets it, and neither admission
+   * budget (nor a split of one's sub-queries, which {@link #start} would check), no controller budgets it, and neither admission
    * control nor replays watch every query. A few lookups, made once per query before anything else, so that a query
    * without a budget pays for nothing it does not use.
    */
@@ -73,6 +73,7 @@ public class BudgetedQueries
     final QueryContext context = query.context();
     return context.get(QueryContextKeys.BUDGET_MS) == null
            && context.get(QueryContextKeys.SPLIT) == null
+           && context.get(QueryContextKeys.SPLIT_WHEN) == null
            && budgetControl.controllerOf(query) == null;
   }
 
@@ -89,7 +90,8 @@ public class BudgetedQueries
    * {@code query} as a budgeted query starting at {@code startMillis}, or null if it has no budget.
    *
    * @throws org.apache.druid.error.DruidException (HTTP 400) for a bad budget, before anything else happens, or a bad
-   *                                               {@value QueryContextKeys#SPLIT}
+   *                                               {@value QueryContextKeys#SPLIT} or
+   *                                               {@value QueryContextKeys#SPLIT_WHEN}
    * @throws org.apache.druid.query.QueryCapacityExceededException (HTTP 429) for a query admission control sheds
    */
   @Nullable
@@ -98,6 +100,7 @@ public class BudgetedQueries
     final QueryBudget asked = QueryBudget.askedIn(query.context(), config.getMaxBudgetMs());
     // Refused here, with a 400, rather than where a sub-query is split, once the query has started.
     Hedging.maxSplit(query.context(), config.getMaxSplit());
+    Hedging.splitWhen(query.context(), config.getSplitWhen());
     admission.admit(query);
     final BudgetController controller = asked == null ? budgetControl.controllerOf(query) : null;
     if (asked == null && controller == null) {

@@ -57,7 +57,9 @@ import java.util.function.Function;
  * bounds them. A sub-query not copied is still hedged when late.
  *
  * <p>From the same latencies it says when a budgeted sub-query that cannot be hedged is split instead
- * ({@link SubQuerySplit}), so that the part of it a slow Historical finishes in time counts.
+ * ({@link SubQuerySplit}), so that the part of it a slow Historical finishes in time counts; with {@code
+ * druid.getafix.quality.splitWhen} {@code ALWAYS} (or a query's {@value QueryContextKeys#SPLIT_WHEN}), whatever the
+ * Historical's latency.
  */
 public class Hedging
 {
@@ -121,6 +123,7 @@ public class Hedging
   private final boolean enabled;
   private final boolean failover;
   private final int maxSplit;
+  private final SubQuerySplit.Trigger splitWhen;
   private final UpfrontRedundancy.Mode redundancyMode;
   private final HedgePolicy policy;
   private final NodeLatencies latencies;
@@ -143,6 +146,7 @@ public class Hedging
     this.enabled = config.isHedging();
     this.failover = config.isFailover();
     this.maxSplit = config.getMaxSplit();
+    this.splitWhen = config.getSplitWhen();
     this.redundancyMode = config.getRedundancy();
     // One thread, even with hedging off by default, since a query may ask for it: the thread only sends the hedges
     // that are due, which Druid's client does without waiting, and ends the redundancy's periods.
@@ -293,8 +297,8 @@ public class Hedging
   /**
    * Into how many parts budgeted {@code subQuery} to {@code host} is split ({@link SubQuerySplit}) with {@code
    * remainingMillis} left and {@code spareConnections} to the Historical for the parts beyond the first: at most its
-   * query's {@value QueryContextKeys#SPLIT}, else {@code maxSplit}; 1 if it does not read one table's specific
-   * segments.
+   * query's {@value QueryContextKeys#SPLIT}, else {@code maxSplit}, where its {@value QueryContextKeys#SPLIT_WHEN},
+   * else {@code splitWhen}, says it is split; 1 if it does not read one table's specific segments.
    */
   int splitParts(Query<?> subQuery, String host, double remainingMillis, int spareConnections)
   {
@@ -308,7 +312,33 @@ public class Hedging
       return 1;
     }
     final int segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors().size();
-    return new SubQuerySplit(maxParts).parts(segments, policy.expectedMillis(host), remainingMillis, spareConnections);
+    return new SubQuerySplit(maxParts, splitWhen(subQuery.context(), splitWhen))
+        .parts(segments, () -> policy.expectedMillis(host), remainingMillis, spareConnections);
+  }
+
+  /**
+   * Which of a query's budgeted sub-queries are split: its {@value QueryContextKeys#SPLIT_WHEN}, the name of a trigger
+   * in any case, else {@code configured}.
+   *
+   * @throws org.apache.druid.error.DruidException (invalid input, HTTP 400) for any other value
+   */
+  static SubQuerySplit.Trigger splitWhen(QueryContext context, SubQuerySplit.Trigger configured)
+  {
+    final Object value = context.get(QueryContextKeys.SPLIT_WHEN);
+    if (value == null) {
+      return configured;
+    }
+    for (SubQuerySplit.Trigger trigger : SubQuerySplit.Trigger.values()) {
+      if (value instanceof String && trigger.name().equalsIgnoreCase(((String) value).trim())) {
+        return trigger;
+      }
+    }
+    throw InvalidInput.exception(
+        "Query context key [%s] must be one of %s, but was [%s]",
+        QueryContextKeys.SPLIT_WHEN,
+        Arrays.toString(SubQuerySplit.Trigger.values()),
+        value
+    );
   }
 
   /**

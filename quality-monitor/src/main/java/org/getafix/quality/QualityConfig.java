@@ -10,6 +10,7 @@ import org.getafix.core.quality.split.PendingQueriesSplit;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.RedundancySettings;
 import org.getafix.core.redundancy.ReplicatorSettings;
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.redundancy.ZoolanderSettings;
 import org.joda.time.Period;
@@ -148,6 +149,9 @@ public class QualityConfig
 
   @JsonProperty
   private int maxSplit = QualityKnobs.MAX_SPLIT.defaultValue();
+
+  @JsonProperty
+  private SubQuerySplit.Trigger splitWhen = SubQuerySplit.Trigger.valueOf(QualityKnobs.SPLIT_WHEN.defaultValue());
 
   @JsonProperty
   private UpfrontRedundancy.Mode redundancy = UpfrontRedundancy.Mode.valueOf(QualityKnobs.REDUNDANCY.defaultValue());
@@ -301,6 +305,11 @@ public class QualityConfig
     return maxSplit;
   }
 
+  public SubQuerySplit.Trigger getSplitWhen()
+  {
+    return splitWhen;
+  }
+
   public UpfrontRedundancy.Mode getRedundancy()
   {
     return redundancy;
@@ -430,6 +439,7 @@ public class QualityConfig
     QualityKnobs.HEDGE_QUANTILE.check(hedgeQuantile);
     QualityKnobs.HEDGE_RATIO.check(hedgeRatio);
     QualityKnobs.MAX_SPLIT.check(maxSplit);
+    QualityKnobs.SPLIT_WHEN.check(nameOf(splitWhen));
     QualityKnobs.REDUNDANCY.check(nameOf(redundancy));
     QualityKnobs.REDUNDANCY_BOUND_MS.check(redundancyBoundMs);
     QualityKnobs.REDUNDANCY_TARGET.check(redundancyTarget);

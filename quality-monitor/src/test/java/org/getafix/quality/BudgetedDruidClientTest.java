@@ -34,6 +34,7 @@ import org.apache.druid.query.timeseries.TimeseriesResultValue;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.QueryContextKeys;
@@ -492,10 +493,21 @@ class BudgetedDruidClientTest
       int connectionsPerHistorical
   )
   {
+    return splitting(budgetedQueries, Map.of("maxSplit", maxSplit), recentMillis, connectionsPerHistorical);
+  }
+
+  /** As above, under the Broker's {@code properties} (druid.getafix.quality.*). */
+  private BudgetedDruidClient<Result<TimeseriesResultValue>> splitting(
+      BudgetedQueries budgetedQueries,
+      Map<String, Object> properties,
+      double recentMillis,
+      int connectionsPerHistorical
+  )
+  {
     for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
       latencies.record(PRIMARY, recentMillis);
     }
-    final QualityConfig config = MAPPER.convertValue(Map.of("maxSplit", maxSplit), QualityConfig.class);
+    final QualityConfig config = MAPPER.convertValue(properties, QualityConfig.class);
     final Hedging hedging = new Hedging(
         config,
         new HedgePolicy(HedgeSettings.DEFAULTS, latencies),
@@ -618,6 +630,77 @@ class BudgetedDruidClientTest
     );
     run(slow, whole.stamped());
     assertEquals(3, historical.requests.size(), "a query that refuses partial answers gains nothing from parts");
+  }
+
+  /**
+   * Splitting always, a sub-query to a Historical expected in time goes as parts too, the second one priority lower;
+   * a query's own getafixSplitWhen overrides the Broker's either way.
+   */
+  @Test
+  void splittingAlwaysSplitsASubQueryToAHistoricalExpectedInTime()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> always =
+        splitting(budgetedQueries, Map.of("splitWhen", "ALWAYS"), 10, CONNECTIONS);
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    run(always, budgeted.stamped());
+    assertEquals(2, historical.requests.size(), "one part per segment: " + historical.requests);
+    assertTrue(historical.requests.get(0).contains("\"priority\":0"), historical.requests.get(0));
+    assertTrue(historical.requests.get(1).contains("\"priority\":-1"), historical.requests.get(1));
+
+    final BudgetedQuery<Result<TimeseriesResultValue>> declining = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false, QueryContextKeys.SPLIT_WHEN, "late")),
+        System.currentTimeMillis()
+    );
+    run(always, declining.stamped());
+    assertEquals(3, historical.requests.size(), "getafixSplitWhen LATE: a Historical in time gets the whole sub-query");
+
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> late =
+        splitting(budgetedQueries, Map.of("splitWhen", "LATE"), 10, CONNECTIONS);
+    final BudgetedQuery<Result<TimeseriesResultValue>> asking = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false, QueryContextKeys.SPLIT_WHEN, "Always")),
+        System.currentTimeMillis()
+    );
+    run(late, asking.stamped());
+    assertEquals(5, historical.requests.size(), "getafixSplitWhen ALWAYS on a Broker that splits when late");
+  }
+
+  /** Splitting always still takes no more than half the Broker's connections to the Historical. */
+  @Test
+  void splittingAlwaysLeavesHalfTheBrokersConnectionsFree()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> single =
+        splitting(budgetedQueries, Map.of("splitWhen", "ALWAYS"), 10, 1);
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    run(single, budgeted.stamped());
+    assertEquals(1, historical.requests.size(), "a pool of one connection is never split");
+  }
+
+  @Test
+  void aBadSplitTriggerIsRefusedWith400()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    for (Object bad : List.of("sometimes", "", 1, true)) {
+      final DruidException e = assertThrows(
+          DruidException.class,
+          () -> budgetedQueries.start(query(Map.of(QueryContextKeys.BUDGET_MS, 1000, QueryContextKeys.SPLIT_WHEN, bad)), 0),
+          String.valueOf(bad)
+      );
+      assertEquals(400, e.getStatusCode(), e.getMessage());
+      assertTrue(e.getMessage().contains(QueryContextKeys.SPLIT_WHEN) && e.getMessage().contains("[LATE, ALWAYS]"), e.getMessage());
+    }
+    assertEquals(
+        SubQuerySplit.Trigger.ALWAYS,
+        Hedging.splitWhen(query(Map.of(QueryContextKeys.SPLIT_WHEN, " always ")).context(), SubQuerySplit.Trigger.LATE)
+    );
+    assertEquals(SubQuerySplit.Trigger.ALWAYS, Hedging.splitWhen(query(Map.of()).context(), SubQuerySplit.Trigger.ALWAYS));
   }
 
   @Test

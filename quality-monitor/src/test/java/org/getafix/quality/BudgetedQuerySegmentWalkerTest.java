@@ -276,6 +276,26 @@ class BudgetedQuerySegmentWalkerTest
     assertTrue(inner.planned.isEmpty());
   }
 
+  /** A query asking for a split of sub-queries it has no budget for is checked too, rather than left to Druid. */
+  @Test
+  void aBadSplitWithoutABudgetIsRejectedBeforeAnythingRuns()
+  {
+    for (Map<String, Object> bad : List.<Map<String, Object>>of(
+        Map.of(QueryContextKeys.SPLIT, "many"),
+        Map.of(QueryContextKeys.SPLIT_WHEN, "sometimes")
+    )) {
+      final RecordingWalker inner = new RecordingWalker();
+      final BudgetedQuerySegmentWalker walker = broker(inner, QualityConfig.defaults()).walker;
+      final DruidException e = assertThrows(
+          DruidException.class,
+          () -> run(walker, query(bad), ResponseContext.createEmpty()),
+          bad.toString()
+      );
+      assertEquals(400, e.getStatusCode(), bad.toString());
+      assertTrue(inner.planned.isEmpty(), bad.toString());
+    }
+  }
+
   /** Every second reading of the clock is {@code step} later: a query's start, then its answer. */
   private static LongSupplier steppingClock(long step)
   {

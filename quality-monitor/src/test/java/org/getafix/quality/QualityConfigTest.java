@@ -1,8 +1,15 @@
 package org.getafix.quality;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.inject.Injector;
+import com.google.inject.Key;
+import com.google.inject.Provider;
+import com.google.inject.name.Names;
+import org.apache.druid.guice.JsonConfigProvider;
+import org.apache.druid.guice.StartupInjectorBuilder;
 import org.apache.druid.jackson.DefaultObjectMapper;
 import org.getafix.core.quality.split.PendingQueriesSplit;
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -11,6 +18,8 @@ import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -122,6 +131,46 @@ class QualityConfigTest
         "druid.getafix.quality.budgetSplit must be set, got [null]",
         assertThrows(IllegalArgumentException.class, unset::validate).getMessage()
     );
+  }
+
+  @Test
+  void subQueriesAreSplitWhenLateUnlessAskedToSplitAlways()
+  {
+    assertEquals(SubQuerySplit.Trigger.LATE, QualityConfig.defaults().validate().getSplitWhen());
+    assertEquals(
+        SubQuerySplit.Trigger.ALWAYS,
+        MAPPER.convertValue(Map.of("splitWhen", "ALWAYS"), QualityConfig.class).validate().getSplitWhen()
+    );
+    final QualityConfig unset = MAPPER.convertValue(Collections.singletonMap("splitWhen", null), QualityConfig.class);
+    assertEquals(
+        "druid.getafix.quality.splitWhen must be set, got [null]",
+        assertThrows(IllegalArgumentException.class, unset::validate).getMessage()
+    );
+  }
+
+  /**
+   * Bound by Druid's own JsonConfigurator, as on a Broker: an unknown trigger stops the Broker at start, and the log
+   * says which value was refused and which are known.
+   */
+  @Test
+  void anUnknownSplitTriggerStopsTheBrokerNamingTheChoices()
+  {
+    final Properties properties = new Properties();
+    properties.setProperty(QualityConfig.PREFIX + ".splitWhen", "SOMETIMES");
+    final Injector injector = new StartupInjectorBuilder().withProperties(properties).forTests().build()
+        .createChildInjector(binder -> JsonConfigProvider.bind(
+            binder, QualityConfig.PREFIX, QualityConfig.class, Names.named("asBound")
+        ));
+    final Provider<QualityConfig> asBound = injector.getProvider(Key.get(QualityConfig.class, Names.named("asBound")));
+    final List<String> errors = new CopyOnWriteArrayList<>();
+    try (LogCapture ignored = new LogCapture(GetafixQualityModule.class, errors)) {
+      assertThrows(RuntimeException.class, () -> new GetafixQualityModule().qualityConfig(asBound));
+    }
+    assertEquals(1, errors.size(), errors.toString());
+    final String error = errors.get(0);
+    assertTrue(error.startsWith("Invalid quality-monitor configuration, the Broker stops: "), error);
+    assertTrue(error.contains(QualityConfig.PREFIX) && error.contains("\"SOMETIMES\""), error);
+    assertTrue(error.contains("LATE") && error.contains("ALWAYS"), error);
   }
 
   @Test

@@ -88,7 +88,7 @@ public enum GetafixMetric
   COPY_WON("getafix/copy/won", "1 when a sub-query's answer came from its copies rather than its Historical"),
   SUBQUERY_SPLIT(
       "getafix/subquery/split",
-      "the parts a budgeted sub-query to a Historical expected to miss its deadline was split into (maxSplit)"
+      "the parts a budgeted sub-query was split into (maxSplit, splitWhen)"
   ),
   FAILOVER_SENT(
       "getafix/failover/sent",

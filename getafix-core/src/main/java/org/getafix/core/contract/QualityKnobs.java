@@ -293,7 +293,22 @@ public final class QualityKnobs
       PREFIX + ".maxSplit",
       4,
       Interval.closed(1, 64),
-      "most parts a budgeted sub-query to a Historical expected to miss the deadline is split into; 1 never splits"
+      "most parts a budgeted sub-query is split into, where splitWhen says it is split; 1 never splits"
+  );
+
+  /**
+   * The name of a {@code SubQuerySplit.Trigger}. {@code LATE} by default: a part costs a request and a reader thread,
+   * worth it where a Historical is expected to miss the deadline. Splitting every sub-query can pay only under an even
+   * overload with a concave quality profile; {@code ./getafix bench live --experiments laning --split-when ALWAYS}
+   * measures whether it does.
+   */
+  public static final Knob<String> SPLIT_WHEN = Knob.of(
+      PREFIX + ".splitWhen",
+      "LATE",
+      "set",
+      Objects::nonNull,
+      "which budgeted sub-queries are split into parts: LATE (those to a Historical expected to miss the deadline) "
+      + "or ALWAYS (every one with two segments or more)"
   );
 
   /** The name of an {@code UpfrontRedundancy.Mode}. Copies race as hedges do, so they go only where hedging is on. */

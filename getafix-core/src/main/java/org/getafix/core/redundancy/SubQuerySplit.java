@@ -3,6 +3,8 @@ package org.getafix.core.redundancy;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.DoubleSupplier;
 
 /**
  * Whether a budgeted sub-query goes to its Historical as several smaller ones, over consecutive runs of its segments,
@@ -11,16 +13,19 @@ import java.util.List;
  * segments are done, and the parts in by the deadline count. Partial answers then lose segments, not whole
  * Historicals.
  *
- * <p>A part costs a request to the Historical and a Broker thread to read it, so a sub-query is split only where its
- * Historical is expected to miss the deadline: its recent mean latency is at least {@link #LATE_SHARE} of the time
- * left. A Historical cut off at every deadline records the time it had, so its mean sits just under the budget, not
- * above it. With no slow Historical nothing is split, and nothing costs more.
+ * <p>A part costs a request to the Historical and a Broker thread to read it, so by default ({@link Trigger#LATE}) a
+ * sub-query is split only where its Historical is expected to miss the deadline: its recent mean latency is at least
+ * {@link #LATE_SHARE} of the time left. A Historical cut off at every deadline records the time it had, so its mean
+ * sits just under the budget, not above it. With no slow Historical nothing is split, and nothing costs more. Under an
+ * even overload no Historical's mean reaches that share for long, yet every cut query has queued behind others' scans;
+ * {@link Trigger#ALWAYS} splits every sub-query it can, so that with parts at descending priority
+ * ({@link #partPriority}) each query has some of its segments scanned by its deadline.
  *
  * <p>A part also holds one of the Broker's HTTP connections to the Historical until it answers, and the Broker's client
  * blocks a request while its pool to that Historical is full. The parts of a slow node's sub-queries, each waiting
  * there until the deadline, once took every connection and held other queries' sub-queries, whose budgets they then
  * missed by seconds. So a split adds parts only while the connections open to the Historical stay within half its
- * pool, as the mature runs do ({@link #spareConnections}).
+ * pool, as the mature runs do ({@link #spareConnections}), whatever its trigger.
  *
  * <p>Immutable.
  */
@@ -29,20 +34,35 @@ public final class SubQuerySplit
   /** The share of the remaining budget from which a Historical's mean latency says it will miss the deadline. */
   public static final double LATE_SHARE = 0.9;
   /** Never splits. */
-  public static final SubQuerySplit OFF = new SubQuerySplit(1);
+  public static final SubQuerySplit OFF = new SubQuerySplit(1, Trigger.LATE);
+
+  /** Which sub-queries are split ({@code druid.getafix.quality.splitWhen}). */
+  public enum Trigger
+  {
+    /** Those to a Historical expected to miss the deadline: its recent mean latency at least {@link #LATE_SHARE}. */
+    LATE,
+    /**
+     * Every one with a deadline and two segments or more, whatever its Historical's latency: under an even overload,
+     * with a concave quality profile, so that each cut query has part of its segments scanned.
+     */
+    ALWAYS
+  }
 
   private final int maxParts;
+  private final Trigger trigger;
 
   /**
    * @param maxParts the most parts one sub-query is split into; 1 never splits
+   * @param trigger  which sub-queries are split
    * @throws IllegalArgumentException if {@code maxParts} is below 1
    */
-  public SubQuerySplit(int maxParts)
+  public SubQuerySplit(int maxParts, Trigger trigger)
   {
     if (maxParts < 1) {
       throw new IllegalArgumentException("maxParts must be at least 1, got " + maxParts);
     }
     this.maxParts = maxParts;
+    this.trigger = Objects.requireNonNull(trigger, "trigger");
   }
 
   public int maxParts()
@@ -50,27 +70,39 @@ public final class SubQuerySplit
     return maxParts;
   }
 
+  public Trigger trigger()
+  {
+    return trigger;
+  }
+
   /**
-   * Into how many parts a sub-query of {@code segments} segments is split: 1 (not split) unless its Historical's
-   * {@code expectedMillis} is at least {@link #LATE_SHARE} of {@code remainingMillis}, the query's time left, and
-   * then as many as it has segments, up to {@link #maxParts}, and one more than {@code spareConnections}. A sub-query
-   * without a deadline (NaN or infinite time left), or with none left, is not split; nor is one whose expected latency
-   * is unknown (NaN).
+   * Into how many parts a sub-query of {@code segments} segments is split: as many as it has segments, up to
+   * {@link #maxParts}, and one more than {@code spareConnections}; 1 (not split) if the {@link #trigger} does not hold.
+   * {@link Trigger#LATE} holds where the Historical's {@code expectedMillis} is at least {@link #LATE_SHARE} of
+   * {@code remainingMillis}, the query's time left, and not where that latency is unknown (NaN); {@link Trigger#ALWAYS}
+   * always holds, and never asks for the latency. A sub-query without a deadline (NaN or infinite time left), or with
+   * none left, is not split.
    *
+   * @param expectedMillis   the Historical's recent mean latency, asked only by {@link Trigger#LATE}
    * @param spareConnections how many connections to the Historical the parts beyond the first may take
    *                         ({@link #spareConnections})
    */
-  public int parts(int segments, double expectedMillis, double remainingMillis, int spareConnections)
+  public int parts(int segments, DoubleSupplier expectedMillis, double remainingMillis, int spareConnections)
   {
     if (maxParts == 1
         || segments < 2
         || spareConnections < 1
         || !(remainingMillis > 0)
         || Double.isInfinite(remainingMillis)
-        || !(expectedMillis >= LATE_SHARE * remainingMillis)) {
+        || !triggered(expectedMillis, remainingMillis)) {
       return 1;
     }
     return Math.min(Math.min(segments, maxParts), 1 + spareConnections);
+  }
+
+  private boolean triggered(DoubleSupplier expectedMillis, double remainingMillis)
+  {
+    return trigger == Trigger.ALWAYS || expectedMillis.getAsDouble() >= LATE_SHARE * remainingMillis;
   }
 
   /**

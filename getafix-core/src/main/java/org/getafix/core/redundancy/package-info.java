@@ -8,8 +8,8 @@
  *   <li>{@link org.getafix.core.redundancy.HedgePolicy}: when to re-issue a late sub-query to another holder (the
  *   node's p95, capped by the remaining budget), under a {@link org.getafix.core.redundancy.HedgeBudget} of 5% extra
  *   sub-queries that lose (a hedge that wins replaces its primary and costs no token);</li>
- *   <li>{@link org.getafix.core.redundancy.SubQuerySplit}: when a budgeted sub-query to a node expected to miss its
- *   deadline goes as parts, so that the parts it finishes in time count;</li>
+ *   <li>{@link org.getafix.core.redundancy.SubQuerySplit}: when a budgeted sub-query goes as parts (to a node expected
+ *   to miss its deadline, or always), so that the parts it finishes in time count;</li>
  *   <li>{@link org.getafix.core.redundancy.ZoolanderModel}: Zoolander's model of replication for predictability
  *   (§2.2, with M/G/1 queueing), predicting the share within a latency bound for N duplicates and choosing N;</li>
  *   <li>{@link org.getafix.core.redundancy.TokenArbiter}: sPARE's token-based arbiter TAD (§4), choosing the fastest

@@ -30,11 +30,15 @@ public final class QueryContextKeys
    */
   public static final String REDUNDANCY = "getafixRedundancy";
   /**
-   * The most parts a budgeted sub-query to a Historical expected to miss the deadline is split into, so that the parts
-   * it finishes in time count (a whole number from 1, which never splits); absent: {@code
-   * druid.getafix.quality.maxSplit}.
+   * The most parts a budgeted sub-query is split into, so that the parts its Historical finishes in time count (a whole
+   * number from 1, which never splits); absent: {@code druid.getafix.quality.maxSplit}.
    */
   public static final String SPLIT = "getafixSplit";
+  /**
+   * Which of the query's budgeted sub-queries are split into parts: {@code LATE} (those to a Historical expected to
+   * miss the deadline) or {@code ALWAYS} (any case); absent: {@code druid.getafix.quality.splitWhen}.
+   */
+  public static final String SPLIT_WHEN = "getafixSplitWhen";
   /**
    * Added by the Broker: an unguessable reference that binds a budgeted query's sub-queries to the query on the
    * Broker that owns their deadline. A reference the Broker does not know does nothing.

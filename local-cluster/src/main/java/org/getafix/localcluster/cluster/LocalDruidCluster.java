@@ -50,6 +50,10 @@ public final class LocalDruidCluster implements AutoCloseable
 
   /** System property on every JVM of a cluster naming its work dir; identifies the cluster's processes. */
   public static final String MARKER_PROPERTY = "getafix.cluster.dir";
+  /** The Broker's {@code druid.broker.http.numConnections}, its connections to each Historical, unless configured. */
+  public static final int BROKER_CONNECTIONS = 10;
+  /** The Historicals' {@code druid.server.http.numThreads}, the requests each serves at once, unless configured. */
+  public static final int HISTORICAL_HTTP_THREADS = 10;
 
   private static final String MAIN_CLASS = "org.apache.druid.cli.Main";
   private static final String ZOOKEEPER_MAIN_CLASS = "org.apache.zookeeper.server.ZooKeeperServerMain";
@@ -210,7 +214,7 @@ public final class LocalDruidCluster implements AutoCloseable
     brokerProps.put("druid.service", DruidRole.BROKER.serviceName());
     brokerProps.put("druid.plaintextPort", Integer.toString(brokerPort));
     brokerProps.put("druid.server.http.numThreads", "16");
-    brokerProps.put("druid.broker.http.numConnections", "10");
+    brokerProps.put("druid.broker.http.numConnections", Integer.toString(BROKER_CONNECTIONS));
     brokerProps.put("druid.processing.buffer.sizeBytes", "32MiB");
     brokerProps.put("druid.processing.numMergeBuffers", "2");
     brokerProps.put("druid.processing.numThreads", "1");
@@ -249,7 +253,7 @@ public final class LocalDruidCluster implements AutoCloseable
       final Map<String, String> props = new LinkedHashMap<>(common);
       props.put("druid.service", DruidRole.HISTORICAL.serviceName());
       props.put("druid.plaintextPort", Integer.toString(port));
-      props.put("druid.server.http.numThreads", "10");
+      props.put("druid.server.http.numThreads", Integer.toString(HISTORICAL_HTTP_THREADS));
       props.put("druid.processing.buffer.sizeBytes", "32MiB");
       props.put("druid.processing.numMergeBuffers", "2");
       props.put("druid.processing.numThreads", "2");

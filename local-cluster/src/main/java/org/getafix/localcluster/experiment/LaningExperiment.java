@@ -1,11 +1,14 @@
 package org.getafix.localcluster.experiment;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.core.wire.Coverage;
 import org.getafix.localcluster.client.BrokerAnswer;
 import org.getafix.localcluster.client.BrokerFormats;
 import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.client.QualityClient;
+import org.getafix.localcluster.cluster.ClusterConfig;
+import org.getafix.localcluster.cluster.DruidRole;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.workload.SyntheticDataset;
@@ -16,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
@@ -48,6 +52,14 @@ import java.util.stream.IntStream;
  * that a query turned away does not make its client send faster; even spacing has no bursts, which a queue limit
  * would turn away.
  *
+ * <p>The controlled lane's budgeted sub-queries are split into parts at descending priority as
+ * {@link Settings#splitWhen} says ({@code druid.getafix.quality.splitWhen}): by default only those to a Historical
+ * expected to miss the deadline, which under this even overload are few; with {@link SubQuerySplit.Trigger#ALWAYS}
+ * every one, so that each Historical runs every queued query's first part before any second part, as the budget
+ * paper's processor sharing would. The Broker then gets the connections and reader threads the parts hold
+ * ({@link #SPLIT_ALWAYS_CONNECTIONS}). The Historicals serve {@link #HISTORICAL_HTTP_THREADS} requests at once in
+ * both setups ({@link #HISTORICAL_PROPERTIES}), so that the parts reach their priority queues.
+ *
  * @param cluster  the cluster, with {@code dataset} ingested
  * @param dataset  the hourly dataset the queries read
  * @param settings how the experiment runs
@@ -62,11 +74,29 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   /** Every budget split the Broker knows ({@code druid.getafix.quality.budgetSplit}). */
   public static final List<String> BUDGET_SPLITS = List.of(BUDGET_SPLIT_NONE, "EQ_RESV", "MAX_QUALITY");
   /**
-   * The most queries the sweep puts in flight at T (rate × T): each budgeted query holds one of the Broker's 10
-   * connections to every Historical and a reader thread per sub-query until its deadline, and beyond this its
-   * sub-queries would wait for a connection, which measures the Broker's pools rather than control.
+   * The most queries the sweep puts in flight at T (rate × T): each budgeted query holds one of the Broker's
+   * connections to every Historical ({@value LocalDruidCluster#BROKER_CONNECTIONS} as launched) and a reader thread per
+   * sub-query until its deadline, and beyond this its sub-queries would wait for a connection, which measures the
+   * Broker's pools rather than control.
    */
   static final double MAX_IN_FLIGHT = 8;
+  /**
+   * The Broker's connections to each Historical when every budgeted sub-query is split: a split adds parts only while
+   * half the pool is free, and at the launcher's {@value LocalDruidCluster#BROKER_CONNECTIONS} the sub-queries of the
+   * queries in flight alone would take that half. Stock's lane, a handful of queries at once, uses no more of them.
+   */
+  static final int SPLIT_ALWAYS_CONNECTIONS = 24;
+  private static final String HTTP_THREADS = "druid.server.http.numThreads";
+  /**
+   * The requests a Historical serves at once ({@code druid.server.http.numThreads}); it queues the rest first come,
+   * first served, before their priorities count. Above the Broker's {@link #SPLIT_ALWAYS_CONNECTIONS}, so that every
+   * part reaches the Historical's processing queue. Stock's lane, a handful of queries at once, never needs more than
+   * the launcher's {@value LocalDruidCluster#HISTORICAL_HTTP_THREADS}, and neither do the sub-queries split when late.
+   */
+  static final int HISTORICAL_HTTP_THREADS = 32;
+  /** The Historicals' runtime properties for this experiment, on top of the launcher's, in both setups. */
+  public static final Map<String, String> HISTORICAL_PROPERTIES =
+      Map.of(HTTP_THREADS, String.valueOf(HISTORICAL_HTTP_THREADS));
   private static final int WARM_UP_CLIENTS = 2;
   private static final JitCompilerCpu.WarmUp JIT_WARM_UP = JitCompilerCpu.WarmUp.QUERIES;
   /** A probe level ends after its queries or this, whichever is first. */
@@ -96,6 +126,8 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    * @param brokerWarmUp  queries through both lanes after the Broker's restart, before the first sweep
    * @param budgetSplit   {@code druid.getafix.quality.budgetSplit} of the controlled lane, one of
    *                      {@link #BUDGET_SPLITS}
+   * @param splitWhen     {@code druid.getafix.quality.splitWhen} of the controlled lane: which of its budgeted
+   *                      sub-queries are split into parts
    * @param workload      the queries and how their answers' quality is known
    * @param queryIdPrefix the start of every query's id, which tells whose queries they are in the Broker's logs
    */
@@ -107,12 +139,14 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
       int probeQueries,
       Duration brokerWarmUp,
       String budgetSplit,
+      SubQuerySplit.Trigger splitWhen,
       LaningWorkload workload,
       String queryIdPrefix
   )
   {
     public Settings
     {
+      Objects.requireNonNull(splitWhen, "splitWhen");
       final List<Double> factors = List.copyOf(loadFactors);
       if (factors.isEmpty() || IntStream.range(1, factors.size()).anyMatch(i -> factors.get(i) <= factors.get(i - 1))) {
         throw new IllegalArgumentException("loadFactors must be ascending and not empty, got " + factors);
@@ -127,15 +161,21 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
      * The bench's: 0.5× to 3× the tuned limit's capacity, each load 10 s settling and 20 s measured (the first 20 s
      * settling); quick: fewer, coarser loads, 4 s and 8 s (the first 8 s).
      */
-    public static Settings standard(boolean quick, String budgetSplit, LaningWorkload workload, String queryIdPrefix)
+    public static Settings standard(
+        boolean quick,
+        String budgetSplit,
+        SubQuerySplit.Trigger splitWhen,
+        LaningWorkload workload,
+        String queryIdPrefix
+    )
     {
       return quick
              ? new Settings(List.of(0.5, 1.0, 1.5, 2.0, 3.0), Duration.ofSeconds(8), Duration.ofSeconds(4),
-                            Duration.ofSeconds(8), 15, Duration.ofSeconds(8), budgetSplit, workload,
+                            Duration.ofSeconds(8), 15, Duration.ofSeconds(8), budgetSplit, splitWhen, workload,
                             queryIdPrefix)
              : new Settings(List.of(0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0), Duration.ofSeconds(20),
                             Duration.ofSeconds(10), Duration.ofSeconds(20), 30, Duration.ofSeconds(15), budgetSplit,
-                            workload, queryIdPrefix);
+                            splitWhen, workload, queryIdPrefix);
     }
 
     /**
@@ -270,10 +310,7 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    */
   public void configureBroker(Calibration calibration) throws Exception
   {
-    cluster.restartBroker(
-        brokerProperties(calibration, settings.budgetSplit(), settings.workload()),
-        BROKER_RESTART
-    );
+    cluster.restartBroker(brokerProperties(calibration, settings, cluster.historicals().size()), BROKER_RESTART);
     final BudgetLoad run = new BudgetLoad(cluster, BudgetExperiment.INTERVAL, null);
     try {
       run.closedLoop(
@@ -287,9 +324,11 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     }
   }
 
-  /** The Broker's properties on top of the cluster's for both lanes. */
-  static Map<String, String> brokerProperties(Calibration calibration, String budgetSplit, LaningWorkload workload)
+  /** The Broker's properties on top of the cluster's for both lanes, over {@code historicals} Historicals. */
+  static Map<String, String> brokerProperties(Calibration calibration, Settings settings, int historicals)
   {
+    final String budgetSplit = settings.budgetSplit();
+    final LaningWorkload workload = settings.workload();
     final Map<String, String> properties = new LinkedHashMap<>();
     properties.put("druid.query.scheduler.laning.strategy", "manual");
     properties.put("druid.query.scheduler.laning.lanes." + STOCK_LANE, String.valueOf(calibration.limit()));
@@ -304,6 +343,13 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
         "druid.getafix.quality.matureSampleRate",
         profileToLearn ? String.valueOf(MATURE_SAMPLE_RATE_FOR_SPLIT) : "0"
     );
+    properties.put("druid.getafix.quality.splitWhen", settings.splitWhen().name());
+    if (settings.splitWhen() == SubQuerySplit.Trigger.ALWAYS) {
+      properties.put("druid.broker.http.numConnections", String.valueOf(SPLIT_ALWAYS_CONNECTIONS));
+      // Each part holds a reader thread until it answers, as it holds a connection: one for each connection, so that
+      // no part that answered in time waits for a thread past its deadline.
+      properties.put("druid.getafix.quality.readerThreads", String.valueOf(historicals * SPLIT_ALWAYS_CONNECTIONS));
+    }
     return properties;
   }
 
@@ -406,14 +452,52 @@ public record LaningExperiment(LocalDruidCluster cluster, SyntheticDataset datas
         Locale.ROOT,
         "%d Historicals capped at %s cores (cgroups %s), one replica per segment; %d hourly segments x %d rows; "
         + "%s over %d to %d hours; open-loop arrivals, evenly spaced; one Broker for both setups, the queries of "
-        + "each in a lane of their own; budget split %s",
+        + "each in a lane of their own; budget split %s; %s",
         cluster.historicals().size(),
         IntStream.range(0, cluster.historicals().size())
                  .mapToObj(i -> String.valueOf(cluster.config().cpuQuota(i)))
                  .collect(Collectors.joining("/")),
         cluster.cgroupsEnabled(), dataset.hours(), dataset.rowsPerHour(), settings.workload().queriesInWords(),
         // Query 0 reads the fewest hours.
-        BudgetExperiment.hours(dataset, 0), dataset.hours(), settings.budgetSplit()
+        BudgetExperiment.hours(dataset, 0), dataset.hours(), settings.budgetSplit(),
+        splitting(settings.splitWhen(), cluster.historicals().size(), historicalHttpThreads(cluster.config()))
     );
+  }
+
+  /**
+   * How the controlled lane's sub-queries are split, and the connections and threads that bound their parts, in
+   * words.
+   */
+  static String splitting(SubQuerySplit.Trigger splitWhen, int historicals, int historicalHttpThreads)
+  {
+    final String historicalThreads = String.format(
+        Locale.ROOT,
+        "the Historicals serve %d requests at once (druid.server.http.numThreads; the launcher sets %d) and queue "
+        + "the rest first come, first served",
+        historicalHttpThreads, LocalDruidCluster.HISTORICAL_HTTP_THREADS
+    );
+    if (splitWhen == SubQuerySplit.Trigger.ALWAYS) {
+      return String.format(
+          Locale.ROOT,
+          "every budgeted sub-query split into parts at descending priority (splitWhen ALWAYS, up to maxSplit parts "
+          + "while half of the Broker's %d connections to the Historical are free, raised from the launcher's %d, "
+          + "with %d reader threads); %s, before the parts' priorities count",
+          SPLIT_ALWAYS_CONNECTIONS, LocalDruidCluster.BROKER_CONNECTIONS, historicals * SPLIT_ALWAYS_CONNECTIONS,
+          historicalThreads
+      );
+    }
+    return String.format(
+        Locale.ROOT,
+        "budgeted sub-queries split into parts at descending priority only to a Historical expected to miss the "
+        + "deadline (splitWhen LATE, the Broker's %d connections to each Historical); %s",
+        LocalDruidCluster.BROKER_CONNECTIONS, historicalThreads
+    );
+  }
+
+  /** The requests each Historical of a cluster of {@code config} serves at once. */
+  static int historicalHttpThreads(ClusterConfig config)
+  {
+    final String configured = config.roleProperties().getOrDefault(DruidRole.HISTORICAL, Map.of()).get(HTTP_THREADS);
+    return configured == null ? LocalDruidCluster.HISTORICAL_HTTP_THREADS : Integer.parseInt(configured.trim());
   }
 }

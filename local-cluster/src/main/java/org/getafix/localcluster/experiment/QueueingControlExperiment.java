@@ -1,5 +1,6 @@
 package org.getafix.localcluster.experiment;
 
+import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
 import org.getafix.localcluster.workload.SyntheticDataset;
@@ -85,7 +86,8 @@ public record QueueingControlExperiment(LocalDruidCluster cluster, SyntheticData
         cluster,
         dataset,
         LaningExperiment.Settings.standard(settings.quick(), LaningExperiment.BUDGET_SPLIT_NONE,
-                                           LaningWorkload.HOURLY, settings.queryIdPrefix())
+                                           SubQuerySplit.Trigger.LATE, LaningWorkload.HOURLY,
+                                           settings.queryIdPrefix())
     );
   }
 
