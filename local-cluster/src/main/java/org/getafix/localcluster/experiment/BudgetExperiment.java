@@ -676,4 +676,10 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     }
     return values.length == 0 ? Double.NaN : sum / values.length;
   }
+
+  /** The 99th percentile (nearest rank) of {@code sorted}, in ascending order; NaN if empty. */
+  static double p99(double[] sorted)
+  {
+    return sorted.length == 0 ? Double.NaN : sorted[(int) Math.ceil(0.99 * sorted.length) - 1];
+  }
 }

@@ -56,7 +56,7 @@ public record ConcurrencyProbe(List<Level> levels)
           clients,
           millis.length,
           BudgetExperiment.mean(millis),
-          millis.length == 0 ? Double.NaN : millis[(int) Math.ceil(0.99 * millis.length) - 1],
+          BudgetExperiment.p99(millis),
           stopMillis > fromMillis ? millis.length * 1000.0 / (stopMillis - fromMillis) : Double.NaN
       );
     }

@@ -78,7 +78,7 @@ public record LoadStep(
         window.size() - millis.length - rejected,
         (int) window.stream().filter(o -> o.status() == OK && o.answeredShare() < 1).count(),
         BudgetExperiment.mean(millis),
-        millis.length == 0 ? Double.NaN : millis[(int) Math.ceil(0.99 * millis.length) - 1],
+        BudgetExperiment.p99(millis),
         window.stream().mapToDouble(LoadStep::quality).average().orElse(Double.NaN),
         millis.length * 1000.0 / (toMillis - fromMillis),
         budgetMillis,

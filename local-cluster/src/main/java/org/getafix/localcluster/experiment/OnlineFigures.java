@@ -34,7 +34,7 @@ public record OnlineFigures(
         answered.size(),
         (int) answered.stream().filter(o -> o.answeredShare() < 1).count(),
         BudgetExperiment.mean(millis),
-        millis.length == 0 ? Double.NaN : millis[(int) Math.ceil(0.99 * millis.length) - 1],
+        BudgetExperiment.p99(millis),
         answered.stream()
                 .mapToDouble(BudgetLoad.Outcome::answeredShare)
                 .filter(Double::isFinite)
