@@ -44,15 +44,17 @@ public final class BudgetedQuery<T>
   /** Hears how a budgeted query went. Every method runs on a query or mature-run thread and must not block. */
   public interface Listener
   {
-    /** The online answer is complete after {@code elapsedMillis}; {@link #coverage()} is final. */
+    /**
+     * The online answer is complete, {@code elapsedMillis} after the query {@link #startMillis() started};
+     * {@link #coverage()} is final.
+     */
     default void onAnswered(BudgetedQuery<?> query, List<?> rows, long elapsedMillis)
     {
     }
 
     /**
-     * The online answer's last row went on to Druid's writer, {@code elapsedMillis} after the query reached the
-     * walker: what its client waits, but for the Broker's work before the walker (parsing, authorisation, laning).
-     * Not called for an answer the client stopped reading.
+     * The online answer has gone to its client, {@code elapsedMillis} after the query {@link #startMillis() started}:
+     * what its client waits ({@link RequestClock}). Not called for an answer the client stopped reading.
      */
     default void onDelivered(BudgetedQuery<?> query, long elapsedMillis)
     {
@@ -137,6 +139,10 @@ public final class BudgetedQuery<T>
     return budget;
   }
 
+  /**
+   * When the query's budget started, epoch milliseconds: its request's arrival at the Broker ({@link RequestClock}), or
+   * when it reached the walker if no request of a client's is behind it.
+   */
   public long startMillis()
   {
     return startMillis;

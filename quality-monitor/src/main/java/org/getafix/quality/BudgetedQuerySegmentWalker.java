@@ -19,6 +19,7 @@ import org.joda.time.Interval;
 
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -28,7 +29,8 @@ import java.util.function.LongSupplier;
  * is planned and run as its stamped self, and its answer is held back until every Historical has answered or been cut
  * off, so that the response context, which Druid sends as a header before the first result, carries the whole
  * coverage. Then the query's listeners hear of its answer, or of its failure; a partial answer the query does not
- * allow is a failure, a timeout (HTTP 504) as in stock Druid.
+ * allow is a failure, a timeout (HTTP 504) as in stock Druid. A budget runs, and a response time counts, from the
+ * arrival of the request that asked for the query to the end of its response ({@link RequestClock}).
  *
  * <p>Any other query is Druid's: a query that {@link BudgetedQueries#leavesToDruid leaves} nothing for the quality
  * monitor to do gets Druid's own runner, untouched, decided once from a few lookups before anything else, so that a
@@ -46,6 +48,7 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
   private final BudgetedQueries budgetedQueries;
   private final Admission admission;
   private final Replays replays;
+  private final RequestClock requestClock;
   private final LongSupplier clock;
 
   @Inject
@@ -53,10 +56,11 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
       ClientQuerySegmentWalker delegate,
       BudgetedQueries budgetedQueries,
       Admission admission,
-      Replays replays
+      Replays replays,
+      RequestClock requestClock
   )
   {
-    this(delegate, budgetedQueries, admission, replays, System::currentTimeMillis);
+    this(delegate, budgetedQueries, admission, replays, requestClock, System::currentTimeMillis);
   }
 
   BudgetedQuerySegmentWalker(
@@ -64,6 +68,7 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
       BudgetedQueries budgetedQueries,
       Admission admission,
       Replays replays,
+      RequestClock requestClock,
       LongSupplier clock
   )
   {
@@ -71,6 +76,7 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
     this.budgetedQueries = budgetedQueries;
     this.admission = admission;
     this.replays = replays;
+    this.requestClock = requestClock;
     this.clock = clock;
   }
 
@@ -94,9 +100,13 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
 
   private <T> QueryRunner<T> budgeted(Query<T> query, Function<Query<T>, QueryRunner<T>> runnerFor)
   {
-    final long start = clock.getAsLong();
+    final long now = clock.getAsLong();
+    // A query served in a request counts from the request's arrival and to its response's end (RequestClock): its
+    // budget then holds for what its client waits, SQL planning and the writing of the rows included.
+    final RequestClock.ServedRequest request = requestClock.current();
+    final long start = request == null ? now : Math.min(request.arrivalMillis(), now);
     final BudgetedQuery<T> budgeted = budgetedQueries.start(query, start);
-    replays.arrived(start);
+    replays.arrived(now);
     if (budgeted == null) {
       return replays.counted(watchTimeout(query, runnerFor.apply(query)));
     }
@@ -142,16 +152,20 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
             if (!isDone) {
               return;
             }
-            final long now = clock.getAsLong();
-            if (thrown == null) {
-              // The time a controller holds to its target includes the merge and the writing of the rows, which
-              // under load take a share of the response time its client sees.
-              budgeted.delivered(now - start);
-            }
-            if (coverage.timedOut()) {
-              // It waited until its deadline: how long its merge and the writing of its rows take from there sets
-              // the reserve later deadlines keep.
-              budgetedQueries.answeredAfterDeadline(now - budgeted.deadlineMillis());
+            final LongConsumer atResponseEnd = endMillis -> {
+              if (thrown == null) {
+                // The time a controller holds to its target includes the merge and the writing of the rows, which
+                // under load take a share of the response time its client sees.
+                budgeted.delivered(endMillis - start);
+              }
+              if (coverage.timedOut()) {
+                // It waited until its deadline: how long its merge and the writing of its rows take from there sets
+                // the reserve later deadlines keep.
+                budgetedQueries.answeredAfterDeadline(endMillis - budgeted.deadlineMillis());
+              }
+            };
+            if (request == null || !request.whenEnded(atResponseEnd)) {
+              atResponseEnd.accept(clock.getAsLong());
             }
           }
         });

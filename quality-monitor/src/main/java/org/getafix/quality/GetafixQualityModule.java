@@ -8,6 +8,7 @@ import com.google.inject.Provider;
 import com.google.inject.Provides;
 import com.google.inject.ProvisionException;
 import com.google.inject.name.Named;
+import com.google.inject.multibindings.Multibinder;
 import com.google.inject.name.Names;
 import org.apache.druid.client.QueryableDruidServer;
 import org.apache.druid.guice.Jerseys;
@@ -20,6 +21,7 @@ import org.apache.druid.initialization.DruidModule;
 import org.apache.druid.java.util.common.logger.Logger;
 import org.apache.druid.query.QuerySegmentWalker;
 import org.apache.druid.server.ClientQuerySegmentWalker;
+import org.apache.druid.server.initialization.jetty.ServletFilterHolder;
 import org.getafix.core.contract.OwnedProperties;
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.redundancy.HedgePolicy;
@@ -36,7 +38,8 @@ import java.util.Random;
  * these bindings replace the two that {@code CliBroker} makes: the per-Historical client factory and the query
  * segment walker. Adds the budgeted queries' concerns (metrics, budget control, admission, mature runs and their
  * replays, quality profiles; these three are lifecycle-managed: their threads stop with the Broker, and the profiles
- * are read back from their file at start and saved at stop), hedged sub-queries (off by default) and their endpoint.
+ * are read back from their file at start and saved at stop), hedged sub-queries (off by default), their endpoint, and
+ * the {@link RequestClock} on the query paths, from which budgets and response times count.
  */
 @LoadScope(roles = "broker")
 public class GetafixQualityModule implements DruidModule
@@ -102,6 +105,8 @@ public class GetafixQualityModule implements DruidModule
     binder.bind(QuerySegmentWalker.class).to(BudgetedQuerySegmentWalker.class).in(LazySingleton.class);
     // One Druid walker, which budgeted queries wrap and replays run through; Druid binds only the interface to it.
     binder.bind(ClientQuerySegmentWalker.class).in(LazySingleton.class);
+    binder.bind(RequestClock.class).in(LazySingleton.class);
+    Multibinder.newSetBinder(binder, ServletFilterHolder.class).addBinding().to(RequestClock.Holder.class);
   }
 
   /** The Broker's recent latency of each server it sends sub-queries to; fed only while hedging is on. */

@@ -117,6 +117,7 @@ class BudgetedQuerySegmentWalkerTest
     final Admission admission;
     final BudgetedQueries budgetedQueries;
     final Replays replays;
+    final RequestClock requestClock;
     final BudgetedQuerySegmentWalker walker;
     /** The admission controller's clock, which a test moves past the end of a window. */
     final AtomicLong admissionMillis = new AtomicLong();
@@ -141,7 +142,8 @@ class BudgetedQuerySegmentWalkerTest
       this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, new BudgetSplit(config, profiles),
                                    matureRuns, metrics, profiles,
                                    new RecentCoverage(), new DeadlineReserve(0.25), replays);
-      this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, replays, clock);
+      this.requestClock = new RequestClock(clock);
+      this.walker = new BudgetedQuerySegmentWalker(inner, budgetedQueries, admission, replays, requestClock, clock);
       if (inner instanceof RecordingWalker) {
         ((RecordingWalker) inner).budgetedQueries = budgetedQueries;
       }
@@ -331,6 +333,55 @@ class BudgetedQuerySegmentWalkerTest
     // It starts at the fourth reading of the clock.
     final long second = inner.deadlines.get(1) - (NOW + 1500);
     assertTrue(second < 200, "budget " + second);
+  }
+
+  /**
+   * A query a client asked for in a request counts from the request's arrival, 30 ms before the walker saw it (Jetty's
+   * queue, parsing, SQL planning), to the end of its response, 60 ms after its last row left the walker: its deadline is
+   * earlier by the time already gone, and its controller hears the whole time once the response has ended.
+   */
+  @Test
+  void aQueryServedInARequestCountsFromItsArrivalToItsResponsesEnd() throws Exception
+  {
+    final AtomicLong now = new AtomicLong(NOW);
+    final RecordingWalker inner = new RecordingWalker();
+    final Broker broker = new Broker(
+        inner,
+        config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200, "controlMode", "INTEGRAL")),
+        now::get
+    );
+    broker.requestClock.doFilter(RequestClockTest.jettyRequest(NOW - 30), null, (request, response) -> {
+      run(broker.walker, query(Map.of()), ResponseContext.createEmpty());
+      assertNull(broker.controllerState("ds").get("responseTimeEstimateMs"), "the response has not gone yet");
+      now.addAndGet(60);
+    });
+    assertEquals(NOW - 30 + 200, inner.deadlines.get(0), "the budget runs from the arrival");
+    assertEquals(90.0, (double) broker.controllerState("ds").get("responseTimeEstimateMs"), 1e-9);
+  }
+
+  /**
+   * A result read after the request that ran its query has ended (as a JDBC client fetches in later frames) counts to
+   * its last row, as a query run off a request thread does.
+   */
+  @Test
+  void aResultReadAfterItsRequestEndedCountsToItsLastRow() throws Exception
+  {
+    final AtomicLong now = new AtomicLong(NOW);
+    final RecordingWalker inner = new RecordingWalker();
+    final Broker broker = new Broker(
+        inner,
+        config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200, "controlMode", "INTEGRAL")),
+        now::get
+    );
+    final TimeseriesQuery query = query(Map.of());
+    final List<Sequence<Result<TimeseriesResultValue>>> results = new ArrayList<>();
+    broker.requestClock.doFilter(RequestClockTest.jettyRequest(NOW - 30), null, (request, response) -> results.add(
+        broker.walker.getQueryRunnerForIntervals(query, List.of(Intervals.of("2025-01-01/2025-01-02")))
+                     .run(QueryPlus.wrap(query), ResponseContext.createEmpty())
+    ));
+    now.addAndGet(100);
+    results.get(0).toList();
+    assertEquals(130.0, (double) broker.controllerState("ds").get("responseTimeEstimateMs"), 1e-9);
   }
 
   @Test
