@@ -116,10 +116,12 @@ final class QueueingControlBench
     return String.format(
         Locale.ROOT,
         "client-side response time after the step %+.1f%% off T (the controller's own estimate %+.1f%%), settled "
-        + "after %s intervals (%d after the step, %d before), budget x%.2f, %d failed",
+        + "after %s intervals (a settling window's noise ±%.1f%% of T), %d after the step, %d before, budget x%.2f, "
+        + "%d failed",
         100 * result.rtErrorAfter(),
         100 * (result.estimateAfter() / result.targetMillis() - 1),
         result.settlingIntervals() == null ? "no" : String.valueOf(result.settlingIntervals()),
+        100 * result.windowNoise(),
         result.intervalsAfter().size(), result.intervalsBefore().size(), result.budgetRatio(), result.failed()
     );
   }
@@ -209,7 +211,12 @@ final class QueueingControlBench
             + "sent after it are each taken in completion order and cut into control intervals of %d answers (the "
             + "controller's period). The error is the mean response time over the late half of the intervals after "
             + "the step against T; settling counts the intervals after the step until the mean over the last %d "
-            + "intervals stays within %.0f%% of T (none: it did not settle). Failed queries count in no interval.</p>",
+            + "intervals stays within %.0f%% of T (none: it did not settle). A settling window's noise is the "
+            + "standard error of its mean from the spread of the late answers: how far the windowed mean wanders "
+            + "even when the true mean is exactly T. A window is outside the band by chance 5%% of the time at a "
+            + "noise of half the band and a third of the time at the band's width; settling ends after the last "
+            + "window outside, so from about a third of the band on, some window near the end of a run is outside "
+            + "and no run can show settling, however its controller does. Failed queries count in no interval.</p>",
             ControlBench.MODE, ArrivalSchedule.STEP_FACTOR, BudgetExperiment.INTERVAL,
             ClientControlResult.SETTLE_WINDOW, 100 * ControlResult.SETTLE_BAND
         ))

@@ -22,8 +22,8 @@ class QueueingControlBenchTest
   private static final QueueingCalibration CALIBRATION = QueueingCalibration.of(PROBE);
   /** On target and settled at once; 8% off and never settled. */
   private static final List<ClientControlResult> RESULTS = List.of(
-      new ClientControlResult(List.of(300.0, 320.0), List.of(390.0, 392.0, 388.0, 390.0), 390, 0.0, 0, 900, 450, 385, 0),
-      new ClientControlResult(List.of(300.0), List.of(421.2, 421.2), 390, 0.08, null, 900, 600, 380, 2)
+      new ClientControlResult(List.of(300.0, 320.0), List.of(390.0, 392.0, 388.0, 390.0), 390, 0.0, 0, 0.02, 900, 450, 385, 0),
+      new ClientControlResult(List.of(300.0), List.of(421.2, 421.2), 390, 0.08, null, 0.03, 900, 600, 380, 2)
   );
 
   @Test
@@ -64,7 +64,7 @@ class QueueingControlBenchTest
     assertEquals(2, html.split("<img").length - 1, "the intervals' chart and the runs' ratios");
     final String text = QueueingControlBench.text(CALIBRATION, 60, RESULTS);
     assertTrue(text.contains("run 2: client-side response time after the step +8.0% off T (the controller's own "
-                             + "estimate -2.6%), settled after no"), text);
+                             + "estimate -2.6%), settled after no intervals (a settling window's noise ±3.0% of T)"), text);
     assertTrue(text.contains("1.30x capacity"), text);
   }
 }

@@ -25,6 +25,12 @@ import static org.getafix.localcluster.experiment.BudgetExperiment.INTERVAL;
  * @param rtErrorAfter      late-half mean after the step over T, minus 1; NaN without intervals after the step
  * @param settlingIntervals intervals after the step until the windowed mean stays within the band; null if it is
  *                          outside the band at the end of the run, i.e. did not settle
+ * @param windowNoise       the standard error of a settling window's mean, as a share of T, from the spread of the
+ *                          answers in the late half after the step: how far the windowed mean wanders when the
+ *                          controller holds the true mean exactly. Beside the band it tells whether a run could show
+ *                          settling at all: a window is outside the band by chance 5% of the time at a noise of half
+ *                          the band, a third of the time at the band's width, and settling ends only after the last
+ *                          window outside, of some 80 in a run
  * @param budgetBefore      the controller's mean budget over the late half of the time before the step; NaN unread
  * @param budgetAfter       the same after the step
  * @param estimateAfter     the controller's own response-time estimate (ms), its mean over the late half of the time
@@ -38,6 +44,7 @@ public record ClientControlResult(
     long targetMillis,
     double rtErrorAfter,
     Integer settlingIntervals,
+    double windowNoise,
     double budgetBefore,
     double budgetAfter,
     double estimateAfter,
@@ -71,13 +78,17 @@ public record ClientControlResult(
   {
     final List<BudgetLoad.Outcome> answered = outcomes.stream().filter(o -> o.status() == OK).toList();
     final List<Double> before = intervalMeans(answered.stream().filter(o -> startMillis(o) < stepMillis).toList());
-    final List<Double> after = intervalMeans(answered.stream().filter(o -> startMillis(o) >= stepMillis).toList());
+    final List<BudgetLoad.Outcome> afterStep = answered.stream().filter(o -> startMillis(o) >= stepMillis).toList();
+    final List<Double> after = intervalMeans(afterStep);
+    final List<BudgetLoad.Outcome> lateAnswers =
+        byCompletion(afterStep).subList(after.size() / 2 * INTERVAL, after.size() * INTERVAL);
     return new ClientControlResult(
         before,
         after,
         targetMillis,
         mean(after.subList(after.size() / 2, after.size())) / targetMillis - 1,
         settlingIntervals(after, targetMillis),
+        standardDeviation(lateAnswers) / Math.sqrt(SETTLE_WINDOW * INTERVAL) / targetMillis,
         meanRead(budgets, BUDGET, stepMillis / 2, stepMillis),
         meanRead(budgets, BUDGET, (stepMillis + endMillis) / 2, endMillis),
         meanRead(budgets, ESTIMATE, (stepMillis + endMillis) / 2, endMillis),
@@ -94,9 +105,7 @@ public record ClientControlResult(
   /** Mean response time of each whole interval of {@link BudgetExperiment#INTERVAL} answers, in completion order. */
   static List<Double> intervalMeans(List<BudgetLoad.Outcome> answered)
   {
-    final List<BudgetLoad.Outcome> byCompletion = answered.stream()
-                                                          .sorted((a, b) -> Integer.compare(a.index(), b.index()))
-                                                          .toList();
+    final List<BudgetLoad.Outcome> byCompletion = byCompletion(answered);
     final List<Double> means = new ArrayList<>();
     for (int k = 0; (k + 1) * INTERVAL <= byCompletion.size(); k++) {
       means.add(byCompletion.subList(k * INTERVAL, (k + 1) * INTERVAL)
@@ -106,6 +115,19 @@ public record ClientControlResult(
                             .orElseThrow());
     }
     return means;
+  }
+
+  private static List<BudgetLoad.Outcome> byCompletion(List<BudgetLoad.Outcome> answered)
+  {
+    return answered.stream().sorted((a, b) -> Integer.compare(a.index(), b.index())).toList();
+  }
+
+  /** The sample standard deviation of the answers' response times; NaN for fewer than two. */
+  private static double standardDeviation(List<BudgetLoad.Outcome> answers)
+  {
+    final double mean = answers.stream().mapToLong(BudgetLoad.Outcome::millis).average().orElse(Double.NaN);
+    final double squares = answers.stream().mapToDouble(o -> (o.millis() - mean) * (o.millis() - mean)).sum();
+    return answers.size() < 2 ? Double.NaN : Math.sqrt(squares / (answers.size() - 1));
   }
 
   /**
@@ -156,6 +178,7 @@ public record ClientControlResult(
     figures.put("intervalsAfterStep", intervalsAfter.size());
     figures.put("rtErrorAfter", rtErrorAfter);
     figures.put("settlingIntervalsAfterStep", settlingIntervals);
+    figures.put("settleWindowNoise", windowNoise);
     figures.put("lateBudgetBeforeMs", budgetBefore);
     figures.put("lateBudgetAfterMs", budgetAfter);
     figures.put("lateControllerEstimateAfterMs", estimateAfter);

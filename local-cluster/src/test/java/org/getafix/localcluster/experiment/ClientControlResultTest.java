@@ -72,6 +72,7 @@ class ClientControlResultTest
     assertEquals(List.of(200.0), result.intervalsBefore(), "the query answered after the step was sent before it");
     assertEquals(List.of(800.0, 400.0), result.intervalsAfter(), "the failed query counts in no interval");
     assertEquals(0, result.rtErrorAfter(), 1e-12, "the late half is the 400 ms interval");
+    assertEquals(0, result.windowNoise(), 1e-12, "whose answers all took 400 ms");
     assertNull(result.settlingIntervals(), "the last window is 600 ms");
     assertEquals(1, result.failed());
     assertEquals(1_000, result.budgetBefore(), 1e-12, "the late half of the time before the step: 5 s on");
@@ -79,5 +80,25 @@ class ClientControlResultTest
     assertEquals(0.5, result.budgetRatio(), 1e-12);
     assertEquals(370, result.estimateAfter(), 1e-12, "the controller's estimate, 15 s on");
     assertEquals(List.of(800L, 400L), result.figures().get("meanRtMsAfterStep"));
+  }
+
+  /**
+   * The late half's answers alternate 300 and 500 ms: their standard deviation is 105.4 ms, and a window of 50 such
+   * answers has a mean that wanders by 105.4 / √50 = 14.9 ms, 3.7% of T, against a band of 5%.
+   */
+  @Test
+  void theWindowsNoiseIsTheStandardErrorOfItsMeanFromTheLateAnswersSpread()
+  {
+    final List<BudgetLoad.Outcome> outcomes = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      outcomes.add(outcome(i, 200, 900, 10_000 + i));
+    }
+    for (int i = 10; i < 20; i++) {
+      outcomes.add(outcome(i, 200, i % 2 == 0 ? 300 : 500, 11_000 + i));
+    }
+    final ClientControlResult result = ClientControlResult.of(outcomes, List.of(), 10_000, 20_000, TARGET);
+    final double deviation = Math.sqrt(10 * 100.0 * 100.0 / 9);
+    assertEquals(deviation / Math.sqrt(50) / TARGET, result.windowNoise(), 1e-12);
+    assertEquals(0.037, result.windowNoise(), 0.001);
   }
 }
