@@ -23,8 +23,9 @@ import java.util.function.LongSupplier;
 
 /**
  * Admission control on the Broker (Ubora §8), off unless {@code druid.getafix.quality.admission} is set. Either an
- * {@link AdmissionController} watches high-priority queries (their mature-run answer quality, or their timeout rate
- * as the baseline) over time windows and sheds low-priority ones while that signal is below target, or
+ * {@link AdmissionController} watches high-priority queries (their mature-run answer quality, with a sample skipped
+ * for want of room counted at the quality the learned profile gives its coverage; or their timeout rate as the
+ * baseline) over time windows and sheds low-priority ones while that signal is below target, or
  * ({@code GRADIENT2}) a {@link GradientAdmission} sheds low-priority queries beyond the concurrency limit Gradient2
  * sets from the queries' round-trip times. A shed query fails with HTTP 429 as when Druid's own query scheduler turns
  * a query away ({@link QueryCapacityExceededException}), so clients that retry on Druid's capacity errors retry these
@@ -53,14 +54,22 @@ public class Admission implements BudgetedQuery.Listener
   private final LongSupplier millisClock;
   private final AtomicLong shed = new AtomicLong();
   private final AtomicLong admittedLowPriority = new AtomicLong();
+  private final QualityProfiles profiles;
+  private final AtomicLong skippedSamplesCounted = new AtomicLong();
 
   @Inject
-  public Admission(QualityConfig config, ServiceEmitter emitter)
+  public Admission(QualityConfig config, ServiceEmitter emitter, QualityProfiles profiles)
   {
-    this(config, emitter, System::currentTimeMillis, System::nanoTime);
+    this(config, emitter, profiles, System::currentTimeMillis, System::nanoTime);
   }
 
-  Admission(QualityConfig config, ServiceEmitter emitter, LongSupplier millisClock, LongSupplier nanoClock)
+  Admission(
+      QualityConfig config,
+      ServiceEmitter emitter,
+      QualityProfiles profiles,
+      LongSupplier millisClock,
+      LongSupplier nanoClock
+  )
   {
     this.mode = config.getAdmission() == null ? QualityConfig.AdmissionMode.OFF : config.getAdmission();
     this.admissionConfig = config.admissionConfig();
@@ -82,6 +91,7 @@ public class Admission implements BudgetedQuery.Listener
     }
     this.lowPriorityBelow = config.getLowPriorityBelow();
     this.emitter = emitter;
+    this.profiles = profiles;
     this.millisClock = millisClock;
   }
 
@@ -161,6 +171,22 @@ public class Admission implements BudgetedQuery.Listener
   public void onAnswered(BudgetedQuery<?> query, List<?> rows, long elapsedMillis)
   {
     completed(query.query(), query.coverage().timedOut());
+    if (guidedByQuality() && query.skippedSample() && isHighPriority(query.query())) {
+      // A sample is skipped when the mature runs have no room, i.e. when late sub-queries pile up on a slow
+      // Historical and answers are worst: left out, it would leave its window to the samples of better moments, and
+      // the controller would admit the more, the worse it gets. It counts at once, with the quality its class's
+      // profile, learned from the mature runs, gives its coverage.
+      skippedSamplesCounted.incrementAndGet();
+      controller.onHighPriorityQuality(
+          profiles.profile(QualityProfiles.queryClass(query.query())).quality(query.coverage().fraction()),
+          millisClock.getAsLong()
+      );
+    }
+  }
+
+  private boolean guidedByQuality()
+  {
+    return controller != null && admissionConfig.signal() == AdmissionConfig.Signal.ANSWER_QUALITY;
   }
 
   @Override
@@ -172,7 +198,8 @@ public class Admission implements BudgetedQuery.Listener
   @Override
   public void onQualityMeasured(BudgetedQuery<?> query, AnswerQuality quality)
   {
-    if (controller != null && isHighPriority(query.query())) {
+    // A skipped sample that a replay measures later counted when it answered.
+    if (controller != null && isHighPriority(query.query()) && !query.skippedSample()) {
       controller.onHighPriorityQuality(quality.quality(), millisClock.getAsLong());
     }
   }
@@ -230,6 +257,7 @@ public class Admission implements BudgetedQuery.Listener
       final double signal = controller.signal();
       state.put("highPrioritySignal", Double.isFinite(signal) ? signal : null);
       state.put("lowPriorityAdmitFraction", controller.lowPriorityAdmitFraction());
+      state.put("skippedSamplesCounted", skippedSamplesCounted.get());
     } else {
       state.put("limit", gradient.limit());
       state.put("inFlight", gradient.inFlight());

@@ -107,6 +107,7 @@ public class BudgetedQueries
       return null;
     }
     final QueryBudget budget = asked != null ? asked : budgetSplit.start(query, controller, startMillis);
+    final MatureRun matureRun = matureRuns.sample(query, startMillis);
     final BudgetedQuery<T> budgeted = new BudgetedQuery<>(
         query,
         UUID.randomUUID().toString(),
@@ -114,7 +115,8 @@ public class BudgetedQueries
         deadlineReserve.reserveMillis(budget.millis()),
         startMillis,
         allowsPartialAnswers(query),
-        matureRuns.sample(query, startMillis),
+        matureRun,
+        matureRun == null && matureRuns.sampled(query),
         listeners
     );
     running.put(reference(budgeted.stamped()), budgeted);

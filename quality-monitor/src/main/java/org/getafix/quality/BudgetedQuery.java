@@ -38,6 +38,7 @@ public final class BudgetedQuery<T>
   private final boolean partialAllowed;
   @Nullable
   private final MatureRun matureRun;
+  private final boolean skippedSample;
   private final List<Listener> listeners;
   private final AtomicReference<Coverage> coverage = new AtomicReference<>(Coverage.none());
 
@@ -76,7 +77,8 @@ public final class BudgetedQuery<T>
    * @param reference      the unguessable {@value QueryContextKeys#QUERY_REF} its sub-queries carry
    * @param reserveMillis  how long before the budget ends it stops waiting for Historicals, to merge and send
    * @param partialAllowed whether it answers with what came in by the deadline, or fails if anything was late
-   * @param matureRun      its mature run, null if it is not sampled
+   * @param matureRun      its mature run, null if it is not sampled or was skipped
+   * @param skippedSample  whether it was sampled but got no mature run: {@code maxMatureRuns} were in flight
    */
   BudgetedQuery(
       Query<T> query,
@@ -86,6 +88,7 @@ public final class BudgetedQuery<T>
       long startMillis,
       boolean partialAllowed,
       @Nullable MatureRun matureRun,
+      boolean skippedSample,
       List<Listener> listeners
   )
   {
@@ -95,6 +98,7 @@ public final class BudgetedQuery<T>
     this.deadlineMillis = startMillis + budget.millis() - reserveMillis;
     this.partialAllowed = partialAllowed;
     this.matureRun = matureRun;
+    this.skippedSample = skippedSample;
     this.listeners = List.copyOf(listeners);
     // In whole milliseconds, so that a controller-set budget is visible too. The Broker's caches are off: a partial
     // answer must not be stored as the answer, and a segment answered from the Broker's own cache would not be
@@ -167,6 +171,12 @@ public final class BudgetedQuery<T>
   MatureRun matureRun()
   {
     return matureRun;
+  }
+
+  /** Sampled, but no mature run had room: its quality is measured only if a replay measures it later. */
+  boolean skippedSample()
+  {
+    return skippedSample;
   }
 
   /** What the sub-queries have covered so far; final once the query is answered. */

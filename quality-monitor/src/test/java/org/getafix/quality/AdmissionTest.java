@@ -30,7 +30,7 @@ class AdmissionTest
   private Admission admission(Map<String, Object> properties)
   {
     final QualityConfig config = new DefaultObjectMapper().convertValue(properties, QualityConfig.class).validate();
-    return new Admission(config, emitted.serviceEmitter(), millis::get, nanos::get);
+    return new Admission(config, emitted.serviceEmitter(), new QualityProfiles(), millis::get, nanos::get);
   }
 
   private static TimeseriesQuery withPriority(int priority)
@@ -45,7 +45,14 @@ class AdmissionTest
 
   private static BudgetedQuery<?> budgeted(TimeseriesQuery query)
   {
-    return new BudgetedQuery<>(query, "ref", QueryBudget.askedIn(query.context(), 300_000), 0, 0, true, null, List.of());
+    return budgeted(query, false);
+  }
+
+  private static BudgetedQuery<?> budgeted(TimeseriesQuery query, boolean skippedSample)
+  {
+    return new BudgetedQuery<>(
+        query, "ref", QueryBudget.askedIn(query.context(), 300_000), 0, 0, true, null, skippedSample, List.of()
+    );
   }
 
   private static AnswerQuality quality(double quality)
@@ -83,6 +90,49 @@ class AdmissionTest
     assertEquals(1L, admission.state().get("shedQueries"));
     assertEquals(List.of(1), emitted.values("getafix/query/shed"));
     assertEquals("ANSWER_QUALITY", emitted.dimensions("getafix/query/shed").get(0).get("signal"));
+  }
+
+  /**
+   * A high-priority sample that found no room for a mature run counts when it answers, at the quality the (untrained,
+   * linear) profile gives its coverage, a quarter; its replay's measurement later does not count again, and an answer
+   * that was never sampled says nothing about quality.
+   */
+  @Test
+  void aSkippedHighPrioritySampleCountsAtOnceAtTheQualityItsCoveragePredicts()
+  {
+    final Admission admission = admission(Map.of(
+        "admission", "ANSWER_QUALITY",
+        "admissionWindowMs", 100
+    ));
+    final BudgetedQuery<?> skipped = budgeted(withPriority(0), true);
+    skipped.answeredInTime(1);
+    skipped.late(List.of(
+        "2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z",
+        "2025-01-01T02:00:00.000Z/2025-01-01T03:00:00.000Z",
+        "2025-01-01T03:00:00.000Z/2025-01-01T04:00:00.000Z"
+    ));
+    admission.onAnswered(skipped, List.of(), 100);
+    admission.onQualityMeasured(skipped, quality(1.0));
+    final BudgetedQuery<?> unsampled = budgeted(withPriority(0), false);
+    unsampled.late(List.of("2025-01-01T00:00:00.000Z/2025-01-01T01:00:00.000Z"));
+    admission.onAnswered(unsampled, List.of(), 100);
+    admission.onAnswered(budgeted(withPriority(-1), true), List.of(), 100);
+    millis.set(100);
+    // The next low-priority query, in the next window, closes this one: a quarter is far below the target.
+    assertThrows(QueryCapacityExceededException.class, () -> admission.admit(withPriority(-1)));
+    assertEquals(0.25, (double) admission.state().get("highPrioritySignal"), 1e-9, admission.state().toString());
+    assertEquals(1L, admission.state().get("skippedSamplesCounted"));
+  }
+
+  @Test
+  void theTimeoutRateIgnoresSkippedSamplesQuality()
+  {
+    final Admission admission = admission(Map.of(
+        "admission", "TIMEOUT_RATE",
+        "admissionWindowMs", 100
+    ));
+    admission.onAnswered(budgeted(withPriority(0), true), List.of(), 100);
+    assertEquals(0L, admission.state().get("skippedSamplesCounted"));
   }
 
   @Test

@@ -42,7 +42,7 @@ class BudgetControlTest
 
   private static <T> BudgetedQuery<T> budgeted(Query<T> query, QueryBudget budget)
   {
-    return new BudgetedQuery<>(query, "ref", budget, 0, 0, true, null, List.of());
+    return new BudgetedQuery<>(query, "ref", budget, 0, 0, true, null, false, List.of());
   }
 
   @Test

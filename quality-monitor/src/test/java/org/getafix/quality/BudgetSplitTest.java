@@ -68,7 +68,7 @@ class BudgetSplitTest
       final MatureRuns matureRuns =
           new MatureRuns(config, metrics, null, new DefaultObjectMapper(), new DruidHttpClientConfig());
       final QualityProfiles profiles = new LearnedProfiles();
-      final Admission admission = new Admission(config, emitter);
+      final Admission admission = new Admission(config, emitter, new QualityProfiles());
       this.split = new BudgetSplit(config, profiles);
       this.queries = new BudgetedQueries(
           config, admission, new BudgetControl(config, emitter), split, matureRuns, metrics, profiles,

@@ -182,7 +182,7 @@ class BudgetedDruidClientTest
     metrics = new QualityMetrics(emitter);
     matureRuns = new MatureRuns(config, metrics, CONGLOMERATE, MAPPER, new DruidHttpClientConfig());
     final BudgetControl budgetControl = new BudgetControl(config, emitter);
-    final Admission admission = new Admission(config, emitter);
+    final Admission admission = new Admission(config, emitter, new QualityProfiles());
     final Replays replays =
         new Replays(config, metrics, matureRuns, () -> null, System::currentTimeMillis, Runnable::run, Runnable::run);
     final QualityProfiles profiles = new QualityProfiles();

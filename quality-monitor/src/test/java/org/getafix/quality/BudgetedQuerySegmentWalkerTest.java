@@ -136,9 +136,9 @@ class BudgetedQuerySegmentWalkerTest
       );
       this.config = config;
       this.budgetControl = new BudgetControl(config, emitter);
-      this.admission = new Admission(config, emitter, admissionMillis::get, System::nanoTime);
-      this.replays = new Replays(config, metrics, matureRuns, () -> inner, clock, Runnable::run, Runnable::run);
       final QualityProfiles profiles = new QualityProfiles();
+      this.admission = new Admission(config, emitter, profiles, admissionMillis::get, System::nanoTime);
+      this.replays = new Replays(config, metrics, matureRuns, () -> inner, clock, Runnable::run, Runnable::run);
       this.budgetedQueries = new BudgetedQueries(config, admission, budgetControl, new BudgetSplit(config, profiles),
                                    matureRuns, metrics, profiles,
                                    new RecentCoverage(), new DeadlineReserve(0.25), replays);

@@ -79,6 +79,7 @@ class MatureRunsTest
         0,
         true,
         runs.sample(query, 0),
+        false,
         List.of(qualityMetrics, profiles)
     );
   }
@@ -102,7 +103,7 @@ class MatureRunsTest
         new Replays(config, qualityMetrics, runs, () -> null, () -> 0L, Runnable::run, Runnable::run);
     return new QualityResource(
         config, qualityMetrics, runs, replays, new BudgetControl(config, emitter), new BudgetSplit(config, profiles),
-        new Admission(config, emitter), profiles, new DeadlineReserve(0.25), new RecentCoverage()
+        new Admission(config, emitter, new QualityProfiles()), profiles, new DeadlineReserve(0.25), new RecentCoverage()
     )
         .state();
   }

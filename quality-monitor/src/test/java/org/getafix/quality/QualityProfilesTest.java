@@ -45,7 +45,7 @@ class QualityProfilesTest
                                         .context(Map.of(QueryContextKeys.BUDGET_MS, 100))
                                         .build();
     final BudgetedQuery<?> budgeted = new BudgetedQuery<>(
-        query, "ref", QueryBudget.askedIn(query.context(), 1000), 0, 0, true, null, List.of(profiles)
+        query, "ref", QueryBudget.askedIn(query.context(), 1000), 0, 0, true, null, false, List.of(profiles)
     );
     budgeted.answeredInTime(1);
     budgeted.late(List.of("2025-01-01T00:00:00.000Z/2025-01-01T01:00:00.000Z"));

@@ -29,7 +29,7 @@ class RecentCoverageTest
                                         .context(Map.of(QueryContextKeys.BUDGET_MS, 100, "queryId", queryId, "sqlQueryId", sqlQueryId))
                                         .build();
     final BudgetedQuery<?> budgeted = new BudgetedQuery<>(
-        query, "ref", QueryBudget.askedIn(query.context(), 1000), 0, 0, true, null, List.of(recent)
+        query, "ref", QueryBudget.askedIn(query.context(), 1000), 0, 0, true, null, false, List.of(recent)
     );
     budgeted.answeredInTime(1);
     budgeted.late(List.of(lateInterval));

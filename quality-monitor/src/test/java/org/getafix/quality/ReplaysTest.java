@@ -120,7 +120,7 @@ class ReplaysTest
     replays = new Replays(config, metrics, matureRuns, () -> walker, now::get, tasks::add, tasks::add);
     budgetedQueries = new BudgetedQueries(
         config,
-        new Admission(config, emitter),
+        new Admission(config, emitter, new QualityProfiles()),
         new BudgetControl(config, emitter),
         new BudgetSplit(config, new QualityProfiles()),
         matureRuns,
@@ -190,7 +190,7 @@ class ReplaysTest
     final ServiceEmitter emitter = emitted.serviceEmitter();
     return new QualityResource(
         config, metrics, matureRuns, replays, new BudgetControl(config, emitter),
-        new BudgetSplit(config, new QualityProfiles()), new Admission(config, emitter), new QualityProfiles(), new DeadlineReserve(0.25), new RecentCoverage()
+        new BudgetSplit(config, new QualityProfiles()), new Admission(config, emitter, new QualityProfiles()), new QualityProfiles(), new DeadlineReserve(0.25), new RecentCoverage()
     ).state();
   }
 
