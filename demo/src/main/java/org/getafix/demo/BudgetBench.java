@@ -28,6 +28,13 @@ final class BudgetBench
    */
   static final int LOW_PRIORITY_IN_FLIGHT = 12;
   /**
+   * The admission runs' mature runs at once: one per high-priority client. With the quality monitor's 8, at 16 and 12
+   * low-priority queries in flight neither controller got the high-priority quality back to its target, even with the
+   * low-priority load shut out; the mature runs' late sub-queries, which run on at high priority on the straggler after
+   * their answers, can keep it busy so, and one per client bounds that backlog.
+   */
+  static final int MAX_MATURE_RUNS = BudgetExperiment.CLIENTS;
+  /**
    * A calibrated experiment.
    *
    * @param setup the cluster, the data, the placement and the calibration in words, for the report
@@ -68,7 +75,7 @@ final class BudgetBench
     );
     final BudgetExperiment experiment =
         new BudgetExperiment(cluster, dataset, STRAGGLER, new BudgetExperiment.Settings(
-            bench.stragglerCores(), BudgetExperiment.CLIENTS, LOW_PRIORITY_IN_FLIGHT, "bench-"
+            bench.stragglerCores(), BudgetExperiment.CLIENTS, LOW_PRIORITY_IN_FLIGHT, MAX_MATURE_RUNS, "bench-"
         ));
     bench.progress("placing one replica of each segment, some on the straggler only");
     final long onStraggler = experiment.placeOneReplicaEach();

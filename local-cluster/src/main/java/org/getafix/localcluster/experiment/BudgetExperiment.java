@@ -108,6 +108,8 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   public static final int LOW_PRIORITY_IN_FLIGHT = 8;
   /** The launcher's Broker HTTP threads ({@code druid.server.http.numThreads}). */
   private static final int LAUNCHER_BROKER_HTTP_THREADS = 16;
+  /** The quality monitor's own {@code maxMatureRuns}: the standard setting. */
+  public static final int DEFAULT_MAX_MATURE_RUNS = 8;
   /**
    * How far above {@link #ADMISSION_TARGET} the high-priority queries alone must keep their mean quality at the
    * admission budget ({@link #withProbedAdmissionBudget}): the room low-priority load may take, and admission control
@@ -138,24 +140,37 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
    *                       the admission runs
    * @param lowPriorityInFlight the admission runs' low-priority queries in flight on average, ≥ 1: the arrival
    *                       period is the admission budget over this
+   * @param maxMatureRuns  the admission runs' and the admission budget probe's {@code maxMatureRuns}, ≥ 1. Every
+   *                       high-priority query asks for a mature run, whose late sub-queries run on after its answer,
+   *                       at its priority, on the straggler; the more may run at once, the longer the backlog they
+   *                       leave there for the next queries, which then are late in turn
    * @param queryIdPrefix  the start of every query's id, which tells whose queries they are in the Broker's logs
    */
-  public record Settings(double stragglerCores, int clients, int lowPriorityInFlight, String queryIdPrefix)
+  public record Settings(
+      double stragglerCores,
+      int clients,
+      int lowPriorityInFlight,
+      int maxMatureRuns,
+      String queryIdPrefix
+  )
   {
     public Settings
     {
       if (lowPriorityInFlight < 1) {
         throw new IllegalArgumentException("lowPriorityInFlight must be at least 1, got " + lowPriorityInFlight);
       }
+      if (maxMatureRuns < 1) {
+        throw new IllegalArgumentException("maxMatureRuns must be at least 1, got " + maxMatureRuns);
+      }
     }
 
     /**
-     * {@link #STRAGGLER_CORES}, {@link #CLIENTS} and {@link #LOW_PRIORITY_IN_FLIGHT}, the figures the integration
-     * test's margins were set on.
+     * {@link #STRAGGLER_CORES}, {@link #CLIENTS}, {@link #LOW_PRIORITY_IN_FLIGHT} and
+     * {@link #DEFAULT_MAX_MATURE_RUNS}, the figures the integration test's margins were set on.
      */
     public static Settings standard(String queryIdPrefix)
     {
-      return new Settings(STRAGGLER_CORES, CLIENTS, LOW_PRIORITY_IN_FLIGHT, queryIdPrefix);
+      return new Settings(STRAGGLER_CORES, CLIENTS, LOW_PRIORITY_IN_FLIGHT, DEFAULT_MAX_MATURE_RUNS, queryIdPrefix);
     }
 
     /**
@@ -318,6 +333,11 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
   {
     final List<AdmissionBudgetProbe> probes = new ArrayList<>();
     long budgetMs = calibration.admissionBudgetMs();
+    // The high-priority queries' mature runs as the admission runs will have them.
+    cluster.restartBroker(
+        Map.of("druid.getafix.quality.maxMatureRuns", String.valueOf(settings.maxMatureRuns())),
+        BROKER_RESTART
+    );
     cluster.setCpuQuota(straggler, settings.stragglerCores());
     try {
       for (long candidate : admissionBudgets(calibration.admissionBudgetMs())) {
@@ -481,6 +501,7 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
           "druid.getafix.quality.admissionGradientInitialLimit",
           String.valueOf(settings.clients() + settings.lowPriorityInFlight()),
           "druid.getafix.quality.matureSampleRate", "0",
+          "druid.getafix.quality.maxMatureRuns", String.valueOf(settings.maxMatureRuns()),
           "druid.server.http.numThreads", String.valueOf(settings.brokerHttpThreads())
       ), BROKER_RESTART);
       final BudgetLoad run = new BudgetLoad(cluster, INTERVAL, BudgetExperiment::admitFractionAndSignal);
@@ -550,14 +571,14 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
         "%d Historicals capped at %s cores (cgroups %s), one replica per segment; %d hourly segments x %d rows; "
         + "timeseries over %d to %d hours, with a cardinality aggregator over every row; Historical %d throttled to "
         + "%s cores while measured; %d closed-loop clients, %d after the load step; admission target %s, %d "
-        + "low-priority queries in flight at the admission budget",
+        + "low-priority queries in flight at the admission budget, maxMatureRuns %d",
         cluster.historicals().size(),
         IntStream.range(0, cluster.historicals().size())
                  .mapToObj(i -> String.valueOf(cluster.config().cpuQuota(i)))
                  .collect(Collectors.joining("/")),
         cluster.cgroupsEnabled(), dataset.hours(), dataset.rowsPerHour(), minHours(dataset), dataset.hours(),
         straggler, settings.stragglerCores(), settings.clients(), 2 * settings.clients(), ADMISSION_TARGET,
-        settings.lowPriorityInFlight()
+        settings.lowPriorityInFlight(), settings.maxMatureRuns()
     );
   }
 

@@ -96,9 +96,16 @@ class BudgetExperimentTest
   @Test
   void anAdmissionRunGivesTheBrokerTwoHttpThreadsPerQueryInFlightAndNeverFewerThanTheLaunchers()
   {
-    assertEquals(16, new BudgetExperiment.Settings(0.1, 2, 4, "x-").brokerHttpThreads(), "the launcher's 16");
+    assertEquals(16, new BudgetExperiment.Settings(0.1, 2, 4, 8, "x-").brokerHttpThreads(), "the launcher's 16");
     assertEquals(20, BudgetExperiment.Settings.standard("x-").brokerHttpThreads(), "2 clients and 8 in flight");
-    assertEquals(36, new BudgetExperiment.Settings(0.1, 2, 16, "x-").brokerHttpThreads());
-    assertThrows(IllegalArgumentException.class, () -> new BudgetExperiment.Settings(0.1, 2, 0, "x-"));
+    assertEquals(36, new BudgetExperiment.Settings(0.1, 2, 16, 8, "x-").brokerHttpThreads());
+    assertThrows(IllegalArgumentException.class, () -> new BudgetExperiment.Settings(0.1, 2, 0, 8, "x-"));
+  }
+
+  @Test
+  void theStandardSettingsKeepTheQualityMonitorsMatureRunsAndNoneCanBeZero()
+  {
+    assertEquals(8, BudgetExperiment.Settings.standard("x-").maxMatureRuns());
+    assertThrows(IllegalArgumentException.class, () -> new BudgetExperiment.Settings(0.1, 2, 4, 0, "x-"));
   }
 }
