@@ -33,6 +33,7 @@ import java.io.RandomAccessFile;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,13 +47,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -177,6 +181,9 @@ class BudgetedQueryIT
                                                    .connectTimeout(Duration.ofSeconds(5))
                                                    .build();
   private static final Map<String, Object> FIGURES = new LinkedHashMap<>();
+  /** A budget an unthrottled query meets many times over, and a wait for a request's body three times as long. */
+  private static final long SLOW_BODY_BUDGET_MS = 500;
+  private static final Duration SLOW_BODY_DELAY = Duration.ofMillis(1500);
 
   private static LocalDruidCluster cluster;
   /** The hours (segments) that only the straggler serves, as placed in {@link #cluster()}. */
@@ -407,6 +414,59 @@ class BudgetedQueryIT
       assertEquals(segmentsIn(query), coverage.path("answered").asInt(), type + ": " + coverage);
       assertEquals(0, coverage.path("missingIntervals").size(), type + ": " + coverage);
     }
+  }
+
+  /**
+   * A budget runs from the request's arrival at the Broker, not from when the Broker has read the query: a client that
+   * sends its query's body {@link #SLOW_BODY_DELAY} after the request's headers has spent its budget before the Broker
+   * can plan the query, and gets an answer with every segment late; the same query sent at once is answered whole.
+   */
+  @Test
+  void aBudgetRunsFromTheRequestsArrivalNotFromWhenItsQueryIsRead() throws Exception
+  {
+    final Map<String, Object> query = withBudget(timeseries(DATASET.interval()), SLOW_BODY_BUDGET_MS);
+    final JsonNode atOnce = nativeQuery(query).coverage();
+    assertFalse(atOnce.path("timedOut").asBoolean(true), "sent at once: " + atOnce);
+    final HttpResponse<String> slow = HTTP.send(
+        HttpRequest.newBuilder(cluster.broker().uri().resolve("/druid/v2/"))
+                   .timeout(Duration.ofSeconds(60))
+                   .header("Content-Type", "application/json")
+                   .POST(sentAfter(MAPPER.writeValueAsBytes(query), SLOW_BODY_DELAY))
+                   .build(),
+        HttpResponse.BodyHandlers.ofString()
+    );
+    assertEquals(200, slow.statusCode(), slow.body());
+    final JsonNode coverage = MAPPER.readTree(slow.headers().firstValue(QualityClient.RESPONSE_CONTEXT_HEADER).orElse("{}"))
+                                    .path(QueryContextKeys.COVERAGE);
+    assertTrue(coverage.path("timedOut").asBoolean(false), "the body came after the budget: " + coverage);
+    assertEquals(0, coverage.path("answered").asInt(-1), coverage.toString());
+    assertEquals(segmentsIn(query), coverage.path("total").asInt(), coverage.toString());
+  }
+
+  /** {@code body} as a request body that the client starts sending {@code delay} after the request's headers. */
+  private static HttpRequest.BodyPublisher sentAfter(byte[] body, Duration delay)
+  {
+    final Flow.Publisher<ByteBuffer> late = subscriber -> subscriber.onSubscribe(new Flow.Subscription()
+    {
+      private final AtomicBoolean sent = new AtomicBoolean();
+
+      @Override
+      public void request(long n)
+      {
+        if (n > 0 && sent.compareAndSet(false, true)) {
+          CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+            subscriber.onNext(ByteBuffer.wrap(body));
+            subscriber.onComplete();
+          });
+        }
+      }
+
+      @Override
+      public void cancel()
+      {
+      }
+    });
+    return HttpRequest.BodyPublishers.fromPublisher(late, body.length);
   }
 
   /** Scan batches come in whichever order the Historicals answer: compare their rows as a sorted list. */
