@@ -212,11 +212,11 @@ final class QueueingControlBench
             + "controller's period). The error is the mean response time over the late half of the intervals after "
             + "the step against T; settling counts the intervals after the step until the mean over the last %d "
             + "intervals stays within %.0f%% of T (none: it did not settle). A settling window's noise is the "
-            + "standard error of its mean from the spread of the late answers: how far the windowed mean wanders "
-            + "even when the true mean is exactly T. A window is outside the band by chance 5%% of the time at a "
-            + "noise of half the band and a third of the time at the band's width; settling ends after the last "
-            + "window outside, so from about a third of the band on, some window near the end of a run is outside "
-            + "and no run can show settling, however its controller does. Failed queries count in no interval.</p>",
+            + "standard error of its mean from the spread of the late answers, as if they were independent: how far "
+            + "the windowed mean would wander even with the true mean exactly at T. A window is outside the band by "
+            + "chance 5%% of the time at a noise of half the band and a third of the time at the band's width, and "
+            + "settling ends after the last window outside, so this is a floor; under queueing consecutive answers "
+            + "are alike, and the intervals below spread more. Failed queries count in no interval.</p>",
             ControlBench.MODE, ArrivalSchedule.STEP_FACTOR, BudgetExperiment.INTERVAL,
             ClientControlResult.SETTLE_WINDOW, 100 * ControlResult.SETTLE_BAND
         ))

@@ -26,11 +26,11 @@ import static org.getafix.localcluster.experiment.BudgetExperiment.INTERVAL;
  * @param settlingIntervals intervals after the step until the windowed mean stays within the band; null if it is
  *                          outside the band at the end of the run, i.e. did not settle
  * @param windowNoise       the standard error of a settling window's mean, as a share of T, from the spread of the
- *                          answers in the late half after the step: how far the windowed mean wanders when the
- *                          controller holds the true mean exactly. Beside the band it tells whether a run could show
- *                          settling at all: a window is outside the band by chance 5% of the time at a noise of half
- *                          the band, a third of the time at the band's width, and settling ends only after the last
- *                          window outside, of some 80 in a run
+ *                          answers in the late half after the step, as if they were independent: how far the windowed
+ *                          mean would wander with the true mean held exactly. A floor beside the band: a window is
+ *                          outside it by chance 5% of the time at a noise of half the band, a third of the time at the
+ *                          band's width, and settling ends only after the last window outside, of some 80 in a run.
+ *                          Under queueing consecutive answers are alike, and the windows spread more
  * @param budgetBefore      the controller's mean budget over the late half of the time before the step; NaN unread
  * @param budgetAfter       the same after the step
  * @param estimateAfter     the controller's own response-time estimate (ms), its mean over the late half of the time
