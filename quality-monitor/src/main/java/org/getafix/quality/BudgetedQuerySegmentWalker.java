@@ -104,7 +104,7 @@ public class BudgetedQuerySegmentWalker implements QuerySegmentWalker
     // A query served in a request counts from the request's arrival and to its response's end (RequestClock): its
     // budget then holds for what its client waits, SQL planning and the writing of the rows included.
     final RequestClock.ServedRequest request = requestClock.current();
-    final long start = request == null ? now : Math.min(request.arrivalMillis(), now);
+    final long start = request == null ? now : request.arrivalMillis();
     final BudgetedQuery<T> budgeted = budgetedQueries.start(query, start);
     replays.arrived(now);
     if (budgeted == null) {

@@ -305,15 +305,21 @@ class BudgetedQuerySegmentWalkerTest
     return () -> now.getAndAdd(step);
   }
 
+  /** A Broker whose datasource {@code ds} is under integral control at a 200 ms target. */
+  private static Broker controlledAt200(QuerySegmentWalker inner, LongSupplier clock)
+  {
+    return new Broker(
+        inner,
+        config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200, "controlMode", "INTEGRAL")),
+        clock
+    );
+  }
+
   @Test
   void aControlledDataSourceGetsTheControllersBudgetAndFeedsItsResponseTimeBack()
   {
     final RecordingWalker inner = new RecordingWalker();
-    final Broker broker = new Broker(
-        inner,
-        config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200, "controlMode", "INTEGRAL")),
-        steppingClock(500)
-    );
+    final Broker broker = controlledAt200(inner, steppingClock(500));
     final BudgetedQuerySegmentWalker walker = broker.walker;
     run(walker, query(Map.of()), ResponseContext.createEmpty());
     final Query<?> stamped = inner.ran.get(0);
@@ -345,11 +351,7 @@ class BudgetedQuerySegmentWalkerTest
   {
     final AtomicLong now = new AtomicLong(NOW);
     final RecordingWalker inner = new RecordingWalker();
-    final Broker broker = new Broker(
-        inner,
-        config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200, "controlMode", "INTEGRAL")),
-        now::get
-    );
+    final Broker broker = controlledAt200(inner, now::get);
     broker.requestClock.doFilter(RequestClockTest.jettyRequest(NOW - 30), null, (request, response) -> {
       run(broker.walker, query(Map.of()), ResponseContext.createEmpty());
       assertNull(broker.controllerState("ds").get("responseTimeEstimateMs"), "the response has not gone yet");
@@ -368,11 +370,7 @@ class BudgetedQuerySegmentWalkerTest
   {
     final AtomicLong now = new AtomicLong(NOW);
     final RecordingWalker inner = new RecordingWalker();
-    final Broker broker = new Broker(
-        inner,
-        config(Map.of("controlledDataSources", List.of("ds"), "targetResponseTimeMs", 200, "controlMode", "INTEGRAL")),
-        now::get
-    );
+    final Broker broker = controlledAt200(inner, now::get);
     final TimeseriesQuery query = query(Map.of());
     final List<Sequence<Result<TimeseriesResultValue>>> results = new ArrayList<>();
     broker.requestClock.doFilter(RequestClockTest.jettyRequest(NOW - 30), null, (request, response) -> results.add(
