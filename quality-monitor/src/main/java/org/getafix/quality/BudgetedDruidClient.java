@@ -190,7 +190,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     // The hedge policy learns each Historical's latency from every budgeted sub-query, not only from the hedged ones:
     // a policy that knows nothing of a node hedges nothing under a budget shorter than the latency it then assumes,
     // and would never learn. A sub-query cut at its deadline counts with the time it had.
-    answer.whenComplete((rows, failure) -> hedging.record(host, clock.getAsLong() - start));
+    answer.whenComplete((rows, failure) -> hedging.recordBudgeted(host, clock.getAsLong() - start, deadline - start));
     return byDeadline(sub, answer, () -> {}, rows -> {});
   }
 
@@ -341,8 +341,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         sent.stream().map(part -> part.attempt.rows).toArray(CompletableFuture[]::new)
     );
     // One latency per sub-query, as unsplit: the time to its last part, or the time it had.
-    all.whenComplete((done, failure) -> hedging.record(host, clock.getAsLong() - start));
     final long deadline = sub.budgeted.deadlineMillis();
+    all.whenComplete((done, failure) -> hedging.recordBudgeted(host, clock.getAsLong() - start, deadline - start));
     return new LazySequence<>(() -> {
       try {
         all.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.MILLISECONDS);

@@ -22,6 +22,7 @@ import org.apache.druid.timeline.partition.PartitionChunk;
 import org.getafix.core.contract.GetafixMetric;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.contract.QualityKnobs;
+import org.getafix.core.redundancy.LatencyWindow;
 import org.getafix.core.redundancy.NodeLatencies;
 import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.core.redundancy.UpfrontRedundancy;
@@ -127,6 +128,12 @@ public class Hedging
   private final UpfrontRedundancy.Mode redundancyMode;
   private final HedgePolicy policy;
   private final NodeLatencies latencies;
+  /**
+   * Per Historical, the share of the time to its deadline that each recent budgeted sub-query took, 1 for one cut at
+   * its deadline, as the split's second sign of a late node ({@link #splitParts}).
+   */
+  private final NodeLatencies deadlineShares = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime);
+  private final int minSamples;
   private final UpfrontRedundancy redundancy;
   private final Holders holders;
   private final QualityMetrics metrics;
@@ -153,6 +160,7 @@ public class Hedging
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
     this.policy = policy;
     this.latencies = latencies;
+    this.minSamples = config.hedgeSettings().minSamples();
     this.redundancy = redundancy;
     this.holders = holders;
     this.metrics = metrics;
@@ -313,7 +321,7 @@ public class Hedging
     }
     final int segments = ((MultipleSpecificSegmentSpec) spec).getDescriptors().size();
     return new SubQuerySplit(maxParts, splitWhen(subQuery.context(), splitWhen))
-        .parts(segments, () -> policy.expectedMillis(host), remainingMillis, spareConnections);
+        .parts(segments, () -> policy.expectedMillis(host), () -> deadlineShare(host), remainingMillis, spareConnections);
   }
 
   /**
@@ -433,6 +441,26 @@ public class Hedging
   {
     latencies.record(host, millis);
     redundancy.attempted(millis);
+  }
+
+  /**
+   * A budgeted sub-query to {@code host} answered, or was cut at its deadline, after {@code millis} of the
+   * {@code millisToDeadline} it had when sent.
+   */
+  void recordBudgeted(String host, long millis, long millisToDeadline)
+  {
+    record(host, millis);
+    deadlineShares.record(host, millisToDeadline > 0 ? Math.min(1, millis / (double) millisToDeadline) : 1);
+  }
+
+  /**
+   * The mean share of the time to their deadlines that {@code host}'s recent budgeted sub-queries took (1 where cut at
+   * it); NaN while it has fewer than the hedge policy's {@code minSamples}.
+   */
+  double deadlineShare(String host)
+  {
+    final LatencyWindow window = deadlineShares.get(host);
+    return window == null || window.count() < minSamples ? Double.NaN : window.mean();
   }
 
   /** The sub-query of {@code plan} had its first complete answer after {@code millis}, NaN if none. */

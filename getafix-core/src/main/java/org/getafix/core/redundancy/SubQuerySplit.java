@@ -15,8 +15,11 @@ import java.util.function.DoubleSupplier;
  *
  * <p>A part costs a request to the Historical and a Broker thread to read it, so by default ({@link Trigger#LATE}) a
  * sub-query is split only where its Historical is expected to miss the deadline: its recent mean latency is at least
- * {@link #LATE_SHARE} of the time left. A Historical cut off at every deadline records the time it had, so its mean
- * sits just under the budget, not above it. With no slow Historical nothing is split, and nothing costs more. Under an
+ * {@link #LATE_SHARE} of the time left, or its recent sub-queries took on average at least that share of the time they
+ * had to their deadlines. A Historical cut off at every deadline records the time it had, so its mean latency sits just
+ * under the budget, not above it, and well under it where its sub-queries were sent late, behind other queries' work
+ * on a busy Broker; their shares of the time they had still read 1. With no slow Historical nothing is split, and
+ * nothing costs more. Under an
  * even overload no Historical's mean reaches that share for long, yet every cut query has queued behind others' scans;
  * {@link Trigger#ALWAYS} splits every sub-query it can, so that with parts at descending priority
  * ({@link #partPriority}) each query has some of its segments scanned by its deadline.
@@ -39,7 +42,10 @@ public final class SubQuerySplit
   /** Which sub-queries are split ({@code druid.getafix.quality.splitWhen}). */
   public enum Trigger
   {
-    /** Those to a Historical expected to miss the deadline: its recent mean latency at least {@link #LATE_SHARE}. */
+    /**
+     * Those to a Historical expected to miss the deadline: its recent mean latency at least {@link #LATE_SHARE} of the
+     * time left, or its recent sub-queries' mean share of the time they had at least {@link #LATE_SHARE}.
+     */
     LATE,
     /**
      * Every one with a deadline and two segments or more, whatever its Historical's latency: under an even overload,
@@ -79,30 +85,40 @@ public final class SubQuerySplit
    * Into how many parts a sub-query of {@code segments} segments is split: as many as it has segments, up to
    * {@link #maxParts}, and one more than {@code spareConnections}; 1 (not split) if the {@link #trigger} does not hold.
    * {@link Trigger#LATE} holds where the Historical's {@code expectedMillis} is at least {@link #LATE_SHARE} of
-   * {@code remainingMillis}, the query's time left, and not where that latency is unknown (NaN); {@link Trigger#ALWAYS}
-   * always holds, and never asks for the latency. A sub-query without a deadline (NaN or infinite time left), or with
-   * none left, is not split.
+   * {@code remainingMillis}, the query's time left, or its {@code deadlineShare} is at least {@link #LATE_SHARE}, and
+   * not where both are unknown (NaN); {@link Trigger#ALWAYS} always holds, and never asks for either. A sub-query
+   * without a deadline (NaN or infinite time left), or with none left, is not split.
    *
    * @param expectedMillis   the Historical's recent mean latency, asked only by {@link Trigger#LATE}
+   * @param deadlineShare    the mean share of the time to their deadlines that the Historical's recent budgeted
+   *                         sub-queries took (1 for one cut at it), asked only by {@link Trigger#LATE}
    * @param spareConnections how many connections to the Historical the parts beyond the first may take
    *                         ({@link #spareConnections})
    */
-  public int parts(int segments, DoubleSupplier expectedMillis, double remainingMillis, int spareConnections)
+  public int parts(
+      int segments,
+      DoubleSupplier expectedMillis,
+      DoubleSupplier deadlineShare,
+      double remainingMillis,
+      int spareConnections
+  )
   {
     if (maxParts == 1
         || segments < 2
         || spareConnections < 1
         || !(remainingMillis > 0)
         || Double.isInfinite(remainingMillis)
-        || !triggered(expectedMillis, remainingMillis)) {
+        || !triggered(expectedMillis, deadlineShare, remainingMillis)) {
       return 1;
     }
     return Math.min(Math.min(segments, maxParts), 1 + spareConnections);
   }
 
-  private boolean triggered(DoubleSupplier expectedMillis, double remainingMillis)
+  private boolean triggered(DoubleSupplier expectedMillis, DoubleSupplier deadlineShare, double remainingMillis)
   {
-    return trigger == Trigger.ALWAYS || expectedMillis.getAsDouble() >= LATE_SHARE * remainingMillis;
+    return trigger == Trigger.ALWAYS
+           || expectedMillis.getAsDouble() >= LATE_SHARE * remainingMillis
+           || deadlineShare.getAsDouble() >= LATE_SHARE;
   }
 
   /**

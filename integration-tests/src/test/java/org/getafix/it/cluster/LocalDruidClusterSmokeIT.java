@@ -88,7 +88,7 @@ class LocalDruidClusterSmokeIT
     final WorkloadResult result = WorkloadRunner.run(
         cluster.brokerClient(),
         QueryMix.defaultMix(DATASET),
-        new WorkloadRunner.Options(4, Duration.ofSeconds(20), 0, 7L)
+        new WorkloadRunner.Options(4, Duration.ofSeconds(8), 0, 7L)
     );
     System.out.println("smoke workload: " + result.summary());
 

@@ -442,7 +442,7 @@ class GetafixClusterIT
              && meanOf(planned, hourIds(planned, 0, DRY_RUN_FROM)) < STOCK_REPLICAS;
     });
     final Map<String, Set<String>> placement = holdersChecked(cluster);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 2; i++) {
       Thread.sleep(5_000); // observation window over several rounds, not a wait for a condition
       assertEquals(placement, holdersChecked(cluster), "dry run changed the stock rule's placement");
     }

@@ -12,20 +12,17 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.function.Executable;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 
 import static org.getafix.localcluster.experiment.BudgetExperiment.ADMISSION_TARGET;
 import static org.getafix.localcluster.experiment.BudgetExperiment.ANSWER_QUALITY;
 import static org.getafix.localcluster.experiment.BudgetExperiment.HYBRID;
 import static org.getafix.localcluster.experiment.BudgetExperiment.MIN_INTERVALS_AFTER_STEP;
 import static org.getafix.localcluster.experiment.BudgetExperiment.MIN_INTERVALS_BEFORE_STEP;
-import static org.getafix.localcluster.experiment.BudgetExperiment.TIMEOUT_RATE;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,13 +30,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Live measurements 3 and 4 of the quality monitor on the shared live cluster ({@link BudgetExperiment}, which
  * {@code ./getafix bench live} repeats): the budget controller and the admission controller, each on a Broker restarted
- * with the setting under test (and restored afterwards), with one Historical throttled to a straggler (restored
- * afterwards). The response-time target and the admission budget are calibrated once, before both.
+ * with the setting under test, with one Historical throttled to a straggler (restored after each). The
+ * response-time target and the admission budget are calibrated once, before both, and the Broker is restored once,
+ * after both.
  * <ul>
  *   <li><b>Measurement 3, controller</b> ({@link #measurement3HybridControlTracksTheTargetThroughATwofoldLoadStep}):
  *   hybrid control, the default, whose tracking is asserted, through a 2× load step.</li>
- *   <li><b>Measurement 4, admission</b> ({@link #measurement4QualityGuidedVsTimeoutRateGuidedAdmission}):
- *   the quality-guided and then the timeout-rate-guided admission controller.</li>
+ *   <li><b>Measurement 4, admission</b> ({@link #measurement4QualityGuidedAdmissionShedsOnlyLowPriorityQueries}):
+ *   the quality-guided admission controller. It is compared with the timeout-rate-guided one by the bench, not
+ *   here; {@link BudgetedQueryIT} checks that the latter sheds.</li>
  * </ul>
  * Writes the figures to {@code integration-tests/target/budget-control.json}.
  */
@@ -70,8 +69,11 @@ class BudgetControlIT
   }
 
   @AfterAll
-  static void writeFigures() throws IOException
+  static void restoreTheBrokerAndWriteFigures() throws IOException, TimeoutException
   {
+    if (experiment != null) {
+      experiment.restore();
+    }
     if (!FIGURES.isEmpty()) {
       GetafixItCluster.writeFigures("budget-control.json", "budget control and admission", FIGURES);
     }
@@ -96,7 +98,7 @@ class BudgetControlIT
       figures.put(mode, result.figures());
     }
     finally {
-      experiment.restore();
+      experiment.restoreStraggler();
     }
 
     assertAll(
@@ -114,13 +116,13 @@ class BudgetControlIT
   }
 
   /**
-   * Measurement 4 (Ubora §8): low-priority throughput at (about) equal high-priority answer quality, under the
-   * quality-guided and the timeout-rate-guided admission controller, as {@link BudgetExperiment#admissionRun} runs
-   * them. The quality of an hourly timeseries answer is its answered share of segments (as {@link BudgetedQueryIT}
+   * Measurement 4 (Ubora §8): admission guided by high-priority answer quality, as {@link BudgetExperiment#admissionRun}
+   * runs it: it admits low-priority queries, sheds none of high priority, and high-priority queries keep to about their
+   * budget. The quality of an hourly timeseries answer is its answered share of segments (as {@link BudgetedQueryIT}
    * checks against the mature runs).
    */
   @Test
-  void measurement4QualityGuidedVsTimeoutRateGuidedAdmission() throws Exception
+  void measurement4QualityGuidedAdmissionShedsOnlyLowPriorityQueries() throws Exception
   {
     final long admissionBudgetMs = calibration.admissionBudgetMs();
     final Map<String, Object> figures = new LinkedHashMap<>();
@@ -129,42 +131,23 @@ class BudgetControlIT
     figures.put("admissionTarget", ADMISSION_TARGET);
     figures.put("highPriorityClients", BudgetExperiment.CLIENTS);
     figures.put("lowPriorityArrivalsPerSecond", 1000.0 / experiment.lowPriorityPeriod(calibration).toMillis());
-    final Map<String, AdmissionResult> results = new LinkedHashMap<>();
+    final AdmissionResult result;
     try {
-      for (String signal : List.of(ANSWER_QUALITY, TIMEOUT_RATE)) {
-        final AdmissionResult result = experiment.admissionRun(signal, calibration);
-        results.put(signal, result);
-        figures.put(signal, result.figures());
-      }
+      result = experiment.admissionRun(ANSWER_QUALITY, calibration);
+      figures.put(ANSWER_QUALITY, result.figures());
     }
     finally {
-      experiment.restore();
+      experiment.restoreStraggler();
     }
-    final AdmissionResult quality = results.get(ANSWER_QUALITY);
-    final AdmissionResult timeout = results.get(TIMEOUT_RATE);
-    figures.put("lowPriorityThroughputRatioQualityOverTimeout",
-                ratio(quality.lowPriorityPerSecondLate(), timeout.lowPriorityPerSecondLate()));
-    figures.put("lowPriorityThroughputRatioWholeRun", ratio(quality.lowPriorityPerSecond(), timeout.lowPriorityPerSecond()));
-
-    final List<Executable> checks = new ArrayList<>();
-    results.forEach((signal, result) -> {
-      checks.add(() -> assertEquals(0, result.highPriorityShed(), signal + ": a high-priority query was shed: " + result.figures()));
-      checks.add(() -> assertEquals(0, result.highPriorityFailed(), signal + ": high-priority queries failed: " + result.figures()));
-      checks.add(() -> assertTrue(result.highPriorityMeanMillis() <= 2 * admissionBudgetMs,
-                                  signal + ": high-priority queries took far longer than their budget, i.e. queued on "
-                                  + "the Broker before it: " + result.figures()));
-      checks.add(() -> assertEquals(result.lowPriorityShed(), result.shedByBroker(),
-                                    signal + ": the Broker shed other queries than the low-priority ones: " + result.figures()));
-    });
-    checks.add(() -> assertTrue(quality.lowPriorityAdmitted() > 0, "quality-guided admission admitted no low-priority query: " + quality.figures()));
-    checks.add(() -> assertTrue(timeout.lowPriorityShed() > 0,
-                                "the timeout-rate-guided controller shed nothing: the low-priority load did not make "
-                                + "high-priority queries time out: " + timeout.figures()));
-    assertAll(checks);
-  }
-
-  private static Double ratio(double a, double b)
-  {
-    return b > 0 ? a / b : null;
+    assertAll(
+        () -> assertEquals(0, result.highPriorityShed(), "a high-priority query was shed: " + result.figures()),
+        () -> assertEquals(0, result.highPriorityFailed(), "high-priority queries failed: " + result.figures()),
+        () -> assertTrue(result.highPriorityMeanMillis() <= 2 * admissionBudgetMs,
+                         "high-priority queries took far longer than their budget, i.e. queued on the Broker before "
+                         + "it: " + result.figures()),
+        () -> assertEquals(result.lowPriorityShed(), result.shedByBroker(),
+                           "the Broker shed other queries than the low-priority ones: " + result.figures()),
+        () -> assertTrue(result.lowPriorityAdmitted() > 0, "no low-priority query was admitted: " + result.figures())
+    );
   }
 }

@@ -51,8 +51,8 @@ class BrokerRoutingIT
       7L,
       CLUSTER_WARM_UP,
       Duration.ofSeconds(5),
-      // Hundreds of queries per strategy (500-1,000 at 10 s), enough to compare shares of sub-queries.
-      Duration.ofSeconds(10)
+      // Hundreds of queries per strategy (300-600 at 6 s), enough to compare shares of sub-queries.
+      Duration.ofSeconds(6)
   );
   /** ABR runs last: it loads the straggler most, and the phase after it ran slower in earlier runs. */
   private static final List<String> ORDER = List.of(CONNECTION_COUNT, "getafixLbr", "getafixLbrMl", ADAPTIVE, ABR);

@@ -1,16 +1,12 @@
 package org.getafix.localcluster.cluster;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.stream.Stream;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
 
 /**
  * CPU time of a JVM's JIT compiler threads ({@code C1 CompilerThreadN}, {@code C2 CompilerThreadN}), read from
@@ -21,15 +17,14 @@ import java.util.stream.Stream;
  */
 public final class JitCompilerCpu
 {
-  /** Linux's USER_HZ, the unit of utime and stime in {@code /proc}; 100 on every Linux ABI Druid runs on. */
-  private static final long TICKS_PER_SECOND = 100;
-  private static final long NANOS_PER_TICK = 1_000_000_000L / TICKS_PER_SECOND;
+  /** The kernel keeps 15 characters of a thread name: "C2 CompilerThread0" reads "C2 CompilerThre". */
+  private static final Predicate<String> COMPILER_THREAD = Pattern.compile("C[12] CompilerThre.*").asMatchPredicate();
 
-  private final Path proc;
+  private final ThreadCpu threads;
 
   public JitCompilerCpu(Path proc)
   {
-    this.proc = proc;
+    this.threads = new ThreadCpu(proc);
   }
 
   public static JitCompilerCpu ofThisMachine()
@@ -39,7 +34,7 @@ public final class JitCompilerCpu
 
   public boolean isAvailable()
   {
-    return Files.isDirectory(proc.resolve("self/task"));
+    return threads.isAvailable();
   }
 
   /**
@@ -48,16 +43,7 @@ public final class JitCompilerCpu
    */
   public long compilerNanos(long pid)
   {
-    final Path tasks = proc.resolve(Long.toString(pid)).resolve("task");
-    try (Stream<Path> threads = Files.list(tasks)) {
-      return threads.filter(JitCompilerCpu::isCompilerThread).mapToLong(JitCompilerCpu::cpuNanos).sum();
-    }
-    catch (NoSuchFileException e) {
-      throw new IllegalStateException("no process " + pid + " under " + proc, e);
-    }
-    catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return threads.threadNanos(pid, COMPILER_THREAD);
   }
 
   /** Compiler and whole-process CPU time of each process now; empty where /proc cannot tell. */
@@ -115,34 +101,7 @@ public final class JitCompilerCpu
   /** CPU time (ns) of the whole process, all threads, live and exited. */
   public long processNanos(long pid)
   {
-    return cpuNanos(proc.resolve(Long.toString(pid)));
-  }
-
-  private static boolean isCompilerThread(Path task)
-  {
-    try {
-      final String name = Files.readString(task.resolve("comm"), StandardCharsets.UTF_8).trim();
-      // The kernel keeps 15 characters of a thread name: "C2 CompilerThread0" reads "C2 CompilerThre".
-      return name.matches("C[12] CompilerThre.*");
-    }
-    catch (IOException e) {
-      return false; // the thread exited while we listed it
-    }
-  }
-
-  /** utime + stime of a {@code stat} file: fields 14 and 15, counted after the parenthesised command name. */
-  private static long cpuNanos(Path processOrTask)
-  {
-    final String stat;
-    try {
-      stat = Files.readString(processOrTask.resolve("stat"), StandardCharsets.UTF_8);
-    }
-    catch (IOException e) {
-      return 0; // an exited thread: its time is gone from the list anyway
-    }
-    final String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-    // fields[0] is field 3 (state), so utime (14) and stime (15) are fields[11] and fields[12].
-    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * NANOS_PER_TICK;
+    return threads.processNanos(pid);
   }
 
   /** One window of load during {@link #warmUntilSettled}: it puts load on the processes for about {@code length}. */

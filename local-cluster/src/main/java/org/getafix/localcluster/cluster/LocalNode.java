@@ -26,6 +26,8 @@ import java.util.stream.Stream;
 public final class LocalNode
 {
   private static final System.Logger LOG = System.getLogger(LocalNode.class.getName());
+  /** The names of Druid's query processing threads ({@code druid.processing.formatString}, "processing-%s"). */
+  private static final String PROCESSING_THREAD_PREFIX = "processing-";
 
   private final String name;
   private final DruidRole role;
@@ -151,6 +153,16 @@ public final class LocalNode
     }
     final Process p = process;
     return p == null ? 0 : p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
+  }
+
+  /**
+   * CPU time (ns) of the current process's query processing pool (Druid's {@code processing-N} threads), where a
+   * Historical scans its segments: unlike {@link #cpuUsageNanos}, without the JVM's compilers and collector or the
+   * node's background work, which a node throttled for a while catches up on as soon as its quota returns.
+   */
+  public long processingCpuNanos()
+  {
+    return ThreadCpu.ofThisMachine().threadNanos(pid(), name -> name.startsWith(PROCESSING_THREAD_PREFIX));
   }
 
   synchronized void start() throws IOException

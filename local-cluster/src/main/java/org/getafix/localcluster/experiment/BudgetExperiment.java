@@ -558,7 +558,8 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
     cluster.restartBroker(Map.of(), BROKER_RESTART);
   }
 
-  void restoreStraggler()
+  /** Gives the straggler its own CPU quota back; the Broker keeps the setting of the last run. */
+  public void restoreStraggler()
   {
     cluster.setCpuQuota(straggler, cluster.config().cpuQuota(straggler));
   }

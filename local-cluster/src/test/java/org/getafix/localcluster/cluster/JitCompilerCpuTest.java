@@ -21,13 +21,13 @@ class JitCompilerCpuTest
   void sumsTheCompilerThreadsOnly(@TempDir Path proc) throws Exception
   {
     Files.createDirectories(proc.resolve("self/task"));
-    thread(proc, 7, 7, "java", 500, 20);
-    thread(proc, 7, 8, "C2 CompilerThre", 300, 12);
-    thread(proc, 7, 9, "C1 CompilerThre", 40, 2);
-    thread(proc, 7, 10, "processing_0", 900, 30);
+    FakeProc.thread(proc, 7, 7, "java", 500, 20);
+    FakeProc.thread(proc, 7, 8, "C2 CompilerThre", 300, 12);
+    FakeProc.thread(proc, 7, 9, "C1 CompilerThre", 40, 2);
+    FakeProc.thread(proc, 7, 10, "processing_0", 900, 30);
     // A command name with spaces and parentheses must not shift the fields.
-    thread(proc, 7, 11, "qtp1) (x y", 5, 5);
-    Files.writeString(proc.resolve("7/stat"), stat("java", 2000, 100));
+    FakeProc.thread(proc, 7, 11, "qtp1) (x y", 5, 5);
+    Files.writeString(proc.resolve("7/stat"), FakeProc.stat("java", 2000, 100));
 
     final JitCompilerCpu jit = new JitCompilerCpu(proc);
     assertTrue(jit.isAvailable());
@@ -119,20 +119,7 @@ class JitCompilerCpuTest
   /** Process 7 with one compiler thread: {@code ticks} = {compiler, whole process}, all user time. */
   private static void process(Path proc, long[] ticks) throws Exception
   {
-    thread(proc, 7, 8, "C2 CompilerThre", ticks[0], 0);
-    Files.writeString(proc.resolve("7/stat"), stat("java", ticks[1], 0));
-  }
-
-  private static void thread(Path proc, int pid, int tid, String name, long utime, long stime) throws Exception
-  {
-    final Path task = Files.createDirectories(proc.resolve(pid + "/task/" + tid));
-    Files.writeString(task.resolve("comm"), name + "\n");
-    Files.writeString(task.resolve("stat"), stat(name, utime, stime));
-  }
-
-  /** A stat line as Linux writes it: pid (comm) state ppid ... utime stime ... */
-  private static String stat(String name, long utime, long stime)
-  {
-    return "7 (" + name + ") S 1 7 7 0 -1 4194560 1000 0 0 0 " + utime + " " + stime + " 0 0 20 0 40 0 100 0 0\n";
+    FakeProc.thread(proc, 7, 8, "C2 CompilerThre", ticks[0], 0);
+    Files.writeString(proc.resolve("7/stat"), FakeProc.stat("java", ticks[1], 0));
   }
 }
