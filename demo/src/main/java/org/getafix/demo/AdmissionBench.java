@@ -12,14 +12,15 @@ import java.util.Locale;
 
 import static org.getafix.localcluster.experiment.BudgetExperiment.ANSWER_QUALITY;
 import static org.getafix.localcluster.experiment.BudgetExperiment.GRADIENT2;
+import static org.getafix.localcluster.experiment.BudgetExperiment.PREDICTED_QUALITY;
 import static org.getafix.localcluster.experiment.BudgetExperiment.TIMEOUT_RATE;
 
 /**
  * The admission experiment of {@code ./getafix bench live} (Ubora §8): the quality monitor's admission controller
- * guided by the measured quality of high-priority answers against one guided by their timeout rate, and against
- * Netflix concurrency-limits' Gradient2 on the Broker, on a fresh cluster with a straggler
- * ({@link BudgetExperiment#admissionRun}), calibrated once. Each repetition runs the three policies, the order
- * reversed every other repetition. The headline is the low-priority throughput the quality-guided controller admits
+ * guided by the measured quality of high-priority answers, and guided by the quality their coverage predicts as they
+ * answer, against one guided by their timeout rate, and against Netflix concurrency-limits' Gradient2 on the Broker,
+ * on a fresh cluster with a straggler ({@link BudgetExperiment#admissionRun}), calibrated once. Each repetition runs
+ * the four policies, the order reversed every other repetition. The headline is the low-priority throughput the quality-guided controller admits
  * over the timeout-rate-guided one's at equal high-priority quality: counted only in the time windows where both
  * runs' high-priority queries met the target ({@link AdmissionWindows#equalQualityRatio}); beside it the whole-run
  * ratio, each policy's high-priority quality, and a flag for each repetition where the quality-guided controller's
@@ -31,12 +32,10 @@ final class AdmissionBench
   static final String DATA_SOURCE = "getafix_admission";
   /** How far below the baseline's high-priority mean quality the quality-guided one's may be and still count equal. */
   static final double QUALITY_MARGIN = 0.02;
-  static final String QUALITY_BELOW_BASELINE =
-      "high-priority quality more than " + QUALITY_MARGIN + " below " + TIMEOUT_RATE + "'s (1 = yes)";
   /** Quality-guided first, as the integration test runs them; its figures over the timeout-rate-guided one's. */
   static final AbbaComparison<Figures> COMPARISON = new AbbaComparison<>(
       "admission",
-      List.of(ANSWER_QUALITY, TIMEOUT_RATE, GRADIENT2),
+      List.of(ANSWER_QUALITY, PREDICTED_QUALITY, TIMEOUT_RATE, GRADIENT2),
       ANSWER_QUALITY,
       TIMEOUT_RATE,
       List.of(
@@ -56,13 +55,25 @@ final class AdmissionBench
       List.of(
           equalQuality(ANSWER_QUALITY, TIMEOUT_RATE),
           equalQuality(ANSWER_QUALITY, GRADIENT2),
-          new AbbaComparison.PairRatio<>(
-              QUALITY_BELOW_BASELINE, ANSWER_QUALITY, TIMEOUT_RATE,
-              (quality, timeout) -> quality.highPriorityMeanQuality() < timeout.highPriorityMeanQuality() - QUALITY_MARGIN
-                                    ? 1 : 0
-          )
+          qualityBelowBaseline(ANSWER_QUALITY),
+          equalQuality(PREDICTED_QUALITY, TIMEOUT_RATE),
+          qualityBelowBaseline(PREDICTED_QUALITY)
       )
   );
+
+  /** 1 where {@code guided}'s high-priority quality fell more than {@link #QUALITY_MARGIN} below the timeout rate's. */
+  private static AbbaComparison.PairRatio<Figures> qualityBelowBaseline(String guided)
+  {
+    return new AbbaComparison.PairRatio<>(
+        qualityBelowBaselineName(guided), guided, TIMEOUT_RATE,
+        (quality, timeout) -> quality.highPriorityMeanQuality() < timeout.highPriorityMeanQuality() - QUALITY_MARGIN ? 1 : 0
+    );
+  }
+
+  static String qualityBelowBaselineName(String guided)
+  {
+    return guided + ": high-priority quality more than " + QUALITY_MARGIN + " below " + TIMEOUT_RATE + "'s (1 = yes)";
+  }
 
   private static AbbaComparison.PairRatio<Figures> equalQuality(String numerator, String denominator)
   {
@@ -140,12 +151,14 @@ final class AdmissionBench
   static String html(String setup, List<Repetition<Figures>> repetitions)
   {
     return COMPARISON.html(
-        "Quality-guided vs timeout-rate-guided vs Gradient2 admission with a straggler",
+        "Quality-guided (measured and predicted) vs timeout-rate-guided vs Gradient2 admission with a straggler",
         setup,
         String.format(
             Locale.ROOT,
             "Each run restarts the Broker with one admission policy: the PID controller guided by high-priority answer "
-            + "quality or by the high-priority timeout rate, both target %s and acting every %d s on that window's "
+            + "quality (" + ANSWER_QUALITY + ": as the mature runs measure it; " + PREDICTED_QUALITY + ": as each "
+            + "answer's coverage predicts it through the profile the mature runs teach, counted as it answers) or by "
+            + "the high-priority timeout rate, all target %s and acting every %d s on that window's "
             + "samples, or Netflix concurrency-limits' Gradient2 limit on the queries in flight from their round-trip "
             + "times; then %d closed-loop high-priority clients (every query with a mature run) and open-loop "
             + "low-priority arrivals send the same straggler queries, all with the calibrated budget, until %d "
@@ -171,12 +184,18 @@ final class AdmissionBench
     );
   }
 
-  /** A warning naming the repetitions where the quality-guided controller's high-priority quality fell behind. */
+  /** Warnings naming the repetitions where a quality-guided controller's high-priority quality fell behind. */
   static String flagged(List<Repetition<Figures>> repetitions)
+  {
+    return flagged(repetitions, ANSWER_QUALITY, "the quality-guided controller's")
+           + flagged(repetitions, PREDICTED_QUALITY, "the predicted-quality-guided controller's");
+  }
+
+  private static String flagged(List<Repetition<Figures>> repetitions, String guided, String whose)
   {
     final StringBuilder which = new StringBuilder();
     for (int r = 0; r < repetitions.size(); r++) {
-      final Figures quality = repetitions.get(r).of(ANSWER_QUALITY);
+      final Figures quality = repetitions.get(r).of(guided);
       final Figures timeout = repetitions.get(r).of(TIMEOUT_RATE);
       if (quality.highPriorityMeanQuality() < timeout.highPriorityMeanQuality() - QUALITY_MARGIN) {
         which.append(which.length() == 0 ? "" : ", ").append(String.format(
@@ -187,7 +206,7 @@ final class AdmissionBench
     }
     return which.length() == 0
            ? ""
-           : "<p><b>Not at equal quality:</b> in repetition " + which + " the quality-guided controller's "
+           : "<p><b>Not at equal quality:</b> in repetition " + which + " " + whose + " "
              + "high-priority mean quality was more than " + QUALITY_MARGIN + " below the timeout-rate-guided "
              + "one's, so its whole-run throughput ratio there is not a like-for-like comparison.</p>";
   }

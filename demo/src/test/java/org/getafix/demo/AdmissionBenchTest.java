@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 
 import static org.getafix.localcluster.experiment.BudgetExperiment.ANSWER_QUALITY;
 import static org.getafix.localcluster.experiment.BudgetExperiment.GRADIENT2;
+import static org.getafix.localcluster.experiment.BudgetExperiment.PREDICTED_QUALITY;
 import static org.getafix.localcluster.experiment.BudgetExperiment.TIMEOUT_RATE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -21,12 +22,13 @@ class AdmissionBenchTest
   /**
    * Two windows each. Quality-guided admits 6 low-priority queries a window and meets the target only in the first;
    * timeout-rate-guided admits 3 a window at the target in both; Gradient2 admits 4 a window at the target in the
-   * first only. Repetition 2's quality-guided mean high-priority quality is 0.85 against the baseline's 0.95.
+   * first only; predicted-quality-guided admits 5 a window at the target in both. Repetition 2's quality-guided mean
+   * high-priority quality is 0.85 against the baseline's 0.95.
    */
   private static final List<AbbaComparison.Repetition<AdmissionBench.Figures>> RUNS = List.of(
-      repetition(List.of(ANSWER_QUALITY, TIMEOUT_RATE, GRADIENT2), 0.94),
-      repetition(List.of(GRADIENT2, TIMEOUT_RATE, ANSWER_QUALITY), 0.85),
-      repetition(List.of(ANSWER_QUALITY, TIMEOUT_RATE, GRADIENT2), 0.95)
+      repetition(List.of(ANSWER_QUALITY, PREDICTED_QUALITY, TIMEOUT_RATE, GRADIENT2), 0.94),
+      repetition(List.of(GRADIENT2, TIMEOUT_RATE, PREDICTED_QUALITY, ANSWER_QUALITY), 0.85),
+      repetition(List.of(ANSWER_QUALITY, PREDICTED_QUALITY, TIMEOUT_RATE, GRADIENT2), 0.95)
   );
 
   private static AdmissionWindows windows(int lowPerWindow, double firstQuality, double secondQuality)
@@ -41,6 +43,7 @@ class AdmissionBenchTest
   {
     final Map<String, AdmissionBench.Figures> runs = List.of(
         new AdmissionBench.Figures(ANSWER_QUALITY, qualityMean, 1200, 1.2, 1.2, 0, 0, windows(6, 0.95, 0.7)),
+        new AdmissionBench.Figures(PREDICTED_QUALITY, 0.95, 1100, 1.0, 1.0, 0, 0, windows(5, 0.95, 0.95)),
         new AdmissionBench.Figures(TIMEOUT_RATE, 0.95, 1000, 0.6, 0.6, 1, 0, windows(3, 0.95, 0.95)),
         new AdmissionBench.Figures(GRADIENT2, 0.8, 1500, 0.8, 0.8, 0, 0, windows(4, 0.92, 0.5))
     ).stream().collect(Collectors.toMap(AdmissionBench.Figures::setup, Function.identity()));
@@ -50,8 +53,10 @@ class AdmissionBenchTest
   @Test
   void thePoliciesAlternateOrderAndTheQualityGuidedControllerIsTheNumerator()
   {
-    assertEquals(List.of(ANSWER_QUALITY, TIMEOUT_RATE, GRADIENT2), AdmissionBench.COMPARISON.schedule(2, false).get(0));
-    assertEquals(List.of(GRADIENT2, TIMEOUT_RATE, ANSWER_QUALITY), AdmissionBench.COMPARISON.schedule(2, false).get(1));
+    assertEquals(List.of(ANSWER_QUALITY, PREDICTED_QUALITY, TIMEOUT_RATE, GRADIENT2),
+                 AdmissionBench.COMPARISON.schedule(2, false).get(0));
+    assertEquals(List.of(GRADIENT2, TIMEOUT_RATE, PREDICTED_QUALITY, ANSWER_QUALITY),
+                 AdmissionBench.COMPARISON.schedule(2, false).get(1));
     final Map<String, RepetitionsReport.Measure> ratios = AdmissionBench.COMPARISON
         .ratios(RUNS)
         .stream()
@@ -63,8 +68,13 @@ class AdmissionBenchTest
         "only the first window, where both met the target: 6 / 3"
     );
     assertEquals(6.0 / 4, ratios.get(AdmissionBench.equalQualityName(ANSWER_QUALITY, GRADIENT2)).median(), 1e-12);
-    assertEquals(List.of(0.0, 1.0, 0.0), ratios.get(AdmissionBench.QUALITY_BELOW_BASELINE).values(),
+    assertEquals(List.of(0.0, 1.0, 0.0), ratios.get(AdmissionBench.qualityBelowBaselineName(ANSWER_QUALITY)).values(),
                  "0.94 is within the margin of 0.95; 0.85 is not");
+    assertEquals(List.of(5.0 / 3, 5.0 / 3, 5.0 / 3),
+                 ratios.get(AdmissionBench.equalQualityName(PREDICTED_QUALITY, TIMEOUT_RATE)).values(),
+                 "both windows, where both met the target: 5 / 3");
+    assertEquals(List.of(0.0, 0.0, 0.0),
+                 ratios.get(AdmissionBench.qualityBelowBaselineName(PREDICTED_QUALITY)).values());
   }
 
   @Test

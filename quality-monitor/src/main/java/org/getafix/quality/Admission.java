@@ -24,8 +24,9 @@ import java.util.function.LongSupplier;
 /**
  * Admission control on the Broker (Ubora §8), off unless {@code druid.getafix.quality.admission} is set. Either an
  * {@link AdmissionController} watches high-priority queries (their mature-run answer quality, with a sample skipped
- * for want of room counted at the quality the learned profile gives its coverage; or their timeout rate as the
- * baseline) over time windows and sheds low-priority ones while that signal is below target, or
+ * for want of room counted at the quality the learned profile gives its coverage; or every answer's quality as that
+ * profile predicts it from its coverage, counted as it leaves ({@code PREDICTED_QUALITY}); or their timeout rate as
+ * the baseline) over time windows and sheds low-priority ones while that signal is below target, or
  * ({@code GRADIENT2}) a {@link GradientAdmission} sheds low-priority queries beyond the concurrency limit Gradient2
  * sets from the queries' round-trip times. A shed query fails with HTTP 429 as when Druid's own query scheduler turns
  * a query away ({@link QueryCapacityExceededException}), so clients that retry on Druid's capacity errors retry these
@@ -171,22 +172,26 @@ public class Admission implements BudgetedQuery.Listener
   public void onAnswered(BudgetedQuery<?> query, List<?> rows, long elapsedMillis)
   {
     completed(query.query(), query.coverage().timedOut());
-    if (guidedByQuality() && query.skippedSample() && isHighPriority(query.query())) {
+    if (mode == QualityConfig.AdmissionMode.PREDICTED_QUALITY && isHighPriority(query.query())) {
+      // A mature run measures an answer only once its late sub-queries are done, seconds after it left under a slow
+      // Historical: steered by those, the controller acts on the load of seconds ago, admits on into a backlog and
+      // sheds on after it has cleared. Every answer's coverage is known as it leaves, and the profile the mature runs
+      // teach turns it into quality.
+      controller.onHighPriorityQuality(predictedQuality(query), millisClock.getAsLong());
+    } else if (mode == QualityConfig.AdmissionMode.ANSWER_QUALITY && query.skippedSample() && isHighPriority(query.query())) {
       // A sample is skipped when the mature runs have no room, i.e. when late sub-queries pile up on a slow
       // Historical and answers are worst: left out, it would leave its window to the samples of better moments, and
       // the controller would admit the more, the worse it gets. It counts at once, with the quality its class's
       // profile, learned from the mature runs, gives its coverage.
       skippedSamplesCounted.incrementAndGet();
-      controller.onHighPriorityQuality(
-          profiles.profile(QualityProfiles.queryClass(query.query())).quality(query.coverage().fraction()),
-          millisClock.getAsLong()
-      );
+      controller.onHighPriorityQuality(predictedQuality(query), millisClock.getAsLong());
     }
   }
 
-  private boolean guidedByQuality()
+  /** The quality its class's learned profile gives the answer's coverage. */
+  private double predictedQuality(BudgetedQuery<?> query)
   {
-    return controller != null && admissionConfig.signal() == AdmissionConfig.Signal.ANSWER_QUALITY;
+    return profiles.profile(QualityProfiles.queryClass(query.query())).quality(query.coverage().fraction());
   }
 
   @Override
@@ -199,7 +204,7 @@ public class Admission implements BudgetedQuery.Listener
   public void onQualityMeasured(BudgetedQuery<?> query, AnswerQuality quality)
   {
     // A skipped sample that a replay measures later counted when it answered.
-    if (controller != null && isHighPriority(query.query()) && !query.skippedSample()) {
+    if (mode == QualityConfig.AdmissionMode.ANSWER_QUALITY && isHighPriority(query.query()) && !query.skippedSample()) {
       controller.onHighPriorityQuality(quality.quality(), millisClock.getAsLong());
     }
   }

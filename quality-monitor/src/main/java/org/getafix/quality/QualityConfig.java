@@ -182,6 +182,11 @@ public class QualityConfig
     OFF,
     /** Measured answer quality of high-priority queries' mature runs (Ubora §8). */
     ANSWER_QUALITY,
+    /**
+     * The answer quality of every high-priority answer as it leaves the Broker: its coverage through its class's
+     * quality profile, which the mature runs' measurements teach ({@link QualityProfiles}).
+     */
+    PREDICTED_QUALITY,
     /** The share of high-priority queries that did not time out (partial answer or failure): the baseline. */
     TIMEOUT_RATE,
     /** Netflix concurrency-limits' Gradient2 over the queries' round-trip times ({@link GradientAdmission}). */
@@ -391,9 +396,9 @@ public class QualityConfig
     if (admission == null || admission == AdmissionMode.OFF || admission == AdmissionMode.GRADIENT2) {
       return null;
     }
-    final AdmissionConfig.Signal signal = admission == AdmissionMode.ANSWER_QUALITY
-                                          ? AdmissionConfig.Signal.ANSWER_QUALITY
-                                          : AdmissionConfig.Signal.TIMEOUT_RATE;
+    final AdmissionConfig.Signal signal = admission == AdmissionMode.TIMEOUT_RATE
+                                          ? AdmissionConfig.Signal.TIMEOUT_RATE
+                                          : AdmissionConfig.Signal.ANSWER_QUALITY;
     final AdmissionConfig defaults = AdmissionConfig.defaults(signal);
     return new AdmissionConfig(signal, admissionTarget, admissionWindowMs, defaults.proportionalGain(),
                                defaults.integralGain(), defaults.derivativeGain(), defaults.minAdmitFraction());

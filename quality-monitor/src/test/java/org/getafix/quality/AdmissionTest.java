@@ -124,6 +124,35 @@ class AdmissionTest
     assertEquals(1L, admission.state().get("skippedSamplesCounted"));
   }
 
+  /**
+   * Predicted quality counts every high-priority answer as it leaves, sampled or not, at the quality the (untrained,
+   * linear) profile gives its coverage; the mature runs' measurements do not count again, and low-priority answers
+   * not at all.
+   */
+  @Test
+  void predictedQualityCountsEveryHighPriorityAnswerAtOnceAndNoMeasurementAgain()
+  {
+    final Admission admission = admission(Map.of(
+        "admission", "PREDICTED_QUALITY",
+        "admissionWindowMs", 100
+    ));
+    final BudgetedQuery<?> half = budgeted(withPriority(0), false);
+    half.answeredInTime(1);
+    half.late(List.of("2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z"));
+    admission.onAnswered(half, List.of(), 100);
+    final BudgetedQuery<?> whole = budgeted(withPriority(0), false);
+    whole.answeredInTime(2);
+    admission.onAnswered(whole, List.of(), 100);
+    admission.onQualityMeasured(whole, quality(0.0));
+    admission.onAnswered(budgeted(withPriority(-1), false), List.of(), 100);
+    millis.set(100);
+    // The next low-priority query, in the next window, closes this one: (0.5 + 1) / 2 is below the target.
+    assertThrows(QueryCapacityExceededException.class, () -> admission.admit(withPriority(-1)));
+    assertEquals(0.75, (double) admission.state().get("highPrioritySignal"), 1e-9, admission.state().toString());
+    assertEquals("PREDICTED_QUALITY", admission.state().get("signal"));
+    assertEquals(0L, admission.state().get("skippedSamplesCounted"));
+  }
+
   @Test
   void theTimeoutRateIgnoresSkippedSamplesQuality()
   {

@@ -229,7 +229,8 @@ public final class QualityKnobs
       "OFF",
       "set",
       Objects::nonNull,
-      "what steers the admission of low-priority queries: OFF, ANSWER_QUALITY, TIMEOUT_RATE or GRADIENT2"
+      "what steers the admission of low-priority queries: OFF, ANSWER_QUALITY, PREDICTED_QUALITY, TIMEOUT_RATE or "
+      + "GRADIENT2"
   );
 
   public static final Knob<Double> ADMISSION_TARGET = Knob.number(

@@ -52,6 +52,7 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
 {
   public static final String HYBRID = "HYBRID";
   public static final String ANSWER_QUALITY = "ANSWER_QUALITY";
+  public static final String PREDICTED_QUALITY = "PREDICTED_QUALITY";
   public static final String TIMEOUT_RATE = "TIMEOUT_RATE";
   public static final String GRADIENT2 = "GRADIENT2";
   /** Queries per control interval: the controller's adaptive period (BudgetControlConfig.DEFAULT_ADAPTIVE_PERIOD). */
@@ -476,7 +477,8 @@ public record BudgetExperiment(LocalDruidCluster cluster, SyntheticDataset datas
 
   /**
    * Low-priority throughput at (about) equal high-priority answer quality (Ubora §8) under admission signal
-   * {@code signal} ({@link #ANSWER_QUALITY} or {@link #TIMEOUT_RATE}, setpoint {@link #ADMISSION_TARGET}; or
+   * {@code signal} ({@link #ANSWER_QUALITY}, {@link #PREDICTED_QUALITY} or {@link #TIMEOUT_RATE}, setpoint
+   * {@link #ADMISSION_TARGET}; or
    * {@link #GRADIENT2}, Netflix concurrency-limits' Gradient2 starting at the offered concurrency, which has no
    * quality setpoint).
    * High-priority queries: closed-loop clients, each with a mature run (the quality-guided controller's samples; the
