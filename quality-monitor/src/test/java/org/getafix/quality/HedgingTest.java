@@ -93,6 +93,28 @@ class HedgingTest
                  .build();
   }
 
+  /**
+   * A Historical cut at every deadline, whose sub-queries had less and less time when sent: its mean latency falls
+   * below a lone query's time left, while the share of their time its sub-queries took reads 1 once it is known.
+   */
+  @Test
+  void aHistoricalCutAtEveryDeadlineIsSplitOnceKnownWhateverTheTimeItsSubQueriesHad()
+  {
+    final Hedging hedging = hedging(false);
+    final TimeseriesQuery sub = subQuery(List.of(FIRST, SECOND))
+        .withOverriddenContext(Map.of(QueryContextKeys.SPLIT, 4));
+    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples() - 1; i++) {
+      hedging.recordBudgeted("a:8083", 200 + i, 200 + i);
+    }
+    assertTrue(Double.isNaN(hedging.deadlineShare("a:8083")), "not known before minSamples sub-queries");
+    assertEquals(1, hedging.splitParts(sub, "a:8083", 400, 10), "mean latency about 210 ms of 400 left, share unknown");
+    hedging.recordBudgeted("a:8083", 260, 250);
+    assertEquals(1.0, hedging.deadlineShare("a:8083"), 1e-12, "a sub-query past its deadline counts 1, not more");
+    assertEquals(2, hedging.splitParts(sub, "a:8083", 400, 10), "two segments, two parts");
+    hedging.recordBudgeted("b:8083", 0, 0);
+    assertTrue(Double.isNaN(hedging.deadlineShare("b:8083")));
+  }
+
   @Test
   void eachSegmentGoesToItsFastestOtherHolder()
   {

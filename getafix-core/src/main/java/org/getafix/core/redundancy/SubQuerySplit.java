@@ -19,10 +19,9 @@ import java.util.function.DoubleSupplier;
  * had to their deadlines. A Historical cut off at every deadline records the time it had, so its mean latency sits just
  * under the budget, not above it, and well under it where its sub-queries were sent late, behind other queries' work
  * on a busy Broker; their shares of the time they had still read 1. With no slow Historical nothing is split, and
- * nothing costs more. Under an
- * even overload no Historical's mean reaches that share for long, yet every cut query has queued behind others' scans;
- * {@link Trigger#ALWAYS} splits every sub-query it can, so that with parts at descending priority
- * ({@link #partPriority}) each query has some of its segments scanned by its deadline.
+ * nothing costs more. Under an even overload no Historical's mean reaches that share for long, yet every cut query
+ * has queued behind others' scans; {@link Trigger#ALWAYS} splits every sub-query it can, so that with parts at
+ * descending priority ({@link #partPriority}) each query has some of its segments scanned by its deadline.
  *
  * <p>A part also holds one of the Broker's HTTP connections to the Historical until it answers, and the Broker's client
  * blocks a request while its pool to that Historical is full. The parts of a slow node's sub-queries, each waiting

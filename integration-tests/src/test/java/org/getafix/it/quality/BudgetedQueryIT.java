@@ -97,9 +97,8 @@ class BudgetedQueryIT
    * but leaves it time to finish some of its segments; and so that the segments it is working on when a query is cut
    * off end soon (at 0.02 core they held it for seconds after the learning queries). Budgeted queries at once teach the
    * Broker that it misses its deadlines (a Historical's latency is known from 20 sub-queries within 30 s), in waves no
-   * larger than the launcher's 10 connections per Historical, 30 of them: with 20, which with the unsplit query's left
-   * a margin of one sub-query (a lone run counted 21), the measured query went unsplit in 2 of 2 full-suite runs; the
-   * measured query's
+   * larger than the launcher's 10 connections per Historical, 30 of them, so that it is known by a margin (it must be
+   * by 20, and with 20 queries a lone run counted 21); the measured query's
    * sub-query to it is split into at most {@link #SPLIT_PARTS} parts (each holds a Broker reader thread, of 32).
    */
   private static final double SPLIT_STRAGGLER_CORES = 0.1;
@@ -653,8 +652,9 @@ class BudgetedQueryIT
       final JsonNode coverage = split.coverage();
       final String what = "split into " + SPLIT_PARTS + " (" + split.millis() + " ms at a " + budgetMs + " ms budget, "
                           + "unthrottled " + unthrottledMillis + " ms; unsplit " + whole.coverage() + "): " + coverage;
-      assertEquals(splitBefore + 1, qualityState().path("subQueriesSplit").asLong(),
-                   "the Broker did not take the straggler for late: " + what);
+      // The learning queries, ten at once, miss their deadlines on every Historical, so each sub-query may be split.
+      assertTrue(qualityState().path("subQueriesSplit").asLong() > splitBefore,
+                 "the Broker split no sub-query of the measured query: " + what);
       FIGURES.put("split", Map.of(
           "budgetMs", budgetMs,
           "stragglerCores", SPLIT_STRAGGLER_CORES,
