@@ -20,12 +20,12 @@ import static org.getafix.localcluster.experiment.BudgetExperiment.TIMEOUT_RATE;
  * guided by the measured quality of high-priority answers, and guided by the quality their coverage predicts as they
  * answer, against one guided by their timeout rate, and against Netflix concurrency-limits' Gradient2 on the Broker,
  * on a fresh cluster with a straggler ({@link BudgetExperiment#admissionRun}), calibrated once. Each repetition runs
- * the four policies, the order reversed every other repetition. The headline is the low-priority throughput the quality-guided controller admits
- * over the timeout-rate-guided one's at equal high-priority quality: counted only in the time windows where both
- * runs' high-priority queries met the target ({@link AdmissionWindows#equalQualityRatio}); beside it the whole-run
- * ratio, each policy's high-priority quality, and a flag for each repetition where the quality-guided controller's
- * high-priority quality fell more than {@link #QUALITY_MARGIN} below the timeout-rate-guided one's, where no
- * throughput ratio is at equal quality.
+ * the four policies, the order reversed every other repetition. The headline is the low-priority throughput the
+ * quality-guided controller admits over the timeout-rate-guided one's at equal high-priority quality: counted only in
+ * the time windows where both runs' high-priority queries met the target ({@link AdmissionWindows#equalQualityRatio});
+ * beside it the whole-run ratio, each policy's high-priority quality, and a flag for each repetition where a
+ * quality-guided controller's high-priority quality fell more than {@link #QUALITY_MARGIN} below the
+ * timeout-rate-guided one's, where no throughput ratio is at equal quality.
  */
 final class AdmissionBench
 {
@@ -66,8 +66,14 @@ final class AdmissionBench
   {
     return new AbbaComparison.PairRatio<>(
         qualityBelowBaselineName(guided), guided, TIMEOUT_RATE,
-        (quality, timeout) -> quality.highPriorityMeanQuality() < timeout.highPriorityMeanQuality() - QUALITY_MARGIN ? 1 : 0
+        (quality, timeout) -> belowBaseline(quality, timeout) ? 1 : 0
     );
+  }
+
+  /** Whether {@code guided}'s high-priority quality fell more than {@link #QUALITY_MARGIN} below {@code timeout}'s. */
+  private static boolean belowBaseline(Figures guided, Figures timeout)
+  {
+    return guided.highPriorityMeanQuality() < timeout.highPriorityMeanQuality() - QUALITY_MARGIN;
   }
 
   static String qualityBelowBaselineName(String guided)
@@ -197,7 +203,7 @@ final class AdmissionBench
     for (int r = 0; r < repetitions.size(); r++) {
       final Figures quality = repetitions.get(r).of(guided);
       final Figures timeout = repetitions.get(r).of(TIMEOUT_RATE);
-      if (quality.highPriorityMeanQuality() < timeout.highPriorityMeanQuality() - QUALITY_MARGIN) {
+      if (belowBaseline(quality, timeout)) {
         which.append(which.length() == 0 ? "" : ", ").append(String.format(
             Locale.ROOT, "%d (%.3f against %.3f)", r + 1, quality.highPriorityMeanQuality(),
             timeout.highPriorityMeanQuality()
