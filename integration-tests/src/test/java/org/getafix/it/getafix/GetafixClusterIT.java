@@ -392,12 +392,23 @@ class GetafixClusterIT
     final List<String> failures = new ArrayList<>();
     long queries = 0;
     try (AvailabilityMonitor monitor = AvailabilityMonitor.start(cluster)) {
-      for (int[] hot : new int[][]{{0, HOT_HOURS}, {45, 45 + HOT_HOURS}, {70, 70 + HOT_HOURS}}) {
+      final int[][] shifts = {{0, HOT_HOURS}, {45, 45 + HOT_HOURS}, {70, 70 + HOT_HOURS}};
+      for (int i = 0; i < shifts.length; i++) {
+        final int[] hot = shifts[i];
         workload = Workload.start(cluster, hot[0], hot[1], 4);
         Waits.await("hours " + hot[0] + ".." + hot[1] + " to become the replicated hot set", CONVERGE, () -> {
           final Map<String, Set<String>> holders = holdersChecked(cluster);
           return extraReplicas(holders, hot[0], hot[1]) >= HOT_EXTRA_REPLICAS;
         });
+        if (i == shifts.length - 1) {
+          // A new hot set can be replicated before the old ones have cooled enough to lose theirs: the drops may
+          // come after the last shift's loads, so they are awaited under load and under the monitor.
+          Waits.await(
+              "the cooled hot sets to lose replicas",
+              CONVERGE,
+              () -> getafix.status().path("dropsIssued").asLong() > dropsBefore
+          );
+        }
         workload.close();
         queries += workload.queries();
         failures.addAll(workload.failures());
@@ -415,7 +426,6 @@ class GetafixClusterIT
     assertTrue(queries > 0);
     assertEquals(List.of(), failures, "failed workload queries out of " + queries);
     assertTrue(getafix.status().path("loadsIssued").asLong() > loadsBefore, "the shifts moved nothing");
-    assertTrue(getafix.status().path("dropsIssued").asLong() > dropsBefore, "the shifts dropped nothing");
   }
 
   @Test
