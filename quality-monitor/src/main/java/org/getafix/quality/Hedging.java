@@ -20,9 +20,9 @@ import org.apache.druid.server.coordination.DruidServerMetadata;
 import org.apache.druid.timeline.TimelineLookup;
 import org.apache.druid.timeline.partition.PartitionChunk;
 import org.getafix.core.contract.GetafixMetric;
+import org.getafix.core.redundancy.DeadlineShares;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.contract.QualityKnobs;
-import org.getafix.core.redundancy.LatencyWindow;
 import org.getafix.core.redundancy.NodeLatencies;
 import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.core.redundancy.UpfrontRedundancy;
@@ -128,12 +128,8 @@ public class Hedging
   private final UpfrontRedundancy.Mode redundancyMode;
   private final HedgePolicy policy;
   private final NodeLatencies latencies;
-  /**
-   * Per Historical, the share of the time to its deadline that each recent budgeted sub-query took, 1 for one cut at
-   * its deadline, as the split's second sign of a late node ({@link #splitParts}).
-   */
-  private final NodeLatencies deadlineShares = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime);
-  private final int minSamples;
+  /** The split's second sign of a late Historical ({@link #splitParts}). */
+  private final DeadlineShares deadlineShares;
   private final UpfrontRedundancy redundancy;
   private final Holders holders;
   private final QualityMetrics metrics;
@@ -160,7 +156,10 @@ public class Hedging
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
     this.policy = policy;
     this.latencies = latencies;
-    this.minSamples = config.hedgeSettings().minSamples();
+    this.deadlineShares = new DeadlineShares(
+        new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime),
+        config.hedgeSettings().minSamples()
+    );
     this.redundancy = redundancy;
     this.holders = holders;
     this.metrics = metrics;
@@ -450,17 +449,13 @@ public class Hedging
   void recordBudgeted(String host, long millis, long millisToDeadline)
   {
     record(host, millis);
-    deadlineShares.record(host, millisToDeadline > 0 ? Math.min(1, millis / (double) millisToDeadline) : 1);
+    deadlineShares.record(host, millis, millisToDeadline);
   }
 
-  /**
-   * The mean share of the time to their deadlines that {@code host}'s recent budgeted sub-queries took (1 where cut at
-   * it); NaN while it has fewer than the hedge policy's {@code minSamples}.
-   */
+  /** {@link DeadlineShares#share} of {@code host}, with the hedge policy's {@code minSamples}. */
   double deadlineShare(String host)
   {
-    final LatencyWindow window = deadlineShares.get(host);
-    return window == null || window.count() < minSamples ? Double.NaN : window.mean();
+    return deadlineShares.share(host);
   }
 
   /** The sub-query of {@code plan} had its first complete answer after {@code millis}, NaN if none. */
