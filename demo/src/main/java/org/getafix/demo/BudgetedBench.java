@@ -1,5 +1,6 @@
 package org.getafix.demo;
 
+import org.getafix.core.placement.packing.GetafixStrategy;
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.wire.Coverage;
 import org.getafix.core.wire.QueryContextKeys;
@@ -8,13 +9,18 @@ import org.getafix.demo.AbbaComparison.Repetition;
 import org.getafix.localcluster.client.BrokerAnswer;
 import org.getafix.localcluster.client.BrokerFormats;
 import org.getafix.localcluster.client.DruidHttp;
+import org.getafix.localcluster.client.GetafixClient;
 import org.getafix.localcluster.client.NativeQuery;
 import org.getafix.localcluster.client.QualityClient;
+import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
+import org.getafix.localcluster.cluster.Waits;
 import org.getafix.localcluster.experiment.BudgetExperiment;
 import org.getafix.localcluster.experiment.StragglerPlacement;
+import org.getafix.localcluster.workload.QueryMix;
 import org.getafix.localcluster.workload.SyntheticDataset;
+import org.getafix.localcluster.workload.WorkloadRunner;
 
 import java.net.URI;
 import java.nio.file.Path;
@@ -23,16 +29,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 
 /**
  * The budgeted-queries experiments of {@code ./getafix bench live}: one Historical throttled to a hard straggler, and a
  * response-time target T. Each repetition sends the same query under both setups of a {@link Variant}, the order
- * reversed every other repetition (ABBA). The straggler is throttled only while a query runs, and each budgeted query's
- * mature run is awaited before the next query, so that late sub-queries do not pile up on the straggler (the Broker
- * re-executes when idle, as Ubora does) and every query meets the same cluster.
+ * reversed every other repetition (ABBA). Under a fixed placement the straggler is throttled only while a query runs;
+ * under Getafix-H's plan it is slow throughout, since the plan is what reacts to it. Each budgeted query's mature run is
+ * awaited before the next query, so that late sub-queries do not pile up on the straggler (the Broker re-executes when
+ * idle, as Ubora does) and every query meets the same cluster.
  */
 final class BudgetedBench
 {
@@ -49,6 +58,12 @@ final class BudgetedBench
    * a third of the sub-queries need a hedge, far above the default 5% meant for a node that is slow now and then.
    */
   static final double HEDGE_RATIO = 0.5;
+  /** The Broker of the hedged variants: hedging on, and a random holder first, so that the straggler gets its turn. */
+  static final Map<String, String> HEDGING_BROKER = Map.of(
+      "druid.getafix.quality.hedging", "true",
+      "druid.getafix.quality.hedgeRatio", String.valueOf(HEDGE_RATIO),
+      "druid.broker.balancer.type", "random"
+  );
   /** Unmeasured budgeted queries cut at T before the first phase: more than the reserve needs to start. */
   private static final int RESERVE_WARM_UP = DeadlineReserve.MIN_SAMPLES + 2;
   /** Unthrottled answers after the JIT warm-up, the slowest of the last two setting T. */
@@ -59,6 +74,10 @@ final class BudgetedBench
   /** The warm-up on an existing cluster, whose JIT compilers the bench cannot watch: the bench's usual settling time. */
   private static final Duration EXISTING_WARM_UP = Duration.ofSeconds(60);
   private static final Duration EXISTING_WARM_UP_QUICK = Duration.ofSeconds(30);
+  /** How long Getafix-H may take to find the straggler and realise a plan around it, and to start acting. */
+  private static final Duration PLAN_AROUND_STRAGGLER = Duration.ofMinutes(6);
+  /** The demo's workload between two looks at the plan, which keeps every Historical busy enough to be measured. */
+  private static final Duration PLAN_WORKLOAD = Duration.ofSeconds(10);
   private static final List<Figure<Figures>> SETUP_FIGURES = List.of(
       new Figure<>("answered", Figures::answered),
       new Figure<>("answered within T", Figures::withinTarget),
@@ -76,31 +95,38 @@ final class BudgetedBench
    * replica per segment, so that nothing can route around the straggler. {@link #HEDGING}: budgeted queries with and
    * without hedged sub-queries ({@code getafixHedge}), every segment on two Historicals and the Broker choosing between
    * them at random, so that about a third of each query's segments go to the straggler first and a hedge can re-ask
-   * their other holder. Every budgeted query has a mature run, hedged or not, so that both setups' quality is
+   * their other holder. {@link #HEDGING_PLANNED}: the same two setups on Getafix-H's plan (a floor of one replica, up
+   * to three), made while the straggler is slow, so that what the straggler holds has another holder to hedge to only
+   * where the plan gave it one. Every budgeted query has a mature run, hedged or not, so that both setups' quality is
    * measured.
    */
   enum Variant
   {
     TIMEOUT(
-        "budgeted", STOCK, BUDGETED, 1, Map.of(),
+        "budgeted", STOCK, BUDGETED, 1, false, Map.of(),
         "Budgeted queries vs stock Druid's timeout with a straggler",
         "one replica per segment",
         "stock Druid with timeout = T, budgeted with getafixBudgetMs = T and a mature run each"
     ),
     HEDGING(
-        "hedged", BUDGETED, HEDGED, 2,
-        Map.of(
-            "druid.getafix.quality.hedging", "true",
-            "druid.getafix.quality.hedgeRatio", String.valueOf(HEDGE_RATIO),
-            "druid.broker.balancer.type", "random"
-        ),
+        "hedged", BUDGETED, HEDGED, 2, false, HEDGING_BROKER,
         "Budgeted queries with and without hedged sub-queries, with a straggler",
         "2 replicas per segment, the Broker choosing a holder at random, hedging on with hedgeRatio " + HEDGE_RATIO,
+        "budgeted with getafixBudgetMs = T and a mature run each, getafixHedge false or true"
+    ),
+    HEDGING_PLANNED(
+        "hedged-getafix", BUDGETED, HEDGED, 1, true, HEDGING_BROKER,
+        "Budgeted queries with and without hedged sub-queries, with a straggler, on Getafix-H's plan",
+        "Getafix-H's plan (a floor of 1 replica, up to 3) made while the straggler is slow, the Broker choosing a "
+        + "holder at random, hedging on with hedgeRatio " + HEDGE_RATIO,
         "budgeted with getafixBudgetMs = T and a mature run each, getafixHedge false or true"
     );
 
     final AbbaComparison<Figures> comparison;
+    /** Replicas per segment; under Getafix-H's plan, its floor. */
     final int replicas;
+    /** Whether Getafix-H places the data, the straggler slow throughout; otherwise a fixed placement. */
+    final boolean plannedByGetafix;
     /** The Broker's properties for the variant; none: the Broker as started. */
     final Map<String, String> broker;
     /** The report's title. */
@@ -115,6 +141,7 @@ final class BudgetedBench
         String baseline,
         String candidate,
         int replicas,
+        boolean plannedByGetafix,
         Map<String, String> broker,
         String title,
         String placement,
@@ -132,6 +159,7 @@ final class BudgetedBench
           SETUP_FIGURES
       );
       this.replicas = replicas;
+      this.plannedByGetafix = plannedByGetafix;
       this.broker = broker;
       this.title = title;
       this.placement = placement;
@@ -224,6 +252,9 @@ final class BudgetedBench
           cluster,
           SyntheticDataset.hourly(variant.dataSource(), bench.quick() ? 48 : 100, bench.quick() ? 2_000 : 5_000)
       );
+      if (variant.plannedByGetafix) {
+        return runOnGetafixPlan(cluster, dataset);
+      }
       bench.progress("placing " + variant.replicas + " replica(s) of each segment, some on the straggler");
       final String stragglerHost = cluster.historical(BudgetBench.STRAGGLER).hostAndPort();
       final long onStraggler = StragglerPlacement.replicasEach(cluster, dataset, BudgetBench.STRAGGLER, variant.replicas)
@@ -256,7 +287,201 @@ final class BudgetedBench
           cluster.setCpuQuota(BudgetBench.STRAGGLER, cluster.config().cpuQuota(BudgetBench.STRAGGLER));
         }
       });
-      return measure(target, query, described, null);
+      final TargetTime t = TargetTime.fromUnthrottled(broker, query);
+      return measure(target, query, described + "; unthrottled it took " + t.unthrottledMs() + " ms", t.targetMs());
+    }
+  }
+
+  /**
+   * {@link Variant#HEDGING_PLANNED} on {@code cluster}: Getafix-H places the data and T is set from unthrottled answers;
+   * then the straggler is throttled for good. While Getafix-H finds it and realises a plan that leaves no segment on it
+   * alone, the two setups' queries alternate, one at a time, and are reported apart (the reaction); should the plan not
+   * get there within {@link #PLAN_AROUND_STRAGGLER}, the demo's workload runs until it does. Then the repetitions, on
+   * the plan made around the straggler.
+   */
+  private Path runOnGetafixPlan(LocalDruidCluster cluster, SyntheticDataset dataset) throws Exception
+  {
+    bench.progress("restarting the Broker with " + variant.broker);
+    cluster.restartBroker(variant.broker, Duration.ofMinutes(10));
+    bench.progress("handing placement to Getafix-H (a floor of " + variant.replicas + " replica, up to 3)");
+    final GetafixClient getafix = new GetafixClient(cluster);
+    GetafixSetup.handPlacementToGetafix(cluster, dataset.dataSource(), variant.replicas);
+    getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
+    Waits.await("Getafix to act", PLAN_AROUND_STRAGGLER, () -> "ACTIVE".equals(getafix.mode()));
+    final Map<String, Object> query = BudgetExperiment.stragglerQuery(dataset, dataset.interval());
+    final QualityClient broker = new QualityClient(cluster.broker().uri());
+    bench.progress("warming the JIT compilers up");
+    cluster.warmUntilSettled(JitCompilerCpu.WarmUp.QUERIES, window -> warmUp(broker, query, window));
+    final TargetTime t = TargetTime.fromUnthrottled(broker, query);
+    final String straggler = cluster.historical(BudgetBench.STRAGGLER).hostAndPort();
+    final Target target = new Target(cluster.broker().uri(), Callable::call);
+    final String ids = queryIdPrefix();
+    final PlanAroundStraggler before = PlanAroundStraggler.of(cluster, dataset, getafix, straggler);
+    bench.progress("throttling Historical " + BudgetBench.STRAGGLER + " to " + STRAGGLER_CORES + " core for the rest of "
+                   + "the run (" + before + ")");
+    cluster.setCpuQuota(BudgetBench.STRAGGLER, STRAGGLER_CORES);
+    final long throttledAt = System.nanoTime();
+    teachReserve(target, query, t.targetMs(), ids);
+    bench.progress("the two setups' queries alternating until Getafix-H has planned around the straggler");
+    final Map<String, List<Answer>> reacting = Map.of(BUDGETED, new ArrayList<>(), HEDGED, new ArrayList<>());
+    final long deadline = throttledAt + PLAN_AROUND_STRAGGLER.toNanos();
+    PlanAroundStraggler plan = PlanAroundStraggler.of(cluster, dataset, getafix, straggler);
+    for (int i = 0; !plan.done() && System.nanoTime() < deadline; i++) {
+      final String setup = i % 2 == 0 ? BUDGETED : HEDGED;
+      reacting.get(setup).add(send(target, query, setup, t.targetMs(), true, ids + "reacting-" + i));
+      plan = PlanAroundStraggler.of(cluster, dataset, getafix, straggler);
+    }
+    final long reactedSeconds = Duration.ofNanos(System.nanoTime() - throttledAt).toSeconds();
+    final boolean reacted = plan.done();
+    if (!reacted) {
+      bench.progress("not planned around after " + reactedSeconds + " s (" + plan + "); the demo's workload until it is");
+      plan = awaitPlanUnderWorkload(cluster, dataset, getafix, straggler);
+    }
+    bench.progress("planned around the straggler: " + plan);
+    final String described = String.format(
+        Locale.ROOT,
+        "%s; %s; the straggler (Historical %d) throttled to %.2f core from after the warm-up to the end; before: %s; "
+        + "%s; once the plan was realised: %s; the query an hourly timeseries over all %d hours with a cardinality "
+        + "aggregator that hashes every row; unthrottled it took %d ms",
+        cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
+                                 : "WARNING: no cgroups, so no caps and no straggler",
+        variant.placement, BudgetBench.STRAGGLER, STRAGGLER_CORES, before,
+        reaction(reacted, reactedSeconds, t.targetMs(), reacting), plan, dataset.hours(), t.unthrottledMs()
+    );
+    final Path report = repeat(target, query, described, t.targetMs(), ids);
+    bench.progress("after the repetitions: " + PlanAroundStraggler.of(cluster, dataset, getafix, straggler));
+    return report;
+  }
+
+  /** The demo's workload in rounds until Getafix-H has planned around the straggler, or a timeout. */
+  private static PlanAroundStraggler awaitPlanUnderWorkload(
+      LocalDruidCluster cluster,
+      SyntheticDataset dataset,
+      GetafixClient getafix,
+      String straggler
+  ) throws Exception
+  {
+    final QueryMix mix = QueryMix.defaultMix(dataset);
+    final long deadline = System.nanoTime() + PLAN_AROUND_STRAGGLER.toNanos();
+    PlanAroundStraggler plan = PlanAroundStraggler.of(cluster, dataset, getafix, straggler);
+    while (!plan.done()) {
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException(
+            "Getafix-H did not plan around the straggler under the demo's workload either within "
+            + PLAN_AROUND_STRAGGLER.toMinutes() + " min: " + plan
+        );
+      }
+      WorkloadRunner.run(cluster.brokerClient(), mix, new WorkloadRunner.Options(
+          DemoOptions.DEFAULT_CLIENTS, PLAN_WORKLOAD, Integer.MAX_VALUE, 3L
+      ));
+      plan = PlanAroundStraggler.of(cluster, dataset, getafix, straggler);
+    }
+    return plan;
+  }
+
+  /** The reaction's queries in words, each setup's as {@link Figures}. */
+  static String reaction(boolean reacted, long seconds, long targetMs, Map<String, List<Answer>> answers)
+  {
+    final StringBuilder text = new StringBuilder(String.format(
+        Locale.ROOT,
+        "Getafix-H %s %d s after the throttle; the queries meanwhile (alternating, one at a time):",
+        reacted ? "had planned around the straggler" : "had not planned around the straggler", seconds
+    ));
+    for (String setup : List.of(BUDGETED, HEDGED)) {
+      final List<Answer> sent = answers.get(setup);
+      final Figures f = Figures.of(setup, targetMs, sent);
+      text.append(String.format(
+          Locale.ROOT,
+          " %s %d sent, %.0f%% within T, mean quality %.3f, p10 %.3f;",
+          setup, sent.size(), 100 * f.withinTarget(), f.meanQuality(), f.p10Quality()
+      ));
+    }
+    return text.substring(0, text.length() - 1);
+  }
+
+  /**
+   * Getafix-H's placement with a straggler, as the Coordinator shows it.
+   *
+   * @param flagged          whether Getafix-H's capacity estimates make the straggler one
+   *                         ({@link GetafixStrategy#stragglers})
+   * @param realised         whether every segment is held exactly where the plan puts it
+   * @param replicas         the replicas loaded
+   * @param onStraggler      segments the straggler holds
+   * @param onStragglerAlone segments the straggler alone holds: no hedge can recover them
+   */
+  record PlanAroundStraggler(
+      boolean flagged,
+      boolean realised,
+      int replicas,
+      int onStraggler,
+      int onStragglerAlone
+  )
+  {
+    static PlanAroundStraggler of(
+        LocalDruidCluster cluster,
+        SyntheticDataset dataset,
+        GetafixClient getafix,
+        String straggler
+    )
+    {
+      final Map<String, Double> capacities = getafix.capacities();
+      final List<String> nodes = List.copyOf(capacities.keySet());
+      final boolean[] stragglers = GetafixStrategy.stragglers(
+          nodes.stream().mapToDouble(capacities::get).toArray()
+      );
+      final boolean flagged = nodes.contains(straggler) && stragglers[nodes.indexOf(straggler)];
+      final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, dataset.dataSource());
+      final Map<String, Set<String>> planned = getafix.plannedHolders();
+      final boolean realised = planned.size() == dataset.hours() && planned.entrySet().stream().allMatch(
+          e -> holders.getOrDefault(e.getKey(), Set.of()).equals(e.getValue())
+      );
+      return new PlanAroundStraggler(
+          flagged,
+          realised,
+          holders.values().stream().mapToInt(Set::size).sum(),
+          (int) holders.values().stream().filter(h -> h.contains(straggler)).count(),
+          (int) holders.values().stream().filter(h -> h.equals(Set.of(straggler))).count()
+      );
+    }
+
+    boolean done()
+    {
+      return flagged && realised && onStragglerAlone == 0;
+    }
+
+    @Override
+    public String toString()
+    {
+      return String.format(
+          Locale.ROOT,
+          "straggler %s by its capacity estimate, plan %s, %d replicas, %d segments on the straggler, %d of them "
+          + "on it alone",
+          flagged ? "found" : "not found", realised ? "realised" : "not realised", replicas, onStraggler,
+          onStragglerAlone
+      );
+    }
+  }
+
+  /**
+   * T from the last unthrottled answers.
+   *
+   * @param unthrottledMs the slower of the last two unthrottled answers
+   * @param targetMs      {@link #TARGET_OVER_UNTHROTTLED} times it, rounded to 10 ms, at least {@link #MIN_TARGET_MS}
+   */
+  record TargetTime(long unthrottledMs, long targetMs)
+  {
+    static TargetTime fromUnthrottled(QualityClient broker, Map<String, Object> query) throws Exception
+    {
+      final List<Long> unthrottled = new ArrayList<>();
+      for (int i = 0; i < UNTHROTTLED_RUNS; i++) {
+        unthrottled.add(broker.nativeQuery(query).millis());
+      }
+      // The slowest of the last two: the first runs after the warm-up may still meet cold pages.
+      final long unthrottledMs = Math.max(unthrottled.get(UNTHROTTLED_RUNS - 1), unthrottled.get(UNTHROTTLED_RUNS - 2));
+      return new TargetTime(
+          unthrottledMs,
+          Math.max(MIN_TARGET_MS, Math.round(TARGET_OVER_UNTHROTTLED * unthrottledMs / 10.0) * 10)
+      );
     }
   }
 
@@ -292,7 +517,11 @@ final class BudgetedBench
         existing.dataSource()
     );
     final Target target = new Target(existing.broker(), Callable::call);
-    return measure(target, query, cluster, existing.targetMs());
+    final TargetTime t = TargetTime.fromUnthrottled(broker, query);
+    final String measured = cluster + "; unthrottled it took " + t.unthrottledMs() + " ms";
+    return existing.targetMs() != null
+           ? measure(target, query, measured + ", and T was asked", existing.targetMs())
+           : measure(target, query, measured, t.targetMs());
   }
 
   /** Sends {@code query} for {@code window}, whole and budgeted, so that neither setup's first run compiles its path. */
@@ -309,42 +538,52 @@ final class BudgetedBench
   }
 
   /**
-   * Sets T ({@code askedTargetMs}, or from the last unthrottled answers), teaches the Broker its deadline reserve, runs the
-   * repetitions and writes the report.
+   * Teaches the Broker its deadline reserve, runs the repetitions at target {@code targetMs} and writes the report.
    *
-   * @param cluster the cluster, placement and query in words, for the report
+   * @param cluster the cluster, placement, query and how T was set, in words for the report
    */
-  private Path measure(Target target, Map<String, Object> query, String cluster, Long askedTargetMs)
+  private Path measure(Target target, Map<String, Object> query, String cluster, long targetMs)
       throws Exception
   {
-    final QualityClient broker = new QualityClient(target.broker());
-    final List<Long> unthrottled = new ArrayList<>();
-    for (int i = 0; i < UNTHROTTLED_RUNS; i++) {
-      unthrottled.add(broker.nativeQuery(query).millis());
-    }
-    // The slowest of the last two: the first runs after the warm-up may still meet cold pages.
-    final long unthrottledMs = Math.max(unthrottled.get(UNTHROTTLED_RUNS - 1), unthrottled.get(UNTHROTTLED_RUNS - 2));
-    final long targetMs = askedTargetMs != null
-                          ? askedTargetMs
-                          : Math.max(MIN_TARGET_MS, Math.round(TARGET_OVER_UNTHROTTLED * unthrottledMs / 10.0) * 10);
-    final int queries = bench.quick() ? 6 : 12;
-    final String setup = String.format(
-        Locale.ROOT,
-        "%s; unthrottled it took %d ms, %s T = %d ms; %d queries per setup and repetition, one at a time: %s",
-        cluster, unthrottledMs, askedTargetMs != null ? "and as asked" : "so", targetMs, queries, variant.setups
-    );
-    bench.progress(setup);
-    // Unique to this run: a Broker in service keeps the mature runs of earlier runs' queries, which must not be read
-    // for this run's.
-    final String ids = "bench-" + variant.comparison.experiment() + "-" + UUID.randomUUID().toString().substring(0, 8) + "-";
-    // A Broker keeps no reserve for merge and serialisation until it has seen DeadlineReserve.MIN_SAMPLES budgeted
-    // queries wait until their deadline; a Broker in service has. Unmeasured cut queries teach it first, so that the
-    // first budgeted phase is not the only one without a reserve: without it, that phase answers most of its queries
-    // after T and the later phases within it.
+    final String ids = queryIdPrefix();
+    teachReserve(target, query, targetMs, ids);
+    return repeat(target, query, cluster, targetMs, ids);
+  }
+
+  /**
+   * Unique to this run: a Broker in service keeps the mature runs of earlier runs' queries, which must not be read for
+   * this run's.
+   */
+  private String queryIdPrefix()
+  {
+    return "bench-" + variant.comparison.experiment() + "-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+  }
+
+  /**
+   * A Broker keeps no reserve for merge and serialisation until it has seen DeadlineReserve.MIN_SAMPLES budgeted
+   * queries wait until their deadline; a Broker in service has. Unmeasured cut queries teach it first, so that the
+   * first budgeted phase is not the only one without a reserve: without it, that phase answers most of its queries
+   * after T and the later phases within it.
+   */
+  private void teachReserve(Target target, Map<String, Object> query, long targetMs, String ids) throws Exception
+  {
     bench.progress("teaching the Broker its deadline reserve with " + RESERVE_WARM_UP + " unmeasured budgeted queries");
     for (int i = 0; i < RESERVE_WARM_UP; i++) {
       send(target, query, BUDGETED, targetMs, false, ids + "reserve-" + i);
     }
+  }
+
+  /** Runs the repetitions at target {@code targetMs} and writes the report. */
+  private Path repeat(Target target, Map<String, Object> query, String cluster, long targetMs, String ids)
+      throws Exception
+  {
+    final int queries = bench.quick() ? 6 : 12;
+    final String setup = String.format(
+        Locale.ROOT,
+        "%s; T = %d ms; %d queries per setup and repetition, one at a time: %s",
+        cluster, targetMs, queries, variant.setups
+    );
+    bench.progress(setup);
     final int[] sent = {0};
     final AbbaComparison<Figures> comparison = variant.comparison;
     final List<Repetition<Figures>> done = comparison.repeat(bench, name -> {

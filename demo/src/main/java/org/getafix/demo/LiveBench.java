@@ -44,8 +44,8 @@ public final class LiveBench
 {
   static final List<String> EXPERIMENTS =
       List.of(
-          "placement", "routing", "budgeted", "hedged", "control", "control-queueing", "admission", "replay", "laning",
-          "kill", "churn", "overhead"
+          "placement", "routing", "budgeted", "hedged", "hedged-getafix", "control", "control-queueing", "admission",
+          "replay", "laning", "kill", "churn", "overhead"
       );
   /**
    * The experiments that run on an existing cluster: the others make a straggler with cgroups, place replicas or
@@ -271,6 +271,7 @@ public final class LiveBench
           case "routing" -> new RoutingBench(bench).run();
           case "budgeted" -> budgeted(bench, BudgetedBench.Variant.TIMEOUT, options.existing());
           case "hedged" -> budgeted(bench, BudgetedBench.Variant.HEDGING, options.existing());
+          case "hedged-getafix" -> budgeted(bench, BudgetedBench.Variant.HEDGING_PLANNED, null);
           case "control" -> new ControlBench(bench).run();
           case "control-queueing" -> new QueueingControlBench(bench).run();
           case "admission" -> new AdmissionBench(bench).run();

@@ -3,8 +3,10 @@ package org.getafix.demo;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class BudgetedBenchTest
@@ -73,5 +75,40 @@ class BudgetedBenchTest
     );
     assertEquals(List.of(0.8, 0.8), hedging.comparison.ratios(repetitions).get(0).values(), "hedged over unhedged");
     assertTrue(BudgetedBench.html(hedging, "a setup", repetitions).contains("with and without hedged sub-queries"));
+  }
+
+  @Test
+  void theHedgedVariantOnGetafixHsPlanKeepsTheSetupsAndTheBrokerButNotThePlacement()
+  {
+    final BudgetedBench.Variant planned = BudgetedBench.Variant.HEDGING_PLANNED;
+    assertEquals("hedged-getafix", planned.comparison.experiment());
+    assertEquals(BudgetedBench.Variant.HEDGING.comparison.setups(), planned.comparison.setups());
+    assertEquals(BudgetedBench.Variant.HEDGING.broker, planned.broker);
+    assertTrue(planned.plannedByGetafix);
+    assertFalse(BudgetedBench.Variant.HEDGING.plannedByGetafix);
+    assertEquals(1, planned.replicas, "Getafix-H's floor");
+    assertTrue(LiveBench.EXPERIMENTS.contains(planned.comparison.experiment()));
+  }
+
+  @Test
+  void aPlanAroundTheStragglerIsDoneOnlyWhenFoundRealisedAndNothingIsOnItAlone()
+  {
+    assertTrue(new BudgetedBench.PlanAroundStraggler(true, true, 130, 40, 0).done());
+    assertFalse(new BudgetedBench.PlanAroundStraggler(true, true, 130, 40, 1).done(), "a segment on it alone");
+    assertFalse(new BudgetedBench.PlanAroundStraggler(false, true, 130, 40, 0).done(), "not found");
+    assertFalse(new BudgetedBench.PlanAroundStraggler(true, false, 130, 40, 0).done(), "not realised");
+    assertTrue(new BudgetedBench.PlanAroundStraggler(true, true, 130, 40, 0).toString().contains("40 segments on"));
+  }
+
+  @Test
+  void theReactionGivesEachSetupsQueriesApart()
+  {
+    final String text = BudgetedBench.reaction(true, 95, 1000, Map.of(
+        BudgetedBench.BUDGETED, List.of(new BudgetedBench.Answer(200, 900, 0.7, 0.7), new BudgetedBench.Answer(200, 1100, 0.6, 0.6)),
+        BudgetedBench.HEDGED, List.of(new BudgetedBench.Answer(200, 400, 1, 1))
+    ));
+    assertTrue(text.startsWith("Getafix-H had planned around the straggler 95 s after the throttle"), text);
+    assertTrue(text.contains("budgeted 2 sent, 50% within T, mean quality 0.650, p10 0.600"), text);
+    assertTrue(text.endsWith("hedged 1 sent, 100% within T, mean quality 1.000, p10 1.000"), text);
   }
 }

@@ -29,8 +29,8 @@ class LiveBenchTest
 
     assertEquals(
         List.of(
-            "placement", "routing", "budgeted", "hedged", "control", "control-queueing", "admission", "replay",
-            "laning", "kill", "churn", "overhead"
+            "placement", "routing", "budgeted", "hedged", "hedged-getafix", "control", "control-queueing", "admission",
+            "replay", "laning", "kill", "churn", "overhead"
         ),
         LiveBench.EXPERIMENTS
     );
@@ -95,7 +95,7 @@ class LiveBenchTest
   {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments", "hedging"))
                    .getMessage()
-                   .contains("placement,routing,budgeted,hedged,control,control-queueing,admission,replay,laning,kill"));
+                   .contains("placement,routing,budgeted,hedged,hedged-getafix,control,control-queueing,admission,replay,laning,kill"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--experiments"));
     assertThrows(IllegalArgumentException.class, () -> LiveBench.Options.parse("--keep-running"));
   }
