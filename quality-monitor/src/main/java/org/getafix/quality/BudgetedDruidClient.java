@@ -131,6 +131,15 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     this.connectionsPerHistorical = connectionsPerHistorical;
   }
 
+  /**
+   * Whether a sub-query beyond the primaries (a hedge or a copy) may go to this Historical: fewer than half the Broker's
+   * connections to it are in use, as for a split's parts, so that it never waits for one.
+   */
+  boolean hasSpareConnection()
+  {
+    return SubQuerySplit.spareConnections(getNumOpenConnections(), connectionsPerHistorical) > 0;
+  }
+
   @Override
   public Sequence<T> run(QueryPlus<T> asPlanned, ResponseContext context)
   {
@@ -874,7 +883,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         if (!primaryOutlivesRace) {
           primary.cancel();
         }
-        recordPrimary();
+        if (primaryRecorded.compareAndSet(false, true)) {
+          hedging.lostRace(primary.host, clock.getAsLong() - primary.startMillis);
+        }
         if (!failedOver) {
           hedging.won(queryPlus.getQuery(), plan);
         }
@@ -943,8 +954,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     }
 
     /**
-     * Records the primary's latency once: when it answers, or when it lost or was cut, so that a stuck server's
-     * window learns that it is slow.
+     * Records the primary's latency once: when it answers, or when it was cut, so that a stuck server's window learns
+     * that it is slow (one that lost to its hedges is recorded by {@link Hedging#lostRace} instead).
      */
     private void recordPrimary()
     {

@@ -745,7 +745,7 @@ class BudgetedDruidClientTest
     assertEquals(Coverage.answered(2), ranQuery.coverage());
     assertEquals(1L, metrics.state().get("hedgesSent"));
     assertEquals(1L, metrics.state().get("hedgesWon"));
-    assertEquals(1, latencies.get(PRIMARY).count(), "the losing primary's elapsed time is learnt");
+    assertNull(latencies.get(PRIMARY), "the losing primary's elapsed time, only a lower bound, is no latency");
     assertEquals(1, latencies.get(OTHER).count());
   }
 
