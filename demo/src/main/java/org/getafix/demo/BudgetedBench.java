@@ -322,6 +322,7 @@ final class BudgetedBench
     cluster.setCpuQuota(BudgetBench.STRAGGLER, STRAGGLER_CORES);
     final long throttledAt = System.nanoTime();
     teachReserve(target, query, t.targetMs(), ids);
+    final long firstSeconds = Duration.ofNanos(System.nanoTime() - throttledAt).toSeconds();
     bench.progress("the two setups' queries alternating until Getafix-H has planned around the straggler");
     final Map<String, List<Answer>> reacting = Map.of(BUDGETED, new ArrayList<>(), HEDGED, new ArrayList<>());
     final long deadline = throttledAt + PLAN_AROUND_STRAGGLER.toNanos();
@@ -346,7 +347,7 @@ final class BudgetedBench
         cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
                                  : "WARNING: no cgroups, so no caps and no straggler",
         variant.placement, BudgetBench.STRAGGLER, STRAGGLER_CORES, before,
-        reaction(reacted, reactedSeconds, t.targetMs(), reacting), plan, dataset.hours(), t.unthrottledMs()
+        reaction(reacted, firstSeconds, reactedSeconds, t.targetMs(), reacting), plan, dataset.hours(), t.unthrottledMs()
     );
     final Path report = repeat(target, query, described, t.targetMs(), ids);
     bench.progress("after the repetitions: " + PlanAroundStraggler.of(cluster, dataset, getafix, straggler));
@@ -379,13 +380,24 @@ final class BudgetedBench
     return plan;
   }
 
-  /** The reaction's queries in words, each setup's as {@link Figures}. */
-  static String reaction(boolean reacted, long seconds, long targetMs, Map<String, List<Answer>> answers)
+  /**
+   * The reaction's queries in words, each setup's as {@link Figures}.
+   *
+   * @param firstSeconds when the first was sent, after the throttle (the deadline reserve's queries came before)
+   * @param seconds      when Getafix-H had planned around the straggler, or gave up waiting, after the throttle
+   */
+  static String reaction(
+      boolean reacted,
+      long firstSeconds,
+      long seconds,
+      long targetMs,
+      Map<String, List<Answer>> answers
+  )
   {
     final StringBuilder text = new StringBuilder(String.format(
         Locale.ROOT,
-        "Getafix-H %s %d s after the throttle; the queries meanwhile (alternating, one at a time):",
-        reacted ? "had planned around the straggler" : "had not planned around the straggler", seconds
+        "Getafix-H %s %d s after the throttle; the queries from %d s after it until then (alternating, one at a time):",
+        reacted ? "had planned around the straggler" : "had not planned around the straggler", seconds, firstSeconds
     ));
     for (String setup : List.of(BUDGETED, HEDGED)) {
       final List<Answer> sent = answers.get(setup);

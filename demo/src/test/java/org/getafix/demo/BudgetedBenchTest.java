@@ -103,11 +103,14 @@ class BudgetedBenchTest
   @Test
   void theReactionGivesEachSetupsQueriesApart()
   {
-    final String text = BudgetedBench.reaction(true, 95, 1000, Map.of(
+    final String text = BudgetedBench.reaction(true, 14, 95, 1000, Map.of(
         BudgetedBench.BUDGETED, List.of(new BudgetedBench.Answer(200, 900, 0.7, 0.7), new BudgetedBench.Answer(200, 1100, 0.6, 0.6)),
         BudgetedBench.HEDGED, List.of(new BudgetedBench.Answer(200, 400, 1, 1))
     ));
-    assertTrue(text.startsWith("Getafix-H had planned around the straggler 95 s after the throttle"), text);
+    assertTrue(
+        text.startsWith("Getafix-H had planned around the straggler 95 s after the throttle; the queries from 14 s"),
+        text
+    );
     assertTrue(text.contains("budgeted 2 sent, 50% within T, mean quality 0.650, p10 0.600"), text);
     assertTrue(text.endsWith("hedged 1 sent, 100% within T, mean quality 1.000, p10 1.000"), text);
   }
