@@ -158,7 +158,7 @@ public class Hedging
     this.latencies = latencies;
     this.deadlineShares = new DeadlineShares(
         new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime),
-        config.hedgeSettings().minSamples()
+        DeadlineShares.MIN_SAMPLES
     );
     this.redundancy = redundancy;
     this.holders = holders;
@@ -491,7 +491,7 @@ public class Hedging
     deadlineShares.record(host, millis, millisToDeadline);
   }
 
-  /** {@link DeadlineShares#share} of {@code host}, with the hedge policy's {@code minSamples}. */
+  /** {@link DeadlineShares#share} of {@code host}. */
   double deadlineShare(String host)
   {
     return deadlineShares.share(host);

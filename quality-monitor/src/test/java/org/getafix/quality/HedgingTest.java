@@ -13,6 +13,7 @@ import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
 import org.apache.druid.query.timeseries.TimeseriesQuery;
 import org.apache.druid.server.coordination.DruidServerMetadata;
 import org.apache.druid.server.coordination.ServerType;
+import org.getafix.core.redundancy.DeadlineShares;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.NodeLatencies;
@@ -114,10 +115,10 @@ class HedgingTest
     final Hedging hedging = hedging(false);
     final TimeseriesQuery sub = subQuery(List.of(FIRST, SECOND))
         .withOverriddenContext(Map.of(QueryContextKeys.SPLIT, 4));
-    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples() - 1; i++) {
+    for (int i = 0; i < DeadlineShares.MIN_SAMPLES - 1; i++) {
       hedging.recordBudgeted("a:8083", 200 + i, 200 + i);
     }
-    assertTrue(Double.isNaN(hedging.deadlineShare("a:8083")), "not known before minSamples sub-queries");
+    assertTrue(Double.isNaN(hedging.deadlineShare("a:8083")), "not known before MIN_SAMPLES sub-queries");
     assertEquals(1, hedging.splitParts(sub, "a:8083", 400, 10), "mean latency about 210 ms of 400 left, share unknown");
     hedging.recordBudgeted("a:8083", 260, 250);
     assertEquals(1.0, hedging.deadlineShare("a:8083"), 1e-12, "a sub-query past its deadline counts 1, not more");

@@ -12,6 +12,13 @@ package org.getafix.core.redundancy;
  */
 public final class DeadlineShares
 {
+  /**
+   * Sub-queries a node needs in its window before its share is known: fewer than the hedge policy's latencies need,
+   * since a late node sends few answers to learn from (its sub-queries are cut or lose to hedges), and a late node
+   * taken for an unknown one looks as fast as the policy's guess for a node it knows nothing of.
+   */
+  public static final int MIN_SAMPLES = 5;
+
   private final NodeLatencies shares;
   private final int minSamples;
 
