@@ -791,7 +791,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         // Nothing to wait for: the hedges go now, outside the hedge budget, since the primary costs no server anything.
         sendHedges(true);
       }
-      if (hedges.isEmpty() || hedgesFailed || (primary.request != null && primary.request.isCancelled())) {
+      if (!hedgesSent || hedgesFailed || (primary.request != null && primary.request.isCancelled())) {
         winner.completeExceptionally(failure);
       }
     }
@@ -805,19 +805,28 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       sendHedges(false);
     }
 
-    /** Sends the hedges once; a failover's go whatever the hedge budget says. */
+    /**
+     * Sends the hedges once; a failover's go whatever the hedge budget says. The requests go out of the race's lock:
+     * Druid's client makes a request wait for a free connection to its Historical (the pool also carries the
+     * cancellations, which a slow Historical answers late), and the deadline's cut and the race's end need the lock,
+     * so a full pool must not hold the answer past its budget (live, on a 0.02-core node: a quarter of the hedged
+     * answers up to 1.5 T). A race that ends meanwhile cancels what is sent.
+     */
     @SuppressWarnings("unchecked")
-    private synchronized void sendHedges(boolean failover)
+    private void sendHedges(boolean failover)
     {
-      if (hedgesSent || winner.isDone() || !(failover || hedging.tryHedge(plan))) {
-        return;
+      synchronized (this) {
+        if (hedgesSent || winner.isDone() || !(failover || hedging.tryHedge(plan))) {
+          return;
+        }
+        hedgesSent = true;
+        failedOver = failover;
       }
-      hedgesSent = true;
-      failedOver = failover;
       final Query<T> query = queryPlus.getQuery();
       final String hedgeId = hedging.hedgeId(query);
       final List<String> unsent = new ArrayList<>();
       plan.groups.keySet().forEach(holder -> unsent.add(holder.host));
+      final List<Attempt<T>> sent = new ArrayList<>();
       try {
         for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
           final Query<T> hedge = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()))
@@ -828,7 +837,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           attempt.rows.whenComplete(
               (rows, failure) -> hedging.copyDone(plan, attempt.host, clock.getAsLong() - attempt.startMillis)
           );
-          hedges.add(attempt);
+          sent.add(attempt);
           if (failover) {
             hedging.failedOver(query);
           } else {
@@ -839,11 +848,17 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       catch (RuntimeException e) {
         // A group that could not be sent leaves the hedges incomplete: the primary answers alone.
         hedging.copiesNotSent(plan, unsent);
-        hedges.forEach(Attempt::cancel);
-        hedges.clear();
+        sent.forEach(Attempt::cancel);
+        hedgesDone(List.of(), e);
         return;
       }
-      final List<Attempt<T>> sent = List.copyOf(hedges);
+      synchronized (this) {
+        hedges.addAll(sent);
+        if (winner.isDone()) {
+          sent.forEach(Attempt::cancel);
+          return;
+        }
+      }
       CompletableFuture.allOf(
           sent.stream()
               .map(hedge -> hedge.rows.thenRun(() -> hedging.record(hedge.host, clock.getAsLong() - hedge.startMillis)))

@@ -37,6 +37,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -134,6 +136,7 @@ public class Hedging
   private final Holders holders;
   private final QualityMetrics metrics;
   private final ScheduledExecutorService timer;
+  private final ExecutorService sender;
   private final AtomicLong hedgeRaces = new AtomicLong();
 
   @Inject
@@ -154,6 +157,7 @@ public class Hedging
     // One thread, even with hedging off by default, since a query may ask for it: the thread only sends the hedges
     // that are due, which Druid's client does without waiting, and ends the redundancy's periods.
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
+    this.sender = Executors.newCachedThreadPool(Execs.makeThreadFactory("getafix-hedge-sender-%d"));
     this.policy = policy;
     this.latencies = latencies;
     this.deadlineShares = new DeadlineShares(
@@ -444,10 +448,17 @@ public class Hedging
     return query.getId() + "-hedge-" + hedgeRaces.incrementAndGet();
   }
 
-  /** Runs {@code hedge} at the plan's hedge point. */
+  /**
+   * Runs {@code hedge} at the plan's hedge point, on a sender thread of its own: sending may wait for a free connection
+   * to a busy Historical, which must not hold up the timer and every other query's hedges.
+   */
   ScheduledFuture<?> atHedgePoint(Plan plan, Runnable hedge)
   {
-    return timer.schedule(hedge, (long) Math.ceil(plan.hedgeAfterMillis * 1000), TimeUnit.MICROSECONDS);
+    return timer.schedule(
+        () -> sender.execute(hedge),
+        (long) Math.ceil(plan.hedgeAfterMillis * 1000),
+        TimeUnit.MICROSECONDS
+    );
   }
 
   /**
