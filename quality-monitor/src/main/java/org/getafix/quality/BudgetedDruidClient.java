@@ -49,6 +49,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -93,6 +94,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   private final String cancelUrl;
   private final ScheduledExecutorService cancellation;
   private final int connectionsPerHistorical;
+  /** This client's own cancellations in flight, which take connections from the same pool as the queries. */
+  private final AtomicInteger cancelsInFlight = new AtomicInteger();
 
   /**
    * @param requests the query watcher, through which a hedged sub-query's requests are captured for cancelling: one
@@ -132,12 +135,13 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   }
 
   /**
-   * Whether a sub-query beyond the primaries (a hedge or a copy) may go to this Historical: fewer than half the Broker's
-   * connections to it are in use, as for a split's parts, so that it never waits for one.
+   * Whether a sub-query beyond the primaries (a hedge or a copy), or a repeated cancellation, may go to this
+   * Historical: fewer than half the Broker's connections to it are in use by queries and this client's cancellations,
+   * as for a split's parts, so that it never waits for one.
    */
   boolean hasSpareConnection()
   {
-    return SubQuerySplit.spareConnections(getNumOpenConnections(), connectionsPerHistorical) > 0;
+    return SubQuerySplit.spareConnections(getNumOpenConnections() + cancelsInFlight.get(), connectionsPerHistorical) > 0;
   }
 
   @Override
@@ -613,7 +617,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
    * does late (a groupBy when its merge starts), and a cancel that comes before does nothing. Druid's client cancels only
    * once, and only while the server has not started to answer; a Historical starts its answer early (groupBy does at
    * once) and would then finish a losing attempt's work. Fire and forget: a failed cancel leaves the attempt to end on
-   * its own.
+   * its own. A cancellation is skipped, until its next turn, while half the connections to the Historical are in use
+   * ({@link #hasSpareConnection}): a slow Historical answers them late, and the cancellations of many lost attempts
+   * would fill the pool, where Druid's client makes every request wait, on the thread that sends it.
    */
   private void cancelOnServer(String id, CompletableFuture<Void> answerEnd, long failTime, int sent)
   {
@@ -625,11 +631,23 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       if (clock.getAsLong() + delay < failTime) {
         cancellation.schedule(() -> cancelOnServer(id, answerEnd, failTime, sent + 1), delay, TimeUnit.MILLISECONDS);
       }
-      final ListenableFuture<StatusResponseHolder> response = httpClient.go(
-          new Request(HttpMethod.DELETE, new URL(cancelUrl + StringUtils.urlEncode(id))),
-          StatusResponseHandler.getInstance(),
-          CANCEL_TIMEOUT
-      );
+      if (!hasSpareConnection()) {
+        return;
+      }
+      cancelsInFlight.incrementAndGet();
+      final ListenableFuture<StatusResponseHolder> response;
+      try {
+        response = httpClient.go(
+            new Request(HttpMethod.DELETE, new URL(cancelUrl + StringUtils.urlEncode(id))),
+            StatusResponseHandler.getInstance(),
+            CANCEL_TIMEOUT
+        );
+      }
+      catch (MalformedURLException | RuntimeException e) {
+        cancelsInFlight.decrementAndGet();
+        throw e;
+      }
+      response.addListener(cancelsInFlight::decrementAndGet, Execs.directExecutor());
       Futures.addCallback(response, new FutureCallback<>()
       {
         @Override
