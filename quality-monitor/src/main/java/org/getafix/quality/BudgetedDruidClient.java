@@ -49,7 +49,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -94,8 +93,6 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   private final String cancelUrl;
   private final ScheduledExecutorService cancellation;
   private final int connectionsPerHistorical;
-  /** This client's own cancellations in flight, which take connections from the same pool as the queries. */
-  private final AtomicInteger cancelsInFlight = new AtomicInteger();
 
   /**
    * @param requests the query watcher, through which a hedged sub-query's requests are captured for cancelling: one
@@ -132,16 +129,6 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     this.cancelUrl = StringUtils.format("%s://%s/druid/v2/", scheme, host);
     this.cancellation = queryCancellationExecutor;
     this.connectionsPerHistorical = connectionsPerHistorical;
-  }
-
-  /**
-   * Whether a sub-query beyond the primaries (a hedge or a copy), or a repeated cancellation, may go to this
-   * Historical: fewer than half the Broker's connections to it are in use by queries and this client's cancellations,
-   * as for a split's parts, so that it never waits for one.
-   */
-  boolean hasSpareConnection()
-  {
-    return SubQuerySplit.spareConnections(getNumOpenConnections() + cancelsInFlight.get(), connectionsPerHistorical) > 0;
   }
 
   @Override
@@ -617,9 +604,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
    * does late (a groupBy when its merge starts), and a cancel that comes before does nothing. Druid's client cancels only
    * once, and only while the server has not started to answer; a Historical starts its answer early (groupBy does at
    * once) and would then finish a losing attempt's work. Fire and forget: a failed cancel leaves the attempt to end on
-   * its own. A cancellation is skipped, until its next turn, while half the connections to the Historical are in use
-   * ({@link #hasSpareConnection}): a slow Historical answers them late, and the cancellations of many lost attempts
-   * would fill the pool, where Druid's client makes every request wait, on the thread that sends it.
+   * its own.
    */
   private void cancelOnServer(String id, CompletableFuture<Void> answerEnd, long failTime, int sent)
   {
@@ -631,23 +616,11 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       if (clock.getAsLong() + delay < failTime) {
         cancellation.schedule(() -> cancelOnServer(id, answerEnd, failTime, sent + 1), delay, TimeUnit.MILLISECONDS);
       }
-      if (!hasSpareConnection()) {
-        return;
-      }
-      cancelsInFlight.incrementAndGet();
-      final ListenableFuture<StatusResponseHolder> response;
-      try {
-        response = httpClient.go(
-            new Request(HttpMethod.DELETE, new URL(cancelUrl + StringUtils.urlEncode(id))),
-            StatusResponseHandler.getInstance(),
-            CANCEL_TIMEOUT
-        );
-      }
-      catch (MalformedURLException | RuntimeException e) {
-        cancelsInFlight.decrementAndGet();
-        throw e;
-      }
-      response.addListener(cancelsInFlight::decrementAndGet, Execs.directExecutor());
+      final ListenableFuture<StatusResponseHolder> response = httpClient.go(
+          new Request(HttpMethod.DELETE, new URL(cancelUrl + StringUtils.urlEncode(id))),
+          StatusResponseHandler.getInstance(),
+          CANCEL_TIMEOUT
+      );
       Futures.addCallback(response, new FutureCallback<>()
       {
         @Override
@@ -809,7 +782,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         // Nothing to wait for: the hedges go now, outside the hedge budget, since the primary costs no server anything.
         sendHedges(true);
       }
-      if (!hedgesSent || hedgesFailed || (primary.request != null && primary.request.isCancelled())) {
+      if (hedges.isEmpty() || hedgesFailed || (primary.request != null && primary.request.isCancelled())) {
         winner.completeExceptionally(failure);
       }
     }
@@ -823,28 +796,19 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       sendHedges(false);
     }
 
-    /**
-     * Sends the hedges once; a failover's go whatever the hedge budget says. The requests go out of the race's lock:
-     * Druid's client makes a request wait for a free connection to its Historical (the pool also carries the
-     * cancellations, which a slow Historical answers late), and the deadline's cut and the race's end need the lock,
-     * so a full pool must not hold the answer past its budget (live, on a 0.02-core node: a quarter of the hedged
-     * answers up to 1.5 T). A race that ends meanwhile cancels what is sent.
-     */
+    /** Sends the hedges once; a failover's go whatever the hedge budget says. */
     @SuppressWarnings("unchecked")
-    private void sendHedges(boolean failover)
+    private synchronized void sendHedges(boolean failover)
     {
-      synchronized (this) {
-        if (hedgesSent || winner.isDone() || !(failover || hedging.tryHedge(plan))) {
-          return;
-        }
-        hedgesSent = true;
-        failedOver = failover;
+      if (hedgesSent || winner.isDone() || !(failover || hedging.tryHedge(plan))) {
+        return;
       }
+      hedgesSent = true;
+      failedOver = failover;
       final Query<T> query = queryPlus.getQuery();
       final String hedgeId = hedging.hedgeId(query);
       final List<String> unsent = new ArrayList<>();
       plan.groups.keySet().forEach(holder -> unsent.add(holder.host));
-      final List<Attempt<T>> sent = new ArrayList<>();
       try {
         for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
           final Query<T> hedge = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()))
@@ -855,7 +819,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           attempt.rows.whenComplete(
               (rows, failure) -> hedging.copyDone(plan, attempt.host, clock.getAsLong() - attempt.startMillis)
           );
-          sent.add(attempt);
+          hedges.add(attempt);
           if (failover) {
             hedging.failedOver(query);
           } else {
@@ -866,17 +830,11 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       catch (RuntimeException e) {
         // A group that could not be sent leaves the hedges incomplete: the primary answers alone.
         hedging.copiesNotSent(plan, unsent);
-        sent.forEach(Attempt::cancel);
-        hedgesDone(List.of(), e);
+        hedges.forEach(Attempt::cancel);
+        hedges.clear();
         return;
       }
-      synchronized (this) {
-        hedges.addAll(sent);
-        if (winner.isDone()) {
-          sent.forEach(Attempt::cancel);
-          return;
-        }
-      }
+      final List<Attempt<T>> sent = List.copyOf(hedges);
       CompletableFuture.allOf(
           sent.stream()
               .map(hedge -> hedge.rows.thenRun(() -> hedging.record(hedge.host, clock.getAsLong() - hedge.startMillis)))
@@ -916,9 +874,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         if (!primaryOutlivesRace) {
           primary.cancel();
         }
-        if (primaryRecorded.compareAndSet(false, true)) {
-          hedging.lostRace(primary.host, clock.getAsLong() - primary.startMillis);
-        }
+        recordPrimary();
         if (!failedOver) {
           hedging.won(queryPlus.getQuery(), plan);
         }
@@ -987,8 +943,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     }
 
     /**
-     * Records the primary's latency once: when it answers, or when it was cut, so that a stuck server's window learns
-     * that it is slow (one that lost to its hedges is recorded by {@link Hedging#lostRace} instead).
+     * Records the primary's latency once: when it answers, or when it lost or was cut, so that a stuck server's
+     * window learns that it is slow.
      */
     private void recordPrimary()
     {

@@ -37,8 +37,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -136,7 +134,6 @@ public class Hedging
   private final Holders holders;
   private final QualityMetrics metrics;
   private final ScheduledExecutorService timer;
-  private final ExecutorService sender;
   private final AtomicLong hedgeRaces = new AtomicLong();
 
   @Inject
@@ -157,7 +154,6 @@ public class Hedging
     // One thread, even with hedging off by default, since a query may ask for it: the thread only sends the hedges
     // that are due, which Druid's client does without waiting, and ends the redundancy's periods.
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
-    this.sender = Executors.newCachedThreadPool(Execs.makeThreadFactory("getafix-hedge-sender-%d"));
     this.policy = policy;
     this.latencies = latencies;
     this.deadlineShares = new DeadlineShares(
@@ -188,8 +184,8 @@ public class Hedging
   /**
    * How {@code subQuery} to {@code primaryHost} would be hedged, or null if it will not be: hedging is off for it, the
    * query does not read one table's specific segments, no segment (or, unless {@code partialAnswer}, not every
-   * segment) has another holder fit to be a hedge's target ({@link #hedgeTargets}), or the policy sees no hedge point
-   * within {@code remainingMillis}. Each hedgeable sub-query earns the hedge budget its share.
+   * segment) has another holder the Broker can query, or the policy sees no hedge point within {@code
+   * remainingMillis}. Each hedgeable sub-query earns the hedge budget its share.
    *
    * @param partialAnswer whether the sub-query may answer for part of its segments (a budgeted query that allows a
    *                      partial answer), so that the segments with other holders are worth hedging on their own
@@ -212,7 +208,7 @@ public class Hedging
     final Map<String, BudgetedDruidClient<?>> clientOf = new HashMap<>();
     final Map<SegmentDescriptor, List<String>> holdersOf = new HashMap<>();
     final Function<SegmentDescriptor, List<String>> segmentHolders =
-        segment -> holdersOf.computeIfAbsent(segment, held -> hedgeTargets(table, held, clientOf));
+        segment -> holdersOf.computeIfAbsent(segment, held -> queryableHolders(table, held, clientOf));
     final UpfrontRedundancy.Copies<SegmentDescriptor> copies =
         redundancy.copies(redundancyMode(subQuery.context(), redundancyMode), primaryHost, segments, segmentHolders);
     if (copies != null && !copies.isEmpty()) {
@@ -396,30 +392,6 @@ public class Hedging
   }
 
   /** The hosts holding {@code segment} that the Broker has a client of, noting each client in {@code clientOf}. */
-  /**
-   * The holders of {@code segment} that a hedge or a copy may go to: those the Broker can query, less those
-   * <ul>
-   *   <li>with half the Broker's connections to them in use ({@link BudgetedDruidClient#hasSpareConnection}): Druid's
-   *   client makes a request wait for a free connection, on the hedge timer's thread, and under the race's lock that
-   *   the deadline's cut needs too, so that one Historical's full pool would hold every budgeted answer past its
-   *   budget (live, with hedges piling up on a 0.02-core node: a quarter of the answers up to 1.5 T);</li>
-   *   <li>late for their deadlines ({@link DeadlineShares}, at {@link SubQuerySplit#LATE_SHARE}): a hedge that loses
-   *   is recorded with the time it ran until cancelled, so such a node's latencies read faster than it is, and the
-   *   policy would keep choosing it.</li>
-   * </ul>
-   */
-  private List<String> hedgeTargets(
-      String table,
-      SegmentDescriptor segment,
-      Map<String, BudgetedDruidClient<?>> clientOf
-  )
-  {
-    final List<String> hosts = queryableHolders(table, segment, clientOf);
-    hosts.removeIf(host -> !clientOf.get(host).hasSpareConnection()
-                           || deadlineShares.share(host) >= SubQuerySplit.LATE_SHARE);
-    return hosts;
-  }
-
   private List<String> queryableHolders(
       String table,
       SegmentDescriptor segment,
@@ -448,17 +420,10 @@ public class Hedging
     return query.getId() + "-hedge-" + hedgeRaces.incrementAndGet();
   }
 
-  /**
-   * Runs {@code hedge} at the plan's hedge point, on a sender thread of its own: sending may wait for a free connection
-   * to a busy Historical, which must not hold up the timer and every other query's hedges.
-   */
+  /** Runs {@code hedge} at the plan's hedge point. */
   ScheduledFuture<?> atHedgePoint(Plan plan, Runnable hedge)
   {
-    return timer.schedule(
-        () -> sender.execute(hedge),
-        (long) Math.ceil(plan.hedgeAfterMillis * 1000),
-        TimeUnit.MICROSECONDS
-    );
+    return timer.schedule(hedge, (long) Math.ceil(plan.hedgeAfterMillis * 1000), TimeUnit.MICROSECONDS);
   }
 
   /**
@@ -475,21 +440,6 @@ public class Hedging
   {
     latencies.record(host, millis);
     redundancy.attempted(millis);
-  }
-
-  /**
-   * A sub-query to {@code host} lost its race to its hedges (or to a failover's), after {@code millis}: it counts as late
-   * ({@link DeadlineShares#recordLate}), and its time, only a lower bound of its latency, is kept out of the host's
-   * latencies. Recorded there, the short times of a straggler's lost sub-queries made it look fast: the policy then
-   * chose it as the hedge target of other Historicals' segments, and its low p95 set their hedge points at the minimum
-   * delay, so that nearly every sub-query was hedged (live, on Getafix-H's plan with a 0.02-core node still holding a
-   * few segments beside their other holders: the hedges doubled the work of the quarter-core node, and half the
-   * hedged answers came after their budget).
-   */
-  void lostRace(String host, long millis)
-  {
-    redundancy.attempted(millis);
-    deadlineShares.recordLate(host);
   }
 
   /**

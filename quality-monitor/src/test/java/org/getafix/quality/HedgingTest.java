@@ -22,11 +22,9 @@ import org.getafix.core.wire.QueryContextKeys;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -45,22 +43,13 @@ class HedgingTest
   private static final SegmentDescriptor THIRD = new SegmentDescriptor(Intervals.of("2025-01-01T02/2025-01-01T03"), "v1", 0);
 
   private final NodeLatencies latencies = new NodeLatencies(Duration.ofSeconds(30), System::nanoTime);
-  /** Hosts whose clients have half their connections in use. */
-  private final Set<String> busyPools = new HashSet<>();
   private final Map<String, BudgetedDruidClient<?>> clients = Map.of("a:8083", client("a:8083"), "b:8083", client("b:8083"), "c:8083", client("c:8083"));
 
-  /** A client that is only compared here, never run; without a spare connection where its host is in busyPools. */
-  private BudgetedDruidClient<?> client(String host)
+  /** A client that is only compared here, never run. */
+  private static BudgetedDruidClient<?> client(String host)
   {
     return new BudgetedDruidClient<>(new TimeseriesConglomerate(), new RequestCapture((query, future) -> {}), MAPPER,
-                                     null, "http", host, null, null, null, null, null, null, 20, System::currentTimeMillis)
-    {
-      @Override
-      boolean hasSpareConnection()
-      {
-        return !busyPools.contains(host);
-      }
-    };
+                                     null, "http", host, null, null, null, null, null, null, 20, System::currentTimeMillis);
   }
 
   /** FIRST is on a, b and c; SECOND on a and c; THIRD on a only. */
@@ -186,51 +175,5 @@ class HedgingTest
     assertNotNull(hedging(false).plan(asks, "a:8083", Double.POSITIVE_INFINITY, false), "asked for with the Broker's off");
     assertNull(hedging(true).plan(declines, "a:8083", Double.POSITIVE_INFINITY, false), "declined with the Broker's on");
     assertNotNull(hedging(true).plan(query, "a:8083", Double.POSITIVE_INFINITY, false), "the Broker's setting without one");
-  }
-
-  @Test
-  void aHistoricalLateForItsDeadlinesIsNoHedgeTargetHoweverFastItsLatenciesRead()
-  {
-    final Hedging hedging = hedging(true);
-    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
-      latencies.record("b:8083", 50);
-      // c's hedges lost and were recorded with the little time they ran until cancelled; its primaries were cut.
-      latencies.record("c:8083", 5);
-      hedging.recordBudgeted("c:8083", 400, 400);
-    }
-    final Hedging.Plan plan = hedging.plan(subQuery(List.of(FIRST, SECOND)), "a:8083", Double.POSITIVE_INFINITY, true);
-    assertEquals(Map.of(clients.get("b:8083"), List.of(FIRST)), plan.groups, "FIRST to b, not to the faster-looking c");
-    assertEquals(List.of(SECOND), plan.stranded, "only c holds SECOND besides a");
-    assertNull(hedging.plan(subQuery(List.of(SECOND)), "a:8083", Double.POSITIVE_INFINITY, true));
-  }
-
-  @Test
-  void aHistoricalWithHalfItsConnectionsInUseIsNoHedgeTarget()
-  {
-    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
-      latencies.record("b:8083", 5);
-      latencies.record("c:8083", 50);
-    }
-    busyPools.add("b:8083");
-    final Hedging.Plan plan =
-        hedging(true).plan(subQuery(List.of(FIRST, SECOND)), "a:8083", Double.POSITIVE_INFINITY, false);
-    assertEquals(Map.of(clients.get("c:8083"), List.of(FIRST, SECOND)), plan.groups, "both to c, b's pool is busy");
-    busyPools.add("c:8083");
-    assertNull(hedging(true).plan(subQuery(List.of(FIRST)), "a:8083", Double.POSITIVE_INFINITY, false));
-  }
-
-  @Test
-  void aHistoricalThatKeepsLosingItsRacesIsNoHedgeTargetAndItsLostTimesAreNoLatencies()
-  {
-    final Hedging hedging = hedging(true);
-    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
-      latencies.record("b:8083", 50);
-      latencies.record("c:8083", 40);
-      hedging.lostRace("c:8083", 5);
-    }
-    assertEquals(40, latencies.get("c:8083").mean(), 1e-9, "the lost races' 5 ms are not c's latencies");
-    assertNull(hedging.plan(subQuery(List.of(SECOND)), "a:8083", Double.POSITIVE_INFINITY, false), "only c besides a");
-    final Hedging.Plan plan = hedging.plan(subQuery(List.of(FIRST)), "a:8083", Double.POSITIVE_INFINITY, false);
-    assertEquals(Map.of(clients.get("b:8083"), List.of(FIRST)), plan.groups, "FIRST to b, not to c");
   }
 }

@@ -2,9 +2,8 @@ package org.getafix.core.redundancy;
 
 /**
  * How close each node's recent budgeted sub-queries came to their deadlines: the mean, over the node's window, of the
- * time a sub-query took over the time it had to its deadline when it was sent, 1 for one cut at its deadline or one
- * that lost its race to a hedge. This is {@link SubQuerySplit}'s second sign of a late node, and a node late by it is
- * no target for a hedge. A node cut at every deadline records only the time it had, and under concurrency, with
+ * time a sub-query took over the time it had to its deadline when it was sent, 1 for one cut at its deadline. This is
+ * {@link SubQuerySplit}'s second sign of a late node. A node cut at every deadline records only the time it had, and under concurrency, with
  * sub-queries sent behind others' work, that time is well under what a lone query has left, so the node's mean latency
  * can look on time for a lone query while this share says it is late.
  *
@@ -14,8 +13,7 @@ public final class DeadlineShares
 {
   /**
    * Sub-queries a node needs in its window before its share is known: fewer than the hedge policy's latencies need,
-   * since a late node sends few answers to learn from (its sub-queries are cut or lose to hedges), and a late node
-   * taken for an unknown one looks as fast as the policy's guess for a node it knows nothing of.
+   * since a late node sends few answers to learn from (its sub-queries are cut at their deadlines).
    */
   public static final int MIN_SAMPLES = 5;
 
@@ -42,15 +40,6 @@ public final class DeadlineShares
   public void record(String node, long millis, long millisToDeadline)
   {
     shares.record(node, millisToDeadline > 0 ? Math.min(1, Math.max(0, millis) / (double) millisToDeadline) : 1);
-  }
-
-  /**
-   * A sub-query to {@code node} lost its race to a hedge sent to another holder at its hedge point: it was later than
-   * that holder's answer, so it counts 1, as one cut at its deadline.
-   */
-  public void recordLate(String node)
-  {
-    shares.record(node, 1);
   }
 
   /** The node's mean share; NaN while it has fewer than {@code minSamples} sub-queries in its window. */

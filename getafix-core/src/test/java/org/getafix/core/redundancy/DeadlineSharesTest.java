@@ -35,15 +35,6 @@ class DeadlineSharesTest
   }
 
   @Test
-  void aSubQueryThatLostItsRaceToAHedgeCountsOne()
-  {
-    shares.record("a", 0, 400);
-    shares.recordLate("a");
-    shares.recordLate("a");
-    assertEquals(2.0 / 3, shares.share("a"), 1e-12);
-  }
-
-  @Test
   void theShareForgetsWhatLeftTheWindow()
   {
     for (int i = 0; i < 3; i++) {
