@@ -3,9 +3,9 @@ package org.getafix.core.redundancy;
 /**
  * How close each node's recent budgeted sub-queries came to their deadlines: the mean, over the node's window, of the
  * time a sub-query took over the time it had to its deadline when it was sent, 1 for one cut at its deadline. This is
- * {@link SubQuerySplit}'s second sign of a late node. A node cut at every deadline records only the time it had, and under concurrency, with
- * sub-queries sent behind others' work, that time is well under what a lone query has left, so the node's mean latency
- * can look on time for a lone query while this share says it is late.
+ * {@link SubQuerySplit}'s second sign of a late node. A node cut at every deadline records only the time it had, and
+ * under concurrency, with sub-queries sent behind others' work, that time is well under what a lone query has left,
+ * so the node's mean latency can look on time for a lone query while this share says it is late.
  *
  * <p>Thread-safe, as {@link NodeLatencies}.
  */
