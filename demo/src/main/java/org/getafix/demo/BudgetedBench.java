@@ -15,7 +15,6 @@ import org.getafix.localcluster.client.QualityClient;
 import org.getafix.localcluster.cluster.GetafixSetup;
 import org.getafix.localcluster.cluster.JitCompilerCpu;
 import org.getafix.localcluster.cluster.LocalDruidCluster;
-import org.getafix.localcluster.cluster.Waits;
 import org.getafix.localcluster.experiment.BudgetExperiment;
 import org.getafix.localcluster.experiment.StragglerPlacement;
 import org.getafix.localcluster.workload.QueryMix;
@@ -274,8 +273,7 @@ final class BudgetedBench
           Locale.ROOT,
           "%s; %s, %d segments on the straggler (Historical %d), throttled to %.2f core while each query runs; the "
           + "query an hourly timeseries over all %d hours with a cardinality aggregator that hashes every row",
-          cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
-                                   : "WARNING: no cgroups, so no caps and no straggler",
+          caps(cluster),
           variant.placement, onStraggler, BudgetBench.STRAGGLER, STRAGGLER_CORES, dataset.hours()
       );
       final Target target = new Target(cluster.broker().uri(), sent -> {
@@ -303,11 +301,9 @@ final class BudgetedBench
   {
     bench.progress("restarting the Broker with " + variant.broker);
     cluster.restartBroker(variant.broker, Duration.ofMinutes(10));
-    bench.progress("handing placement to Getafix-H (a floor of " + variant.replicas + " replica, up to 3)");
+    bench.progress("handing placement to Getafix-H (a floor of 1 replica, up to 3)");
     final GetafixClient getafix = new GetafixClient(cluster);
-    GetafixSetup.handPlacementToGetafix(cluster, dataset.dataSource(), variant.replicas);
-    getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
-    Waits.await("Getafix to act", PLAN_AROUND_STRAGGLER, () -> "ACTIVE".equals(getafix.mode()));
+    SetupPlacement.handToGetafix(cluster, dataset.dataSource(), getafix);
     final Map<String, Object> query = BudgetExperiment.stragglerQuery(dataset, dataset.interval());
     final QualityClient broker = new QualityClient(cluster.broker().uri());
     bench.progress("warming the JIT compilers up");
@@ -344,14 +340,19 @@ final class BudgetedBench
         "%s; %s; the straggler (Historical %d) throttled to %.2f core from after the warm-up to the end; before: %s; "
         + "%s; once the plan was realised: %s; the query an hourly timeseries over all %d hours with a cardinality "
         + "aggregator that hashes every row; unthrottled it took %d ms",
-        cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
-                                 : "WARNING: no cgroups, so no caps and no straggler",
-        variant.placement, BudgetBench.STRAGGLER, STRAGGLER_CORES, before,
+        caps(cluster), variant.placement, BudgetBench.STRAGGLER, STRAGGLER_CORES, before,
         reaction(reacted, firstSeconds, reactedSeconds, t.targetMs(), reacting), plan, dataset.hours(), t.unthrottledMs()
     );
     final Path report = repeat(target, query, described, t.targetMs(), ids);
     bench.progress("after the repetitions: " + PlanAroundStraggler.of(cluster, dataset, getafix, straggler));
     return report;
+  }
+
+  /** The Historicals' CPU caps in words, for the report. */
+  private static String caps(LocalDruidCluster cluster)
+  {
+    return cluster.cgroupsEnabled() ? "Historicals capped at " + BudgetBench.CPU_QUOTAS + " cores by cgroups"
+                                    : "WARNING: no cgroups, so no caps and no straggler";
   }
 
   /** The demo's workload in rounds until Getafix-H has planned around the straggler, or a timeout. */
@@ -444,12 +445,9 @@ final class BudgetedBench
       final boolean flagged = nodes.contains(straggler) && stragglers[nodes.indexOf(straggler)];
       final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, dataset.dataSource());
       final Map<String, Set<String>> planned = getafix.plannedHolders();
-      final boolean realised = planned.size() == dataset.hours() && planned.entrySet().stream().allMatch(
-          e -> holders.getOrDefault(e.getKey(), Set.of()).equals(e.getValue())
-      );
       return new PlanAroundStraggler(
           flagged,
-          realised,
+          SetupPlacement.realised(holders, planned, dataset.hours()),
           holders.values().stream().mapToInt(Set::size).sum(),
           (int) holders.values().stream().filter(h -> h.contains(straggler)).count(),
           (int) holders.values().stream().filter(h -> h.equals(Set.of(straggler))).count()

@@ -49,9 +49,23 @@ final class SetupPlacement
       return;
     }
     cluster.restartBroker(Strategy.GETAFIX.brokerProperties(), CONVERGE);
-    GetafixSetup.handPlacementToGetafix(cluster, dataset.dataSource(), 1);
+    handToGetafix(cluster, dataset.dataSource(), getafix);
+  }
+
+  /** Getafix-H places {@code dataSource} from now on, at a floor of 1 replica and up to 3; returns once it acts. */
+  static void handToGetafix(LocalDruidCluster cluster, String dataSource, GetafixClient getafix) throws Exception
+  {
+    GetafixSetup.handPlacementToGetafix(cluster, dataSource, 1);
     getafix.setConfig(Map.of("enabled", true, "dryRun", false, "maxReplicas", 3));
     Waits.await("Getafix to act", CONVERGE, () -> "ACTIVE".equals(getafix.mode()));
+  }
+
+  /** Whether the plan covers all {@code segments} and every one is held exactly where the plan puts it. */
+  static boolean realised(Map<String, Set<String>> holders, Map<String, Set<String>> planned, int segments)
+  {
+    return planned.size() == segments && planned.entrySet().stream().allMatch(
+        e -> holders.getOrDefault(e.getKey(), Set.of()).equals(e.getValue())
+    );
   }
 
   /**
@@ -71,11 +85,7 @@ final class SetupPlacement
     Waits.await("the plan to be realised, every Historical in it", CONVERGE, Duration.ofSeconds(1), () -> {
       final Map<String, Set<String>> holders = GetafixSetup.holdersChecked(cluster, dataset.dataSource());
       final Map<String, Set<String>> planned = getafix.plannedHolders();
-      return getafix.capacities().size() == CPU_QUOTAS.size()
-             && planned.size() == dataset.hours()
-             && planned.entrySet().stream().allMatch(
-                 e -> holders.getOrDefault(e.getKey(), Set.of()).equals(e.getValue())
-             );
+      return getafix.capacities().size() == CPU_QUOTAS.size() && realised(holders, planned, dataset.hours());
     }, () -> "");
   }
 }

@@ -108,7 +108,7 @@ class HedgingTest
       hedging.recordBudgeted("a:8083", 200 + i, 200 + i);
     }
     assertTrue(Double.isNaN(hedging.deadlineShare("a:8083")), "not known before MIN_SAMPLES sub-queries");
-    assertEquals(1, hedging.splitParts(sub, "a:8083", 400, 10), "mean latency about 210 ms of 400 left, share unknown");
+    assertEquals(1, hedging.splitParts(sub, "a:8083", 400, 10), "latencies and share both unknown yet");
     hedging.recordBudgeted("a:8083", 260, 250);
     assertEquals(1.0, hedging.deadlineShare("a:8083"), 1e-12, "a sub-query past its deadline counts 1, not more");
     assertEquals(2, hedging.splitParts(sub, "a:8083", 400, 10), "two segments, two parts");
