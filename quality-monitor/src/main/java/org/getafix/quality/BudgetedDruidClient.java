@@ -190,7 +190,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     // The hedge policy learns each Historical's latency from every budgeted sub-query, not only from the hedged ones:
     // a policy that knows nothing of a node hedges nothing under a budget shorter than the latency it then assumes,
     // and would never learn. A sub-query cut at its deadline counts with the time it had.
-    answer.whenComplete((rows, failure) -> hedging.recordBudgeted(host, clock.getAsLong() - start, deadline - start));
+    answer.whenComplete(
+        (rows, failure) -> hedging.recordBudgeted(host, clock.getAsLong() - start, deadline - start, failure != null)
+    );
     return byDeadline(sub, answer, () -> {}, rows -> {});
   }
 
@@ -342,7 +344,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     );
     // One latency per sub-query, as unsplit: the time to its last part, or the time it had.
     final long deadline = sub.budgeted.deadlineMillis();
-    all.whenComplete((done, failure) -> hedging.recordBudgeted(host, clock.getAsLong() - start, deadline - start));
+    all.whenComplete(
+        (done, failure) -> hedging.recordBudgeted(host, clock.getAsLong() - start, deadline - start, failure != null)
+    );
     return new LazySequence<>(() -> {
       try {
         all.get(Math.max(0, deadline - clock.getAsLong()), TimeUnit.MILLISECONDS);
@@ -762,7 +766,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       }
       primary.rows.whenComplete((rows, failure) -> {
         if (failure == null) {
-          recordPrimary();
+          recordPrimary(false);
           winner.complete(new Answer<>(rows, List.of(primary.context), false, false));
         } else {
           primaryFailed(failure);
@@ -837,7 +841,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       final List<Attempt<T>> sent = List.copyOf(hedges);
       CompletableFuture.allOf(
           sent.stream()
-              .map(hedge -> hedge.rows.thenRun(() -> hedging.record(hedge.host, clock.getAsLong() - hedge.startMillis)))
+              .map(hedge -> hedge.rows.thenRun(
+                  () -> hedging.record(hedge.host, clock.getAsLong() - hedge.startMillis, false)
+              ))
               .toArray(CompletableFuture[]::new)
       ).whenComplete((done, failure) -> hedgesDone(sent, failure));
     }
@@ -874,7 +880,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         if (!primaryOutlivesRace) {
           primary.cancel();
         }
-        recordPrimary();
+        recordPrimary(true);
         if (!failedOver) {
           hedging.won(queryPlus.getQuery(), plan);
         }
@@ -885,7 +891,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           primary.cancel();
         }
         if (failure instanceof CancellationException) {
-          recordPrimary();
+          recordPrimary(true);
         }
       }
       synchronized (this) {
@@ -944,12 +950,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 
     /**
      * Records the primary's latency once: when it answers, or when it lost or was cut, so that a stuck server's
-     * window learns that it is slow.
+     * window learns that it is slow; and whether it {@code lost}, which tells a stuck server from one that answers.
      */
-    private void recordPrimary()
+    private void recordPrimary(boolean lost)
     {
       if (primaryRecorded.compareAndSet(false, true)) {
-        hedging.record(primary.host, clock.getAsLong() - primary.startMillis);
+        hedging.record(primary.host, clock.getAsLong() - primary.startMillis, lost);
       }
     }
 

@@ -26,6 +26,7 @@ import org.getafix.core.contract.OwnedProperties;
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.RaceLosses;
 import org.getafix.core.redundancy.UpfrontRedundancy;
 
 import java.lang.reflect.Field;
@@ -133,11 +134,19 @@ public class GetafixQualityModule implements DruidModule
     return new UpfrontRedundancy(config.redundancySettings(), latencies, new Random());
   }
 
+  /** Each Historical's recent share of lost sub-queries, recorded beside its latencies. */
   @Provides
   @LazySingleton
-  public HedgePolicy hedgePolicy(QualityConfig config, NodeLatencies latencies)
+  public RaceLosses raceLosses()
   {
-    return new HedgePolicy(config.hedgeSettings(), latencies);
+    return new RaceLosses(new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime), RaceLosses.MIN_SAMPLES);
+  }
+
+  @Provides
+  @LazySingleton
+  public HedgePolicy hedgePolicy(QualityConfig config, NodeLatencies latencies, RaceLosses raceLosses)
+  {
+    return new HedgePolicy(config.hedgeSettings(), latencies, raceLosses);
   }
 
   /**

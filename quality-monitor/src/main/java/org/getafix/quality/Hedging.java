@@ -24,6 +24,7 @@ import org.getafix.core.redundancy.DeadlineShares;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.contract.QualityKnobs;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.RaceLosses;
 import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.QueryContextKeys;
@@ -130,6 +131,8 @@ public class Hedging
   private final NodeLatencies latencies;
   /** The split's second sign of a late Historical ({@link #splitParts}). */
   private final DeadlineShares deadlineShares;
+  /** Which Historicals lose most of their races, as the hedge policy reads them. */
+  private final RaceLosses raceLosses;
   private final UpfrontRedundancy redundancy;
   private final Holders holders;
   private final QualityMetrics metrics;
@@ -141,6 +144,7 @@ public class Hedging
       QualityConfig config,
       HedgePolicy policy,
       NodeLatencies latencies,
+      RaceLosses raceLosses,
       UpfrontRedundancy redundancy,
       Holders holders,
       QualityMetrics metrics
@@ -160,6 +164,7 @@ public class Hedging
         new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime),
         DeadlineShares.MIN_SAMPLES
     );
+    this.raceLosses = raceLosses;
     this.redundancy = redundancy;
     this.holders = holders;
     this.metrics = metrics;
@@ -435,20 +440,24 @@ public class Hedging
     return plan.upfront || policy.tryHedge();
   }
 
-  /** A sub-query to {@code host} answered, was cut at its deadline, or lost to its hedges, after {@code millis}. */
-  void record(String host, long millis)
+  /**
+   * A sub-query to {@code host} answered, or was cut at its deadline or {@code lost} to its hedges, after {@code
+   * millis}.
+   */
+  void record(String host, long millis, boolean lost)
   {
     latencies.record(host, millis);
+    raceLosses.record(host, lost);
     redundancy.attempted(millis);
   }
 
   /**
-   * A budgeted sub-query to {@code host} answered, or was cut at its deadline, after {@code millis} of the
-   * {@code millisToDeadline} it had when sent.
+   * A budgeted sub-query to {@code host} answered, or was cut at its deadline ({@code lost}), after {@code millis} of
+   * the {@code millisToDeadline} it had when sent.
    */
-  void recordBudgeted(String host, long millis, long millisToDeadline)
+  void recordBudgeted(String host, long millis, long millisToDeadline, boolean lost)
   {
-    record(host, millis);
+    record(host, millis, lost);
     deadlineShares.record(host, millis, millisToDeadline);
   }
 

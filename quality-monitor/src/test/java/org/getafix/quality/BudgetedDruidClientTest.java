@@ -34,6 +34,7 @@ import org.apache.druid.query.timeseries.TimeseriesResultValue;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.RaceLosses;
 import org.getafix.core.redundancy.SubQuerySplit;
 import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.Coverage;
@@ -160,6 +161,8 @@ class BudgetedDruidClientTest
   private final StubHistorical historical = new StubHistorical();
   private final StubHistorical other = new StubHistorical(true);
   private final NodeLatencies latencies = new NodeLatencies(java.time.Duration.ofSeconds(30), System::nanoTime);
+  private final RaceLosses raceLosses =
+      new RaceLosses(new NodeLatencies(java.time.Duration.ofSeconds(30), System::nanoTime), RaceLosses.MIN_SAMPLES);
   private MatureRuns matureRuns;
   private QualityMetrics metrics;
   private BudgetedDruidClient<Result<TimeseriesResultValue>> primaryClient;
@@ -280,7 +283,15 @@ class BudgetedDruidClientTest
   )
   {
     final QualityConfig config = MAPPER.convertValue(properties, QualityConfig.class);
-    return new Hedging(config, new HedgePolicy(settings, latencies), latencies, redundancy(config), holders(holders, holds), metrics);
+    return new Hedging(
+        config,
+        new HedgePolicy(settings, latencies, raceLosses),
+        latencies,
+        raceLosses,
+        redundancy(config),
+        holders(holders, holds),
+        metrics
+    );
   }
 
   private UpfrontRedundancy redundancy(QualityConfig config)
@@ -510,8 +521,9 @@ class BudgetedDruidClientTest
     final QualityConfig config = MAPPER.convertValue(properties, QualityConfig.class);
     final Hedging hedging = new Hedging(
         config,
-        new HedgePolicy(HedgeSettings.DEFAULTS, latencies),
+        new HedgePolicy(HedgeSettings.DEFAULTS, latencies, raceLosses),
         latencies,
+        raceLosses,
         redundancy(config),
         holders(Map.of(), (host, segment) -> true),
         metrics

@@ -17,6 +17,7 @@ import org.getafix.core.redundancy.DeadlineShares;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.NodeLatencies;
+import org.getafix.core.redundancy.RaceLosses;
 import org.getafix.core.redundancy.UpfrontRedundancy;
 import org.getafix.core.wire.QueryContextKeys;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,7 @@ class HedgingTest
   private static final SegmentDescriptor THIRD = new SegmentDescriptor(Intervals.of("2025-01-01T02/2025-01-01T03"), "v1", 0);
 
   private final NodeLatencies latencies = new NodeLatencies(Duration.ofSeconds(30), System::nanoTime);
+  private final RaceLosses raceLosses = new RaceLosses(new NodeLatencies(Duration.ofSeconds(30), System::nanoTime), 5);
   private final Map<String, BudgetedDruidClient<?>> clients = Map.of("a:8083", client("a:8083"), "b:8083", client("b:8083"), "c:8083", client("c:8083"));
 
   /** A client that is only compared here, never run. */
@@ -77,8 +79,9 @@ class HedgingTest
     final QualityConfig config = MAPPER.convertValue(Map.of("hedging", enabled), QualityConfig.class);
     return new Hedging(
         config,
-        new HedgePolicy(HedgeSettings.DEFAULTS, latencies),
+        new HedgePolicy(HedgeSettings.DEFAULTS, latencies, raceLosses),
         latencies,
+        raceLosses,
         new UpfrontRedundancy(config.redundancySettings(), latencies, new Random(0)),
         holders,
         new QualityMetrics(new ServiceEmitter("broker", "localhost", new NoopEmitter()))
@@ -105,14 +108,14 @@ class HedgingTest
     final TimeseriesQuery sub = subQuery(List.of(FIRST, SECOND))
         .withOverriddenContext(Map.of(QueryContextKeys.SPLIT, 4));
     for (int i = 0; i < DeadlineShares.MIN_SAMPLES - 1; i++) {
-      hedging.recordBudgeted("a:8083", 200 + i, 200 + i);
+      hedging.recordBudgeted("a:8083", 200 + i, 200 + i, true);
     }
     assertTrue(Double.isNaN(hedging.deadlineShare("a:8083")), "not known before MIN_SAMPLES sub-queries");
     assertEquals(1, hedging.splitParts(sub, "a:8083", 400, 10), "latencies and share both unknown yet");
-    hedging.recordBudgeted("a:8083", 260, 250);
+    hedging.recordBudgeted("a:8083", 260, 250, true);
     assertEquals(1.0, hedging.deadlineShare("a:8083"), 1e-12, "a sub-query past its deadline counts 1, not more");
     assertEquals(2, hedging.splitParts(sub, "a:8083", 400, 10), "two segments, two parts");
-    hedging.recordBudgeted("b:8083", 0, 0);
+    hedging.recordBudgeted("b:8083", 0, 0, true);
     assertTrue(Double.isNaN(hedging.deadlineShare("b:8083")));
   }
 
@@ -132,6 +135,24 @@ class HedgingTest
     // a has no history yet, so its own p95 is the unknown-node latency; b answers in 5 ms, so a is late sooner, at
     // the minimum delay.
     assertEquals(HedgeSettings.DEFAULTS.minDelayMillis(), plan.hedgeAfterMillis);
+  }
+
+  /**
+   * b loses its races: each of its sub-queries, cancelled when its hedge wins, is recorded with the few ms it ran, so
+   * its latencies read faster than c's; it is still no hedge target once it has lost most of its recent races.
+   */
+  @Test
+  void aHistoricalThatLosesMostOfItsRacesIsNoHedgeTarget()
+  {
+    final Hedging hedging = hedging(true);
+    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
+      hedging.record("b:8083", 5, i % 4 != 0);
+      hedging.record("c:8083", 50, false);
+    }
+    final Hedging.Plan plan = hedging.plan(subQuery(List.of(FIRST, SECOND)), "a:8083", Double.POSITIVE_INFINITY, false);
+    assertEquals(Map.of(clients.get("c:8083"), List.of(FIRST, SECOND)), plan.groups);
+    final Hedging.Plan ofC = hedging.plan(subQuery(List.of(FIRST)), "c:8083", Double.POSITIVE_INFINITY, false);
+    assertEquals(Map.of(clients.get("a:8083"), List.of(FIRST)), ofC.groups, "b is no target of c's segments either");
   }
 
   @Test

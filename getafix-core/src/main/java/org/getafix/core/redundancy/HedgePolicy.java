@@ -24,6 +24,12 @@ import java.util.function.ToDoubleFunction;
  * sent is then up to the {@link HedgeBudget}, so that with no slow node the extra load stays at the budget's share of
  * the primaries, while hedges that win, and so replace their primaries, are not counted against it.
  *
+ * <p>A node that loses most of its races ({@link RaceLosses}) has latencies that read too fast, since a lost
+ * sub-query counts the time it ran until cancelled: it is the last choice as a hedge's target, and as the alternative
+ * its quantile does not bring the hedge point forward (the node's own quantile sets it). Otherwise a straggler that
+ * still holds some segments beside their other holders reads as fast as its hedge point, takes the hedges of the
+ * other holders' sub-queries, and brings their hedge points down to the minimum delay.
+ *
  * <p>Thread-safe; allocates nothing per call but {@link #reassign}'s answer.
  */
 public final class HedgePolicy
@@ -33,13 +39,19 @@ public final class HedgePolicy
 
   private final HedgeSettings settings;
   private final NodeLatencies latencies;
+  private final RaceLosses losses;
   private final HedgeBudget budget;
   private final ToDoubleFunction<LatencyWindow> hedgeQuantile;
 
-  public HedgePolicy(HedgeSettings settings, NodeLatencies latencies)
+  /**
+   * @param latencies each node's recent latencies, lost sub-queries' included
+   * @param losses    each node's recent share of lost sub-queries, recorded with the same sub-queries
+   */
+  public HedgePolicy(HedgeSettings settings, NodeLatencies latencies, RaceLosses losses)
   {
     this.settings = settings;
     this.latencies = latencies;
+    this.losses = losses;
     this.budget = new HedgeBudget(settings.hedgeRatio(), settings.maxTokens());
     this.hedgeQuantile = window -> window.quantile(settings.quantile());
   }
@@ -60,9 +72,10 @@ public final class HedgePolicy
     if (alternative == null) {
       return NO_HEDGE;
     }
+    final double own = recentMillis(node, hedgeQuantile);
     final double point = Math.max(
         settings.minDelayMillis(),
-        Math.min(recentMillis(node, hedgeQuantile), recentMillis(alternative, hedgeQuantile))
+        losses.losesMost(alternative) ? own : Math.min(own, recentMillis(alternative, hedgeQuantile))
     );
     if (!Double.isFinite(remainingBudgetMillis)) {
       return point;
@@ -73,7 +86,8 @@ public final class HedgePolicy
 
   /**
    * Where the segments of a sub-query late on {@code lateNode} are re-sent: each to its holder other than the late
-   * node with the least {@link #expectedMillis expected latency} (the first such holder on a tie). A hedge must cover
+   * node with the least {@link #expectedMillis expected latency} (the first such holder on a tie), among those that do
+   * not lose most of their races if there are any. A hedge must cover
    * every segment to be a complete answer, so if one segment has no other holder, nothing is re-sent.
    *
    * @param segments the sub-query's segments, of whatever type the caller names them by
@@ -125,19 +139,25 @@ public final class HedgePolicy
   {
   }
 
-  /** The holder other than {@code lateNode} with the least expected latency (the first on a tie), or null. */
+  /**
+   * The holder other than {@code lateNode} with the least expected latency (the first on a tie), preferring those that
+   * do not lose most of their races; null if there is none.
+   */
   private String fastestOtherHolder(String lateNode, List<String> candidates)
   {
     String best = null;
+    boolean bestLosesMost = true;
     double bestMillis = Double.POSITIVE_INFINITY;
     for (int i = 0; candidates != null && i < candidates.size(); i++) {
       final String holder = candidates.get(i);
       if (holder == null || holder.equals(lateNode)) {
         continue;
       }
+      final boolean losesMost = losses.losesMost(holder);
       final double expected = expectedMillis(holder);
-      if (best == null || expected < bestMillis) {
+      if (best == null || (bestLosesMost && !losesMost) || (bestLosesMost == losesMost && expected < bestMillis)) {
         best = holder;
+        bestLosesMost = losesMost;
         bestMillis = expected;
       }
     }

@@ -20,7 +20,35 @@ class HedgePolicyTest
 
   private final AtomicLong clock = new AtomicLong(5_000_000_000L);
   private final NodeLatencies latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, clock::get);
-  private final HedgePolicy policy = new HedgePolicy(HedgeSettings.DEFAULTS, latencies);
+  private final RaceLosses losses = new RaceLosses(new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, clock::get), 5);
+  private final HedgePolicy policy = new HedgePolicy(HedgeSettings.DEFAULTS, latencies, losses);
+
+  /** A record of race losses no node has lost to. */
+  private static RaceLosses noLosses()
+  {
+    return new RaceLosses(new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime), RaceLosses.MIN_SAMPLES);
+  }
+
+  /**
+   * "s" lost its last races, each recorded at the few ms it ran until its hedge won: its latencies read faster than
+   * "b"'s, yet "b" takes the hedge, and "s"'s low p95 does not bring "a"'s hedge point forward.
+   */
+  @Test
+  void aNodeThatLosesMostOfItsRacesIsTheLastHedgeTargetAndNoYardstick()
+  {
+    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
+      latencies.record("a", 200);
+      latencies.record("b", 100);
+      latencies.record("s", 20);
+      losses.record("s", true);
+      losses.record("b", false);
+    }
+    assertEquals(Map.of("b", List.of("x")), policy.reassign("a", List.of("x"), segment -> List.of("a", "s", "b")));
+    assertEquals(Map.of("s", List.of("y")), policy.reassign("a", List.of("y"), segment -> List.of("a", "s")),
+                 "the only other holder is still a target");
+    assertEquals(200, policy.hedgeAfterMillis("a", List.of("s"), NO_DEADLINE), 2, "a's own p95, not s's 20 ms");
+    assertEquals(100, policy.hedgeAfterMillis("a", List.of("s", "b"), NO_DEADLINE), 1, "b's p95 against a's");
+  }
 
   /** Records 1..100 ms, {@code scale} times each, for {@code node}. */
   private void uniform(String node, double scale)
@@ -112,7 +140,7 @@ class HedgePolicyTest
   {
     final AtomicLong clock = new AtomicLong();
     final NodeLatencies latencies = new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, clock::get);
-    final HedgePolicy policy = new HedgePolicy(settings, latencies);
+    final HedgePolicy policy = new HedgePolicy(settings, latencies, noLosses());
     final Random random = new Random(7);
     final List<String> nodes = List.of("fast1", "fast2", "slow");
     long hedges = 0;
@@ -198,7 +226,7 @@ class HedgePolicyTest
   @Test
   void winningHedgesAreNotCappedByTheBudget()
   {
-    final HedgePolicy policy = new HedgePolicy(HedgeSettings.DEFAULTS, new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime));
+    final HedgePolicy policy = new HedgePolicy(HedgeSettings.DEFAULTS, new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime), noLosses());
     int hedges = 0;
     for (int i = 0; i < 1_000; i++) {
       policy.onPrimary();
@@ -209,7 +237,7 @@ class HedgePolicyTest
     }
     assertEquals(1_000, hedges, "every late primary hedged while its hedges win");
 
-    final HedgePolicy losing = new HedgePolicy(HedgeSettings.DEFAULTS, new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime));
+    final HedgePolicy losing = new HedgePolicy(HedgeSettings.DEFAULTS, new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, System::nanoTime), noLosses());
     int lost = 0;
     for (int i = 0; i < 1_000; i++) {
       losing.onPrimary();

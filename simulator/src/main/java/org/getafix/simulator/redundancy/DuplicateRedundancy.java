@@ -20,7 +20,7 @@ final class DuplicateRedundancy extends LatencyLearningRedundancy
   DuplicateRedundancy(Setup setup)
   {
     super("duplicate", setup);
-    this.expected = new HedgePolicy(HedgeSettings.DEFAULTS, latencies);
+    this.expected = new HedgePolicy(HedgeSettings.DEFAULTS, latencies, losses);
   }
 
   @Override

@@ -31,7 +31,8 @@ final class HedgeRedundancy extends LatencyLearningRedundancy
             settings.hedgeRatio(),
             d.maxTokens()
         ),
-        latencies
+        latencies,
+        losses
     );
   }
 
