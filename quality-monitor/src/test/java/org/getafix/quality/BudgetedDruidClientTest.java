@@ -58,7 +58,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -112,6 +114,8 @@ class BudgetedDruidClientTest
     final List<HttpResponseHandler<?, ?>> handlers = new ArrayList<>();
     final List<String> requests = new CopyOnWriteArrayList<>();
     final List<String> cancelled = new CopyOnWriteArrayList<>();
+    /** Set: every cancellation waits for it, as Druid's client waits for a free connection in a full pool. */
+    volatile CountDownLatch freeConnectionForCancels;
     private final boolean answersAtOnce;
 
     StubHistorical()
@@ -131,8 +135,23 @@ class BudgetedDruidClientTest
     }
 
     @Override
+    public <I, F> ListenableFuture<F> go(Request request, HttpResponseHandler<I, F> handler, Duration timeout)
+    {
+      final CountDownLatch connection = freeConnectionForCancels;
+      if (connection != null && HttpMethod.DELETE.equals(request.getMethod())) {
+        try {
+          connection.await();
+        }
+        catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new RuntimeException(e);
+        }
+      }
+      return send(request, handler);
+    }
+
     @SuppressWarnings("unchecked")
-    public synchronized <I, F> ListenableFuture<F> go(Request request, HttpResponseHandler<I, F> handler, Duration timeout)
+    private synchronized <I, F> ListenableFuture<F> send(Request request, HttpResponseHandler<I, F> handler)
     {
       if (HttpMethod.DELETE.equals(request.getMethod())) {
         cancelled.add(request.getUrl().getPath());
@@ -759,6 +778,28 @@ class BudgetedDruidClientTest
     assertEquals(1L, metrics.state().get("hedgesWon"));
     assertEquals(1, latencies.get(PRIMARY).count(), "the losing primary's elapsed time is learnt");
     assertEquals(1, latencies.get(OTHER).count());
+  }
+
+  /**
+   * The losing primary's cancellation waits for a free connection to its Historical (Druid's client makes a request
+   * wait so when the pool is full, as a straggler's fills with its slow sub-queries): the hedge's answer goes on all
+   * the same, and the cancellation is sent once a connection is free.
+   */
+  @Test
+  void aCancellationWaitingForAConnectionDoesNotHoldTheWinningAnswer() throws Exception
+  {
+    historical.freeConnectionForCancels = new CountDownLatch(1);
+    try {
+      final var results = runWithinAMinute(true, QUICK, true);
+      final CompletableFuture<List<Result<TimeseriesResultValue>>> answer = CompletableFuture.supplyAsync(results::toList, reader);
+      assertEquals(1, answer.get(30, TimeUnit.SECONDS).size(), "the hedge's answer goes on");
+      assertEquals(1L, historical.freeConnectionForCancels.getCount(), "the cancellation was still waiting");
+      assertFalse(historical.cancelled.contains("/druid/v2/q1"), "not sent yet");
+    }
+    finally {
+      historical.freeConnectionForCancels.countDown();
+    }
+    eventually(() -> historical.cancelled.contains("/druid/v2/q1"), "the primary's Historical is told to cancel");
   }
 
   /**
