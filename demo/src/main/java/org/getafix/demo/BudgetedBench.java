@@ -63,6 +63,16 @@ final class BudgetedBench
       "druid.getafix.quality.hedgeRatio", String.valueOf(HEDGE_RATIO),
       "druid.broker.balancer.type", "random"
   );
+  /**
+   * The Broker of {@link Variant#HEDGING_PLANNED}: as {@link #HEDGING_BROKER}, at the default {@code hedgeRatio}
+   * (0.05). A hedge that wins hands its token back, so the ratio caps only the hedges that lose; once Getafix-H has
+   * planned around the straggler most hedges lose (they are healthy Historicals' late sub-queries), and at 0.5 they
+   * loaded the other holders of the straggler's segments enough to cut some of those holders' own segments.
+   */
+  static final Map<String, String> PLANNED_HEDGING_BROKER = Map.of(
+      "druid.getafix.quality.hedging", "true",
+      "druid.broker.balancer.type", "random"
+  );
   /** Unmeasured budgeted queries cut at T before the first phase: more than the reserve needs to start. */
   private static final int RESERVE_WARM_UP = DeadlineReserve.MIN_SAMPLES + 2;
   /** Unthrottled answers after the JIT warm-up, the slowest of the last two setting T. */
@@ -114,10 +124,10 @@ final class BudgetedBench
         "budgeted with getafixBudgetMs = T and a mature run each, getafixHedge false or true"
     ),
     HEDGING_PLANNED(
-        "hedged-getafix", BUDGETED, HEDGED, 1, true, HEDGING_BROKER,
+        "hedged-getafix", BUDGETED, HEDGED, 1, true, PLANNED_HEDGING_BROKER,
         "Budgeted queries with and without hedged sub-queries, with a straggler, on Getafix-H's plan",
         "Getafix-H's plan (a floor of 1 replica, up to 3) made while the straggler is slow, the Broker choosing a "
-        + "holder at random, hedging on with hedgeRatio " + HEDGE_RATIO,
+        + "holder at random, hedging on at the default hedgeRatio (0.05)",
         "budgeted with getafixBudgetMs = T and a mature run each, getafixHedge false or true"
     );
 

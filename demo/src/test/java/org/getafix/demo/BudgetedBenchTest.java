@@ -2,6 +2,7 @@ package org.getafix.demo;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -78,12 +79,14 @@ class BudgetedBenchTest
   }
 
   @Test
-  void theHedgedVariantOnGetafixHsPlanKeepsTheSetupsAndTheBrokerButNotThePlacement()
+  void theHedgedVariantOnGetafixHsPlanKeepsTheSetupsButNotThePlacementOrTheHedgeRatio()
   {
     final BudgetedBench.Variant planned = BudgetedBench.Variant.HEDGING_PLANNED;
     assertEquals("hedged-getafix", planned.comparison.experiment());
     assertEquals(BudgetedBench.Variant.HEDGING.comparison.setups(), planned.comparison.setups());
-    assertEquals(BudgetedBench.Variant.HEDGING.broker, planned.broker);
+    final Map<String, String> stockPlacementBroker = new HashMap<>(BudgetedBench.Variant.HEDGING.broker);
+    assertEquals(String.valueOf(BudgetedBench.HEDGE_RATIO), stockPlacementBroker.remove("druid.getafix.quality.hedgeRatio"));
+    assertEquals(stockPlacementBroker, planned.broker, "the same Broker at the default hedgeRatio");
     assertTrue(planned.plannedByGetafix);
     assertFalse(BudgetedBench.Variant.HEDGING.plannedByGetafix);
     assertEquals(1, planned.replicas, "Getafix-H's floor");
