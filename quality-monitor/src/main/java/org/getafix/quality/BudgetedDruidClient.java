@@ -613,8 +613,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
    * <p>Sent on the cancellation executor, never on the thread that ends a race: Druid's client makes a request wait
    * for a free connection to its Historical, on the thread that sends it, and a straggler's connections fill with its
    * slow sub-queries; the thread that ends a race delivers its answer only once the loser is cancelled, so a cancel
-   * sent there held budgeted answers past their budgets (live, on Getafix-H's plan with a 0.02-core Historical: hedged
-   * answers within T 75-92%, against 100% unhedged). The executor, which Druid's own cancellations share, may wait
+   * sent there can hold a budgeted answer past its budget (a thread dump of a Broker hedging around a 0.02-core
+   * Historical showed cancellations waiting so). The executor, which Druid's own cancellations share, may wait
    * instead.
    */
   private void cancelOnServer(String id, CompletableFuture<Void> answerEnd, long failTime, int sent)
