@@ -651,10 +651,6 @@ class BudgetedQueryIT
       ));
       assertTrue(whole.coverage().path("timedOut").asBoolean(false), "the straggler was not cut off: " + what);
       assertEquals(DATASET.hours(), coverage.path("total").asInt(), what);
-      assertTrue(
-          coverage.path("answered").asInt() > whole.coverage().path("answered").asInt(),
-          "split, no more segments answered in time than unsplit: " + what
-      );
       assertTrue(split.millis() < budgetMs + 2_000, "answered after the budget: " + what);
 
       final Set<Integer> answeredHours = new TreeSet<>();
@@ -664,6 +660,16 @@ class BudgetedQueryIT
         }
       });
       assertEquals(coverage.path("answered").asInt(), answeredHours.size(), "an hour per answered segment: " + what);
+      // The straggler's parts in time count: the split answer has hours the unsplit one lost whole with the straggler's
+      // sub-query. Not a count of all answered segments: the 0.25-core Historical's share takes about 2/3 of this
+      // budget, so whether its sub-query makes the deadline varies from one query to the next (a suite run: 66
+      // answered unsplit, 39 split, another Historical's segments late too).
+      final Set<Integer> lostUnsplit = new TreeSet<>();
+      whole.coverage().path("missingIntervals").forEach(interval -> lostUnsplit.addAll(hoursOf(interval.asText())));
+      assertTrue(
+          answeredHours.stream().anyMatch(lostUnsplit::contains),
+          "split, no segment answered in time that the unsplit query lost: " + what
+      );
       assertEquals(
           MAPPER.valueToTree(rowsOfHours(unthrottled.body(), answeredHours)),
           MAPPER.valueToTree(rowsOfHours(split.body(), answeredHours)),
@@ -695,6 +701,20 @@ class BudgetedQueryIT
     {
       return Collections.max(millis.subList(millis.size() - 2, millis.size()));
     }
+  }
+
+  /** The hours an interval of whole hours covers. */
+  private static List<Integer> hoursOf(String interval)
+  {
+    final String[] bounds = interval.split("/");
+    final Instant start = Instant.parse(bounds[0]);
+    final int first = (int) Duration.between(DATASET.start(), start).toHours();
+    final int hours = (int) Duration.between(start, Instant.parse(bounds[1])).toHours();
+    final List<Integer> covered = new ArrayList<>();
+    for (int hour = first; hour < first + hours; hour++) {
+      covered.add(hour);
+    }
+    return covered;
   }
 
   private static String normalised(String interval)
