@@ -126,12 +126,12 @@ public class GetafixQualityModule implements DruidModule
     return new DeadlineReserve(config.getDeadlineReserveMaxShare());
   }
 
-  /** The copies sent up front, over the same latencies as the hedges. */
+  /** The copies sent up front, over the same latencies and lost races as the hedges. */
   @Provides
   @LazySingleton
-  public UpfrontRedundancy upfrontRedundancy(QualityConfig config, NodeLatencies latencies)
+  public UpfrontRedundancy upfrontRedundancy(QualityConfig config, NodeLatencies latencies, RaceLosses raceLosses)
   {
-    return new UpfrontRedundancy(config.redundancySettings(), latencies, new Random());
+    return new UpfrontRedundancy(config.redundancySettings(), latencies, raceLosses, new Random());
   }
 
   /** Each Historical's recent share of lost sub-queries, recorded beside its latencies. */

@@ -315,7 +315,7 @@ class BudgetedDruidClientTest
 
   private UpfrontRedundancy redundancy(QualityConfig config)
   {
-    return new UpfrontRedundancy(config.redundancySettings(), latencies, new Random(0));
+    return new UpfrontRedundancy(config.redundancySettings(), latencies, raceLosses, new Random(0));
   }
 
   /** {@code holders}, each holding the segments {@code holds} says, as the Broker's server view would tell. */

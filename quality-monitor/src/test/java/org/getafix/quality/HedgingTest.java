@@ -82,7 +82,7 @@ class HedgingTest
         new HedgePolicy(HedgeSettings.DEFAULTS, latencies, raceLosses),
         latencies,
         raceLosses,
-        new UpfrontRedundancy(config.redundancySettings(), latencies, new Random(0)),
+        new UpfrontRedundancy(config.redundancySettings(), latencies, raceLosses, new Random(0)),
         holders,
         new QualityMetrics(new ServiceEmitter("broker", "localhost", new NoopEmitter()))
     );

@@ -85,6 +85,7 @@ public final class UpfrontRedundancy
 
   private final RedundancySettings settings;
   private final NodeLatencies latencies;
+  private final RaceLosses losses;
   private final PartialReplicator replicator;
   private final TokenArbiter arbiter;
   private final ZoolanderModel model;
@@ -104,10 +105,20 @@ public final class UpfrontRedundancy
   private volatile boolean inUse;
   private boolean askedThisPeriod;
 
-  public UpfrontRedundancy(RedundancySettings settings, NodeLatencies latencies, RandomGenerator random)
+  /**
+   * @param latencies each node's recent sub-query latencies, lost races at their time until cancelled
+   * @param losses    each node's recent share of lost races, which the model takes as misses
+   */
+  public UpfrontRedundancy(
+      RedundancySettings settings,
+      NodeLatencies latencies,
+      RaceLosses losses,
+      RandomGenerator random
+  )
   {
     this.settings = settings;
     this.latencies = latencies;
+    this.losses = losses;
     this.replicator = new PartialReplicator(settings.replicator());
     this.arbiter = new TokenArbiter(settings.slotsPerNode(), TokenArbiter.ALL_CANDIDATES, random);
     // One copy per segment: two would be merged into one answer and count the segment twice.
@@ -229,14 +240,15 @@ public final class UpfrontRedundancy
   }
 
   /**
-   * A node as the model sees it: its recent latencies, and its primaries per second over the last period (not every
-   * sub-query it answered: the model scales the load by the copies it decides on itself).
+   * A node as the model sees it: its recent latencies, with its lost races as misses (a straggler whose sub-queries
+   * all lose to their copies would otherwise read as fast as the copies), and its primaries per second over the last
+   * period (not every sub-query it answered: the model scales the load by the copies it decides on itself).
    */
   private ZoolanderModel.Duplicate duplicate(String node)
   {
-    final LatencyWindow window = latencies.get(node);
+    final LatencyDistribution latency = RaceLossAdjustedLatency.of(latencies.get(node), losses.lostShare(node));
     final double rate = ratePerSecond.getOrDefault(node, 0.0);
-    return new ZoolanderModel.Duplicate(node, window, rate, settings.slotsPerNode());
+    return new ZoolanderModel.Duplicate(node, latency, rate, settings.slotsPerNode());
   }
 
   /** The predicted probability that {@code node} alone answers within the bound; 0 for a node never observed. */

@@ -25,12 +25,14 @@ class UpfrontRedundancyTest
 
   private final AtomicLong nanos = new AtomicLong();
   private final NodeLatencies latencies = new NodeLatencies(Duration.ofSeconds(30), nanos::get);
+  private final RaceLosses losses = new RaceLosses(new NodeLatencies(Duration.ofSeconds(30), nanos::get), 5);
 
   private UpfrontRedundancy redundancy(int slots)
   {
     return new UpfrontRedundancy(
         new RedundancySettings(BOUND_MILLIS, 0.99, slots, ReplicatorSettings.DEFAULTS, ZoolanderSettings.DEFAULTS),
         latencies,
+        losses,
         new Random(7)
     );
   }
@@ -114,6 +116,26 @@ class UpfrontRedundancyTest
     assertEquals(2, report.judged());
     assertEquals(0.5, report.measured(), 1e-12);
     assertEquals((whole.predicted() + fast.predicted()) / 2, report.predicted(), 1e-12);
+  }
+
+  @Test
+  void zoolanderTakesAPrimarysLostRacesAsMissesThoughTheyWereCancelledEarly()
+  {
+    // a's sub-queries were all beaten by b's copies and cancelled at about b's latency: a reads as fast as b.
+    observe("a", 25, 50);
+    observe("b", 20, 50);
+    for (int i = 0; i < 50; i++) {
+      losses.record("a", i % 10 != 0);
+      losses.record("b", false);
+    }
+    final UpfrontRedundancy redundancy = redundancy(2);
+    final UpfrontRedundancy.Copies<String> copies =
+        redundancy.copies(UpfrontRedundancy.Mode.ZOOLANDER, "a", List.of("s1"), HOLDERS);
+    assertEquals(Map.of("b", List.of("s1")), copies.byHolder());
+    assertTrue(copies.predicted() > 0.95, "the copy predicts an answer in time: " + copies);
+    final UpfrontRedundancy.Copies<String> fast =
+        redundancy.copies(UpfrontRedundancy.Mode.ZOOLANDER, "b", List.of("s1"), HOLDERS);
+    assertTrue(fast.isEmpty(), "a primary that wins its races got copies: " + fast);
   }
 
   @Test
