@@ -330,12 +330,14 @@ final class BudgetedBench
     teachReserve(target, query, t.targetMs(), ids);
     final long firstSeconds = Duration.ofNanos(System.nanoTime() - throttledAt).toSeconds();
     bench.progress("the two setups' queries alternating until Getafix-H has planned around the straggler");
-    final Map<String, List<Answer>> reacting = Map.of(BUDGETED, new ArrayList<>(), HEDGED, new ArrayList<>());
+    final Map<String, List<ReactingAnswer>> reacting = Map.of(BUDGETED, new ArrayList<>(), HEDGED, new ArrayList<>());
     final long deadline = throttledAt + PLAN_AROUND_STRAGGLER.toNanos();
     PlanAroundStraggler plan = PlanAroundStraggler.of(cluster, dataset, getafix, straggler);
     for (int i = 0; !plan.done() && System.nanoTime() < deadline; i++) {
       final String setup = i % 2 == 0 ? BUDGETED : HEDGED;
-      reacting.get(setup).add(send(target, query, setup, t.targetMs(), true, ids + "reacting-" + i));
+      final boolean strandedOnStraggler = plan.onStragglerAlone() > 0;
+      final Answer answer = send(target, query, setup, t.targetMs(), true, ids + "reacting-" + i);
+      reacting.get(setup).add(new ReactingAnswer(answer, strandedOnStraggler));
       plan = PlanAroundStraggler.of(cluster, dataset, getafix, straggler);
     }
     final long reactedSeconds = Duration.ofNanos(System.nanoTime() - throttledAt).toSeconds();
@@ -392,7 +394,18 @@ final class BudgetedBench
   }
 
   /**
-   * The reaction's queries in words, each setup's as {@link Figures}.
+   * A query sent while Getafix-H reacted to the straggler.
+   *
+   * @param strandedOnStraggler whether, when it was sent, the straggler held some segment alone: no hedge can recover
+   *                            such a segment, so it caps both setups' quality until the plan gives it another holder
+   */
+  record ReactingAnswer(Answer answer, boolean strandedOnStraggler)
+  {
+  }
+
+  /**
+   * The reaction's queries in words, each setup's as {@link Figures}: all of them, and apart, those sent while the
+   * straggler held segments alone and those sent after.
    *
    * @param firstSeconds when the first was sent, after the throttle (the deadline reserve's queries came before)
    * @param seconds      when Getafix-H had planned around the straggler, or gave up waiting, after the throttle
@@ -402,7 +415,7 @@ final class BudgetedBench
       long firstSeconds,
       long seconds,
       long targetMs,
-      Map<String, List<Answer>> answers
+      Map<String, List<ReactingAnswer>> answers
   )
   {
     final StringBuilder text = new StringBuilder(String.format(
@@ -411,15 +424,27 @@ final class BudgetedBench
         reacted ? "had planned around the straggler" : "had not planned around the straggler", seconds, firstSeconds
     ));
     for (String setup : List.of(BUDGETED, HEDGED)) {
-      final List<Answer> sent = answers.get(setup);
-      final Figures f = Figures.of(setup, targetMs, sent);
-      text.append(String.format(
-          Locale.ROOT,
-          " %s %d sent, %.0f%% within T, mean quality %.3f, p10 %.3f;",
-          setup, sent.size(), 100 * f.withinTarget(), f.meanQuality(), f.p10Quality()
-      ));
+      final List<ReactingAnswer> sent = answers.get(setup);
+      text.append(' ').append(setup).append(' ').append(inWords(setup, targetMs, sent, "sent"));
+      final List<ReactingAnswer> stranded = sent.stream().filter(ReactingAnswer::strandedOnStraggler).toList();
+      final List<ReactingAnswer> after = sent.stream().filter(a -> !a.strandedOnStraggler()).toList();
+      text.append(" (").append(inWords(setup, targetMs, stranded, "while the straggler held segments alone"))
+          .append("; ").append(inWords(setup, targetMs, after, "after")).append(");");
     }
     return text.substring(0, text.length() - 1);
+  }
+
+  private static String inWords(String setup, long targetMs, List<ReactingAnswer> sent, String which)
+  {
+    if (sent.isEmpty()) {
+      return "none " + which;
+    }
+    final Figures f = Figures.of(setup, targetMs, sent.stream().map(ReactingAnswer::answer).toList());
+    return String.format(
+        Locale.ROOT,
+        "%d %s, %.0f%% within T, mean quality %.3f, p10 %.3f",
+        sent.size(), which, 100 * f.withinTarget(), f.meanQuality(), f.p10Quality()
+    );
   }
 
   /**

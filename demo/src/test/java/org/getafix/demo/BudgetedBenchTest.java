@@ -107,14 +107,20 @@ class BudgetedBenchTest
   void theReactionGivesEachSetupsQueriesApart()
   {
     final String text = BudgetedBench.reaction(true, 14, 95, 1000, Map.of(
-        BudgetedBench.BUDGETED, List.of(new BudgetedBench.Answer(200, 900, 0.7, 0.7), new BudgetedBench.Answer(200, 1100, 0.6, 0.6)),
-        BudgetedBench.HEDGED, List.of(new BudgetedBench.Answer(200, 400, 1, 1))
+        BudgetedBench.BUDGETED, List.of(
+            new BudgetedBench.ReactingAnswer(new BudgetedBench.Answer(200, 900, 0.7, 0.7), true),
+            new BudgetedBench.ReactingAnswer(new BudgetedBench.Answer(200, 1100, 0.6, 0.6), false)
+        ),
+        BudgetedBench.HEDGED, List.of(new BudgetedBench.ReactingAnswer(new BudgetedBench.Answer(200, 400, 1, 1), false))
     ));
     assertTrue(
         text.startsWith("Getafix-H had planned around the straggler 95 s after the throttle; the queries from 14 s"),
         text
     );
-    assertTrue(text.contains("budgeted 2 sent, 50% within T, mean quality 0.650, p10 0.600"), text);
-    assertTrue(text.endsWith("hedged 1 sent, 100% within T, mean quality 1.000, p10 1.000"), text);
+    assertTrue(text.contains("budgeted 2 sent, 50% within T, mean quality 0.650, p10 0.600 ("), text);
+    assertTrue(text.contains("(1 while the straggler held segments alone, 100% within T, mean quality 0.700, p10 0.700; "
+                             + "1 after, 0% within T, mean quality 0.600, p10 0.600);"), text);
+    assertTrue(text.endsWith("hedged 1 sent, 100% within T, mean quality 1.000, p10 1.000 (none while the straggler held "
+                             + "segments alone; 1 after, 100% within T, mean quality 1.000, p10 1.000)"), text);
   }
 }

@@ -129,7 +129,10 @@ public class Hedging
   private final UpfrontRedundancy.Mode redundancyMode;
   private final HedgePolicy policy;
   private final NodeLatencies latencies;
-  /** The split's second sign of a late Historical ({@link #splitParts}). */
+  /**
+   * The split's second sign of a late Historical ({@link #splitParts}), and what keeps a budgeted sub-query's hedges
+   * off Historicals that miss their deadlines.
+   */
   private final DeadlineShares deadlineShares;
   /** Which Historicals lose most of their races, as the hedge policy reads them. */
   private final RaceLosses raceLosses;
@@ -223,8 +226,9 @@ public class Hedging
       // Copies that cannot answer for every segment cannot win the race of a query that answers in full.
       redundancy.notSent(copies, copies.byHolder().keySet());
     }
-    final HedgePolicy.Reassignment<SegmentDescriptor> reassignment =
-        policy.reassignWherePossible(primaryHost, segments, segmentHolders);
+    final HedgePolicy.Reassignment<SegmentDescriptor> reassignment = Double.isFinite(remainingMillis)
+        ? policy.reassignBeforeDeadline(primaryHost, segments, segmentHolders, deadlineShares)
+        : policy.reassignWherePossible(primaryHost, segments, segmentHolders);
     final Map<String, List<SegmentDescriptor>> byHost = reassignment.byHolder();
     if (byHost.isEmpty() || !(partialAnswer || reassignment.stranded().isEmpty())) {
       return null;

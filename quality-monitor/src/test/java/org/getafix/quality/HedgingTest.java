@@ -155,6 +155,27 @@ class HedgingTest
     assertEquals(Map.of(clients.get("a:8083"), List.of(FIRST)), ofC.groups, "b is no target of c's segments either");
   }
 
+  /**
+   * c was cut at its last deadlines: a budgeted sub-query of a, which may answer in part, hedges FIRST to b and keeps
+   * SECOND, which only a and c hold; without a deadline, c is still SECOND's target.
+   */
+  @Test
+  void aBudgetedSubQueryHedgesNothingToAHistoricalThatMissesItsDeadlines()
+  {
+    final Hedging hedging = hedging(true);
+    for (int i = 0; i < DeadlineShares.MIN_SAMPLES; i++) {
+      hedging.recordBudgeted("c:8083", 5, 5, true);
+      hedging.recordBudgeted("b:8083", 50, 500, false);
+    }
+    final Hedging.Plan budgeted = hedging.plan(subQuery(List.of(FIRST, SECOND)), "a:8083", 1_000, true);
+    assertEquals(Map.of(clients.get("b:8083"), List.of(FIRST)), budgeted.groups);
+    assertEquals(List.of(SECOND), budgeted.stranded);
+    assertNull(hedging.plan(subQuery(List.of(SECOND)), "a:8083", 1_000, true), "SECOND's only other holder is late");
+    final Hedging.Plan unbudgeted =
+        hedging.plan(subQuery(List.of(SECOND)), "a:8083", Double.POSITIVE_INFINITY, false);
+    assertEquals(Map.of(clients.get("c:8083"), List.of(SECOND)), unbudgeted.groups);
+  }
+
   @Test
   void noPlanWhenOffOrWhenASegmentHasNoOtherHolder()
   {

@@ -30,7 +30,7 @@ import java.util.function.ToDoubleFunction;
  * still holds some segments beside their other holders reads as fast as its hedge point, takes the hedges of the
  * other holders' sub-queries, and brings their hedge points down to the minimum delay.
  *
- * <p>Thread-safe; allocates nothing per call but {@link #reassign}'s answer.
+ * <p>Thread-safe; allocates nothing per call but the reassignments.
  */
 public final class HedgePolicy
 {
@@ -127,6 +127,38 @@ public final class HedgePolicy
     }
     byHolder.replaceAll((holder, assigned) -> Collections.unmodifiableList(assigned));
     return new Reassignment<>(Collections.unmodifiableMap(byHolder), Collections.unmodifiableList(stranded));
+  }
+
+  /**
+   * As {@link #reassignWherePossible}, for a sub-query with a deadline: a holder whose recent budgeted sub-queries took
+   * at least {@link SubQuerySplit#LATE_SHARE} of their time to their deadlines ({@code deadlines}) is no target, since
+   * a hedge it answered would be cut at the deadline too. Otherwise a straggler that holds segments beside their other
+   * holders takes the hedges of those holders' late sub-queries, loses every one, and spends the hedge budget that the
+   * hedges of its own late sub-queries need. The segments that only such holders hold stay with the late node.
+   */
+  public <S> Reassignment<S> reassignBeforeDeadline(
+      String lateNode,
+      List<S> segments,
+      Function<? super S, ? extends List<String>> holders,
+      DeadlineShares deadlines
+  )
+  {
+    return reassignWherePossible(lateNode, segments, segment -> inTime(holders.apply(segment), deadlines));
+  }
+
+  /** {@code holders} less those whose known deadline share is late; null stays null. */
+  private static List<String> inTime(List<String> holders, DeadlineShares deadlines)
+  {
+    if (holders == null) {
+      return null;
+    }
+    final List<String> inTime = new ArrayList<>(holders.size());
+    for (String holder : holders) {
+      if (holder != null && !(deadlines.share(holder) >= SubQuerySplit.LATE_SHARE)) {
+        inTime.add(holder);
+      }
+    }
+    return inTime;
   }
 
   /**

@@ -317,6 +317,32 @@ class HedgePolicyTest
     assertEquals(List.of("s2"), none.stranded());
   }
 
+  /**
+   * "s" was cut at its last deadlines: under a deadline, a late sub-query of "a" sends nothing to it, and what only "a"
+   * and "s" hold stays with "a"; with no deadline "s" is still a target, as the only other holder.
+   */
+  @Test
+  void underADeadlineAHolderThatMissesItsDeadlinesIsNoTarget()
+  {
+    final DeadlineShares deadlines = new DeadlineShares(new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, clock::get), 5);
+    for (int i = 0; i < 5; i++) {
+      deadlines.record("s", 900, 900);
+      deadlines.record("b", 300, 900);
+    }
+    deadlines.record("c", 900, 900);
+    final Map<String, List<String>> holders = Map.of(
+        "s1", List.of("a", "s"),
+        "s2", List.of("a", "s", "b"),
+        "s3", List.of("a", "c")
+    );
+    final HedgePolicy.Reassignment<String> reassignment =
+        policy.reassignBeforeDeadline("a", List.of("s1", "s2", "s3"), holders::get, deadlines);
+    assertEquals(Map.of("b", List.of("s2"), "c", List.of("s3")), reassignment.byHolder(), "c's share is not known yet");
+    assertEquals(List.of("s1"), reassignment.stranded());
+    assertEquals(Map.of("s", List.of("s1")), policy.reassign("a", List.of("s1"), holders::get));
+    assertTrue(policy.reassignBeforeDeadline("a", List.of("s1"), s -> null, deadlines).byHolder().isEmpty());
+  }
+
   @Test
   void settingsAreValidated()
   {
