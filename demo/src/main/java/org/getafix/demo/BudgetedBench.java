@@ -1,5 +1,6 @@
 package org.getafix.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import org.getafix.core.placement.packing.GetafixStrategy;
 import org.getafix.core.quality.control.DeadlineReserve;
 import org.getafix.core.wire.Coverage;
@@ -94,7 +95,10 @@ final class BudgetedBench
       new Figure<>("mean response time (ms)", Figures::meanMillis),
       new Figure<>("mean coverage", Figures::meanCoverage),
       new Figure<>("mean measured quality", Figures::meanQuality),
-      new Figure<>("p10 measured quality", Figures::p10Quality)
+      new Figure<>("p10 measured quality", Figures::p10Quality),
+      new Figure<>("lowest measured quality", Figures::minQuality),
+      new Figure<>("hedges sent per query", Figures::hedgesSentPerQuery),
+      new Figure<>("hedges won per query", Figures::hedgesWonPerQuery)
   );
 
   /**
@@ -193,11 +197,23 @@ final class BudgetedBench
       double meanMillis,
       double meanCoverage,
       double meanQuality,
-      double p10Quality
+      double p10Quality,
+      double minQuality,
+      double hedgesSentPerQuery,
+      double hedgesWonPerQuery
   ) implements AbbaComparison.Run
   {
-    /** What the client saw of each query, and each budgeted one's mature run. */
+    /** What the client saw of each query, and each budgeted one's mature run; no hedge counts. */
     static Figures of(String setup, long targetMs, List<Answer> answers)
+    {
+      return of(setup, targetMs, answers, Double.NaN, Double.NaN);
+    }
+
+    /**
+     * As {@link #of(String, long, List)}, with the hedges the Broker sent and used over these queries (its quality
+     * endpoint's counts before and after them).
+     */
+    static Figures of(String setup, long targetMs, List<Answer> answers, double hedgesSent, double hedgesWon)
     {
       final List<Double> qualities = answers.stream().map(Answer::quality).filter(Double::isFinite).sorted().toList();
       return new Figures(
@@ -208,7 +224,10 @@ final class BudgetedBench
           answers.stream().mapToLong(Answer::millis).average().orElse(Double.NaN),
           answers.stream().mapToDouble(Answer::coverage).filter(Double::isFinite).average().orElse(Double.NaN),
           qualities.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN),
-          qualities.isEmpty() ? Double.NaN : qualities.get((int) Math.floor(0.1 * (qualities.size() - 1)))
+          qualities.isEmpty() ? Double.NaN : qualities.get((int) Math.floor(0.1 * (qualities.size() - 1))),
+          qualities.isEmpty() ? Double.NaN : qualities.get(0),
+          answers.isEmpty() ? Double.NaN : hedgesSent / answers.size(),
+          answers.isEmpty() ? Double.NaN : hedgesWon / answers.size()
       );
     }
 
@@ -631,14 +650,26 @@ final class BudgetedBench
     bench.progress(setup);
     final int[] sent = {0};
     final AbbaComparison<Figures> comparison = variant.comparison;
+    final QualityClient broker = new QualityClient(target.broker());
     final List<Repetition<Figures>> done = comparison.repeat(bench, name -> {
       final List<Answer> answers = new ArrayList<>();
+      final JsonNode before = name.equals(STOCK) ? null : broker.qualityState();
       for (int i = 0; i < queries; i++) {
         answers.add(send(target, query, name, targetMs, true, ids + sent[0]++));
       }
-      return Figures.of(name, targetMs, answers);
+      if (before == null) {
+        return Figures.of(name, targetMs, answers);
+      }
+      final JsonNode after = broker.qualityState();
+      return Figures.of(name, targetMs, answers, delta(before, after, "hedgesSent"), delta(before, after, "hedgesWon"));
     });
     return bench.report(comparison.json(setup, done), html(variant, setup, done), comparison.text(done));
+  }
+
+  /** How much the quality endpoint's count {@code field} rose from {@code before} to {@code after}. */
+  private static double delta(JsonNode before, JsonNode after, String field)
+  {
+    return after.path(field).asLong() - before.path(field).asLong();
   }
 
   /**

@@ -42,8 +42,8 @@ class BudgetedBenchTest
   @Test
   void theRatiosAreTheBudgetedOverStockWithinEachRepetition()
   {
-    final BudgetedBench.Figures stock = new BudgetedBench.Figures(BudgetedBench.STOCK, 0.5, 0.25, 0.25, 1000, Double.NaN, Double.NaN, Double.NaN);
-    final BudgetedBench.Figures budgeted = new BudgetedBench.Figures(BudgetedBench.BUDGETED, 1, 0.75, 1, 900, 0.7, 0.7, 0.6);
+    final BudgetedBench.Figures stock = new BudgetedBench.Figures(BudgetedBench.STOCK, 0.5, 0.25, 0.25, 1000, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+    final BudgetedBench.Figures budgeted = new BudgetedBench.Figures(BudgetedBench.BUDGETED, 1, 0.75, 1, 900, 0.7, 0.7, 0.6, 0.5, Double.NaN, Double.NaN);
     final List<AbbaComparison.Repetition<BudgetedBench.Figures>> repetitions = List.of(
         new AbbaComparison.Repetition<>(List.of(stock, budgeted)),
         new AbbaComparison.Repetition<>(List.of(budgeted, stock))
@@ -68,8 +68,8 @@ class BudgetedBenchTest
     assertTrue(BudgetedBench.Variant.TIMEOUT.broker.isEmpty(), "the timeout variant keeps the Broker as started");
     assertEquals("getafix_hedged", hedging.dataSource());
 
-    final BudgetedBench.Figures unhedged = new BudgetedBench.Figures(BudgetedBench.BUDGETED, 1, 0.5, 1, 1100, 0.7, 0.7, 0.6);
-    final BudgetedBench.Figures hedged = new BudgetedBench.Figures(BudgetedBench.HEDGED, 1, 1, 1, 880, 1, 1, 1);
+    final BudgetedBench.Figures unhedged = new BudgetedBench.Figures(BudgetedBench.BUDGETED, 1, 0.5, 1, 1100, 0.7, 0.7, 0.6, 0.5, 0, 0);
+    final BudgetedBench.Figures hedged = new BudgetedBench.Figures(BudgetedBench.HEDGED, 1, 1, 1, 880, 1, 1, 1, 1, 0.3, 0.25);
     final List<AbbaComparison.Repetition<BudgetedBench.Figures>> repetitions = List.of(
         new AbbaComparison.Repetition<>(List.of(unhedged, hedged)),
         new AbbaComparison.Repetition<>(List.of(hedged, unhedged))
