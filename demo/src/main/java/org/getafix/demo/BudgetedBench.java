@@ -74,6 +74,8 @@ final class BudgetedBench
       "druid.getafix.quality.hedging", "true",
       "druid.broker.balancer.type", "random"
   );
+  /** A measured quality below which a query is named in the progress, as one that missed the target's p10. */
+  private static final double LOW_QUALITY = 0.8;
   /** Unmeasured budgeted queries cut at T before the first phase: more than the reserve needs to start. */
   private static final int RESERVE_WARM_UP = DeadlineReserve.MIN_SAMPLES + 2;
   /** Unthrottled answers after the JIT warm-up, the slowest of the last two setting T. */
@@ -655,7 +657,13 @@ final class BudgetedBench
       final List<Answer> answers = new ArrayList<>();
       final JsonNode before = name.equals(STOCK) ? null : broker.qualityState();
       for (int i = 0; i < queries; i++) {
-        answers.add(send(target, query, name, targetMs, true, ids + sent[0]++));
+        final String id = ids + sent[0]++;
+        final Answer answer = send(target, query, name, targetMs, true, id);
+        answers.add(answer);
+        if (answer.status() != 200 || answer.millis() > targetMs || answer.quality() < LOW_QUALITY) {
+          // Named, so that the Broker's and Historicals' logs can be searched for the query.
+          bench.progress(String.format(Locale.ROOT, "  %s: query %s %s", name, id, answer));
+        }
       }
       if (before == null) {
         return Figures.of(name, targetMs, answers);
