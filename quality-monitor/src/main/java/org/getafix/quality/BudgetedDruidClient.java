@@ -811,17 +811,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     @SuppressWarnings("unchecked")
     private synchronized void sendHedges(boolean failover)
     {
-      if (hedgesSent || winner.isDone()) {
-        return;
-      }
-      if (!failover && !everyHolderHasAFreeConnection()) {
-        // Druid's client would wait for a connection on this thread, holding the race, so that the primary's answer
-        // could not settle meanwhile, and at a hedge point the timer of every other hedge too. A straggler's pool
-        // fills with its slow sub-queries, so its other holders' sub-queries would be cut at their deadlines.
-        hedging.copiesNotSent(plan, plan.groups.keySet().stream().map(holder -> holder.host).toList());
-        return;
-      }
-      if (!(failover || hedging.tryHedge(plan))) {
+      if (hedgesSent || winner.isDone() || !(failover || hedging.tryHedge(plan))) {
         return;
       }
       hedgesSent = true;
@@ -863,16 +853,6 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
               ))
               .toArray(CompletableFuture[]::new)
       ).whenComplete((done, failure) -> hedgesDone(sent, failure));
-    }
-
-    private boolean everyHolderHasAFreeConnection()
-    {
-      for (BudgetedDruidClient<?> holder : plan.groups.keySet()) {
-        if (holder.getNumOpenConnections() >= holder.connectionsPerHistorical) {
-          return false;
-        }
-      }
-      return true;
     }
 
     private synchronized void hedgesDone(List<Attempt<T>> sent, @Nullable Throwable failure)

@@ -803,32 +803,6 @@ class BudgetedDruidClientTest
   }
 
   /**
-   * The hedge's Historical has no connection free (here, a pool of none): the hedge is not sent, since Druid's client
-   * would wait for a connection while holding the race, and the primary answers when it can.
-   */
-  @Test
-  void noHedgeGoesToAHistoricalWithNoConnectionFree() throws Exception
-  {
-    final BudgetedQueries budgetedQueries = budgetedQueries();
-    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
-    final Hedging hedging = hedging(true, QUICK, holders);
-    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
-    holders.put(PRIMARY, primary);
-    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging, 0));
-    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
-        query(Map.of(QueryContextKeys.BUDGET_MS, 60_000, QueryContextKeys.MATURE, false)),
-        System.currentTimeMillis()
-    );
-    final var results = run(primary, budgeted.stamped());
-    pastTheHedgePoints();
-    answer(historical.answers.get(0));
-    assertEquals(1, results.toList().size(), "the primary's answer");
-    assertTrue(other.requests.isEmpty(), "no hedge sent: " + other.requests);
-    assertEquals(0L, metrics.state().get("hedgesSent"));
-    assertEquals(Coverage.answered(2), budgeted.coverage());
-  }
-
-  /**
    * Under a budget, a sub-query one of whose segments only its slow Historical holds is hedged for the other: at the
    * deadline the hedge's answer goes on, its segment counts as answered and the stranded one as late, and the primary
    * is cancelled.
