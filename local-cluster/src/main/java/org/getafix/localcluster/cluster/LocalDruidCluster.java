@@ -418,6 +418,8 @@ public final class LocalDruidCluster implements AutoCloseable
     command.add("-XX:MaxDirectMemorySize=256m");
     command.addAll(commonJvmOptions(tmp));
     command.add("-Dgetafix.node=" + name);
+    // Every pause with its time of day, beside the node's log: a query that stalled can be matched against them.
+    command.add("-Xlog:gc:file=" + runDir.resolve("logs/gc-" + name + ".log") + ":time,uptime");
     command.add("-cp");
     command.add(conf + ":" + config.druidLibDir().resolve("*"));
     command.add(MAIN_CLASS);
