@@ -722,6 +722,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
    *
    * <p>The primary of a sampled sub-query outlives a race that ends at the deadline without its answer: that answer is
    * its mature run's.
+   *
+   * <p>No request goes out while the race's lock is held: Druid's client makes a request wait for a free connection to
+   * its Historical, and the lock is what the answer, the deadline and the loser's cancellation need.
    */
   private final class Race
   {
@@ -741,6 +744,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     @Nullable
     private Throwable primaryFailure;
     private boolean hedgesSent;
+    /** Whether the hedges are being sent: they may still answer though none is in {@link #hedges} yet. */
+    private boolean hedgesSending;
     /** Whether the hedges went because the primary's Historical could not be reached, not because it was late. */
     private volatile boolean failedOver;
     private boolean hedgesFailed;
@@ -763,11 +768,11 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 
     void start()
     {
-      synchronized (this) {
-        if (plan.upfront) {
-          // Copies go with the primary, before it can answer, so that nothing can cancel them unsent.
-          hedge();
-        } else {
+      if (plan.upfront) {
+        // Copies go with the primary, before it can answer, so that nothing can cancel them unsent.
+        hedge();
+      } else {
+        synchronized (this) {
           hedgePoint = hedging.atHedgePoint(plan, this::hedge);
         }
       }
@@ -786,15 +791,22 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
      * The primary failed: the race fails with it unless hedges may still answer. A primary cancelled before the race
      * is over was cancelled by the query's own cancellation (the query watcher's), which the hedges follow.
      */
-    private synchronized void primaryFailed(Throwable failure)
+    private void primaryFailed(Throwable failure)
     {
-      primaryFailure = failure;
-      if (!hedgesSent && hedging.failsOver() && Unreachable.isUnreachable(failure)) {
+      final boolean failOver;
+      synchronized (this) {
+        primaryFailure = failure;
+        failOver = !hedgesSent && hedging.failsOver() && Unreachable.isUnreachable(failure);
+      }
+      if (failOver) {
         // Nothing to wait for: the hedges go now, outside the hedge budget, since the primary costs no server anything.
         sendHedges(true);
       }
-      if (hedges.isEmpty() || hedgesFailed || (primary.request != null && primary.request.isCancelled())) {
-        winner.completeExceptionally(failure);
+      synchronized (this) {
+        final boolean hedgesMayAnswer = hedgesSending || (!hedges.isEmpty() && !hedgesFailed);
+        if (!hedgesMayAnswer || (primary.request != null && primary.request.isCancelled())) {
+          winner.completeExceptionally(failure);
+        }
       }
     }
 
@@ -807,19 +819,26 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       sendHedges(false);
     }
 
-    /** Sends the hedges once; a failover's go whatever the hedge budget says. */
+    /**
+     * Sends the hedges once; a failover's go whatever the hedge budget says. Sent outside the race's lock; hedges sent
+     * after the race is over are cancelled at once.
+     */
     @SuppressWarnings("unchecked")
-    private synchronized void sendHedges(boolean failover)
+    private void sendHedges(boolean failover)
     {
-      if (hedgesSent || winner.isDone() || !(failover || hedging.tryHedge(plan))) {
-        return;
+      synchronized (this) {
+        if (hedgesSent || winner.isDone() || !(failover || hedging.tryHedge(plan))) {
+          return;
+        }
+        hedgesSent = true;
+        hedgesSending = true;
+        failedOver = failover;
       }
-      hedgesSent = true;
-      failedOver = failover;
       final Query<T> query = queryPlus.getQuery();
       final String hedgeId = hedging.hedgeId(query);
       final List<String> unsent = new ArrayList<>();
       plan.groups.keySet().forEach(holder -> unsent.add(holder.host));
+      final List<Attempt<T>> sent = new ArrayList<>();
       try {
         for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
           final Query<T> hedge = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()))
@@ -830,7 +849,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           attempt.rows.whenComplete(
               (rows, failure) -> hedging.copyDone(plan, attempt.host, clock.getAsLong() - attempt.startMillis)
           );
-          hedges.add(attempt);
+          sent.add(attempt);
           if (failover) {
             hedging.failedOver(query);
           } else {
@@ -841,11 +860,25 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       catch (RuntimeException e) {
         // A group that could not be sent leaves the hedges incomplete: the primary answers alone.
         hedging.copiesNotSent(plan, unsent);
-        hedges.forEach(Attempt::cancel);
-        hedges.clear();
+        sent.forEach(Attempt::cancel);
+        synchronized (this) {
+          hedgesSending = false;
+          hedgesFailed = true;
+          if (primaryFailure != null) {
+            winner.completeExceptionally(primaryFailure);
+          }
+        }
         return;
       }
-      final List<Attempt<T>> sent = List.copyOf(hedges);
+      synchronized (this) {
+        hedgesSending = false;
+        if (winner.isDone()) {
+          // The race ended while they were sent, and its end cancelled only the hedges it knew of.
+          sent.forEach(Attempt::cancel);
+          return;
+        }
+        hedges.addAll(sent);
+      }
       CompletableFuture.allOf(
           sent.stream()
               .map(hedge -> hedge.rows.thenRun(

@@ -38,6 +38,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -140,6 +142,7 @@ public class Hedging
   private final Holders holders;
   private final QualityMetrics metrics;
   private final ScheduledExecutorService timer;
+  private final ExecutorService sender;
   private final AtomicLong hedgeRaces = new AtomicLong();
 
   @Inject
@@ -158,9 +161,13 @@ public class Hedging
     this.maxSplit = config.getMaxSplit();
     this.splitWhen = config.getSplitWhen();
     this.redundancyMode = config.getRedundancy();
-    // One thread, even with hedging off by default, since a query may ask for it: the thread only sends the hedges
-    // that are due, which Druid's client does without waiting, and ends the redundancy's periods.
+    // One thread, even with hedging off by default, since a query may ask for it: the thread only hands the hedges
+    // that are due to the senders, and ends the redundancy's periods.
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
+    // Druid's client makes a request wait, on the thread that sends it, for a free connection to its Historical. A
+    // hedge waiting so must hold up neither the timer nor the other queries' hedges; the hedge budget bounds how many
+    // are sent at once.
+    this.sender = Executors.newCachedThreadPool(Execs.makeThreadFactory("getafix-hedge-sender-%d"));
     this.policy = policy;
     this.latencies = latencies;
     this.deadlineShares = new DeadlineShares(
@@ -429,10 +436,10 @@ public class Hedging
     return query.getId() + "-hedge-" + hedgeRaces.incrementAndGet();
   }
 
-  /** Runs {@code hedge} at the plan's hedge point. */
+  /** Runs {@code hedge} at the plan's hedge point, on a sender thread. */
   ScheduledFuture<?> atHedgePoint(Plan plan, Runnable hedge)
   {
-    return timer.schedule(hedge, (long) Math.ceil(plan.hedgeAfterMillis * 1000), TimeUnit.MICROSECONDS);
+    return timer.schedule(() -> sender.execute(hedge), (long) Math.ceil(plan.hedgeAfterMillis * 1000), TimeUnit.MICROSECONDS);
   }
 
   /**

@@ -65,6 +65,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiPredicate;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
@@ -116,6 +117,9 @@ class BudgetedDruidClientTest
     final List<String> cancelled = new CopyOnWriteArrayList<>();
     /** Set: every cancellation waits for it, as Druid's client waits for a free connection in a full pool. */
     volatile CountDownLatch freeConnectionForCancels;
+    /** Set: every query waits for it, as in a full pool. */
+    volatile CountDownLatch freeConnectionForQueries;
+    final AtomicInteger queriesWaitingForAConnection = new AtomicInteger();
     private final boolean answersAtOnce;
 
     StubHistorical()
@@ -137,14 +141,23 @@ class BudgetedDruidClientTest
     @Override
     public <I, F> ListenableFuture<F> go(Request request, HttpResponseHandler<I, F> handler, Duration timeout)
     {
-      final CountDownLatch connection = freeConnectionForCancels;
-      if (connection != null && HttpMethod.DELETE.equals(request.getMethod())) {
+      final boolean cancel = HttpMethod.DELETE.equals(request.getMethod());
+      final CountDownLatch connection = cancel ? freeConnectionForCancels : freeConnectionForQueries;
+      if (connection != null) {
+        if (!cancel) {
+          queriesWaitingForAConnection.incrementAndGet();
+        }
         try {
           connection.await();
         }
         catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           throw new RuntimeException(e);
+        }
+        finally {
+          if (!cancel) {
+            queriesWaitingForAConnection.decrementAndGet();
+          }
         }
       }
       return send(request, handler);
@@ -800,6 +813,40 @@ class BudgetedDruidClientTest
       historical.freeConnectionForCancels.countDown();
     }
     eventually(() -> historical.cancelled.contains("/druid/v2/q1"), "the primary's Historical is told to cancel");
+  }
+
+  /**
+   * The hedge waits for a free connection to its Historical, whose pool is full: the primary's answer, which comes
+   * meanwhile, goes on all the same, and the hedge, once it could be sent, is cancelled.
+   */
+  @Test
+  void aHedgeWaitingForAConnectionDoesNotHoldThePrimarysAnswer() throws Exception
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final StubHistorical full = new StubHistorical();
+    full.freeConnectionForQueries = new CountDownLatch(1);
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final Hedging hedging = hedging(true, QUICK, holders);
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, primary);
+    holders.put(OTHER, client(budgetedQueries, full, OTHER, hedging));
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, 60_000, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    final var results = run(primary, budgeted.stamped());
+    final CompletableFuture<List<Result<TimeseriesResultValue>>> answer = CompletableFuture.supplyAsync(results::toList, reader);
+    try {
+      eventually(() -> full.queriesWaitingForAConnection.get() == 1, "the hedge waits for a connection");
+      answer(historical.answers.get(0));
+      assertEquals(1, answer.get(30, TimeUnit.SECONDS).size(), "the primary's answer goes on");
+      assertEquals(Coverage.answered(2), budgeted.coverage());
+    }
+    finally {
+      full.freeConnectionForQueries.countDown();
+    }
+    eventually(() -> full.answers.size() == 1 && full.answers.get(0).isCancelled(), "the hedge, sent late, is cancelled");
+    assertEquals(0L, metrics.state().get("hedgesWon"));
   }
 
   /**
