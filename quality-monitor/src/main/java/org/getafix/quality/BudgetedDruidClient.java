@@ -841,6 +841,11 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       final List<Attempt<T>> sent = new ArrayList<>();
       try {
         for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
+          if (winner.isDone()) {
+            // Over while an earlier hedge waited for a connection: the rest would only load their Historicals.
+            hedging.copiesNotSent(plan, unsent);
+            break;
+          }
           final Query<T> hedge = query.withQuerySegmentSpec(new MultipleSpecificSegmentSpec(group.getValue()))
                                       .withId(hedgeId);
           final BudgetedDruidClient<T> holder = (BudgetedDruidClient<T>) group.getKey();

@@ -38,8 +38,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -142,7 +140,6 @@ public class Hedging
   private final Holders holders;
   private final QualityMetrics metrics;
   private final ScheduledExecutorService timer;
-  private final ExecutorService sender;
   private final AtomicLong hedgeRaces = new AtomicLong();
 
   @Inject
@@ -161,13 +158,12 @@ public class Hedging
     this.maxSplit = config.getMaxSplit();
     this.splitWhen = config.getSplitWhen();
     this.redundancyMode = config.getRedundancy();
-    // One thread, even with hedging off by default, since a query may ask for it: the thread only hands the hedges
-    // that are due to the senders, and ends the redundancy's periods.
+    // One thread, even with hedging off by default, since a query may ask for it: the thread sends the hedges that
+    // are due and ends the redundancy's periods. Druid's client makes a send wait for a free connection to its
+    // Historical: that holds up later hedges, but no answer, since no race's lock is held meanwhile. One sender also
+    // keeps a straggler whose connections are full from taking a burst of hedges when they free (a pool of senders
+    // did, and the Broker's copies up front then stopped).
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
-    // Druid's client makes a request wait, on the thread that sends it, for a free connection to its Historical. A
-    // hedge waiting so must hold up neither the timer nor the other queries' hedges; the hedge budget bounds how many
-    // are sent at once.
-    this.sender = Executors.newCachedThreadPool(Execs.makeThreadFactory("getafix-hedge-sender-%d"));
     this.policy = policy;
     this.latencies = latencies;
     this.deadlineShares = new DeadlineShares(
@@ -436,10 +432,10 @@ public class Hedging
     return query.getId() + "-hedge-" + hedgeRaces.incrementAndGet();
   }
 
-  /** Runs {@code hedge} at the plan's hedge point, on a sender thread. */
+  /** Runs {@code hedge} at the plan's hedge point. */
   ScheduledFuture<?> atHedgePoint(Plan plan, Runnable hedge)
   {
-    return timer.schedule(() -> sender.execute(hedge), (long) Math.ceil(plan.hedgeAfterMillis * 1000), TimeUnit.MICROSECONDS);
+    return timer.schedule(hedge, (long) Math.ceil(plan.hedgeAfterMillis * 1000), TimeUnit.MICROSECONDS);
   }
 
   /**
