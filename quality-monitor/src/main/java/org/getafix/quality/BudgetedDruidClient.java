@@ -743,9 +743,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     private ScheduledFuture<?> hedgePoint;
     @Nullable
     private Throwable primaryFailure;
+    /** Set when the hedges start going out: from then on they may answer, unless {@link #hedgesFailed}. */
     private boolean hedgesSent;
-    /** Whether the hedges are being sent: they may still answer though none is in {@link #hedges} yet. */
-    private boolean hedgesSending;
     /** Whether the hedges went because the primary's Historical could not be reached, not because it was late. */
     private volatile boolean failedOver;
     private boolean hedgesFailed;
@@ -803,8 +802,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         sendHedges(true);
       }
       synchronized (this) {
-        final boolean hedgesMayAnswer = hedgesSending || (!hedges.isEmpty() && !hedgesFailed);
-        if (!hedgesMayAnswer || (primary.request != null && primary.request.isCancelled())) {
+        if (!hedgesSent || hedgesFailed || (primary.request != null && primary.request.isCancelled())) {
           winner.completeExceptionally(failure);
         }
       }
@@ -831,7 +829,6 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           return;
         }
         hedgesSent = true;
-        hedgesSending = true;
         failedOver = failover;
       }
       final Query<T> query = queryPlus.getQuery();
@@ -867,7 +864,6 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         hedging.copiesNotSent(plan, unsent);
         sent.forEach(Attempt::cancel);
         synchronized (this) {
-          hedgesSending = false;
           hedgesFailed = true;
           if (primaryFailure != null) {
             winner.completeExceptionally(primaryFailure);
@@ -876,7 +872,6 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         return;
       }
       synchronized (this) {
-        hedgesSending = false;
         if (winner.isDone()) {
           // The race ended while they were sent, and its end cancelled only the hedges it knew of.
           sent.forEach(Attempt::cancel);

@@ -161,8 +161,7 @@ public class Hedging
     // One thread, even with hedging off by default, since a query may ask for it: the thread sends the hedges that
     // are due and ends the redundancy's periods. Druid's client makes a send wait for a free connection to its
     // Historical: that holds up later hedges, but no answer, since no race's lock is held meanwhile. One sender also
-    // keeps a straggler whose connections are full from taking a burst of hedges when they free (a pool of senders
-    // did, and the Broker's copies up front then stopped).
+    // keeps a straggler whose connections are full from taking a burst of hedges when they free.
     this.timer = Execs.scheduledSingleThreaded("getafix-hedge-timer-%d");
     this.policy = policy;
     this.latencies = latencies;
