@@ -430,7 +430,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     return rows;
   }
 
-  /** One part of a split sub-query: its segments and its request. */
+  /** One part of a split sub-query, or one hedge of a hedged one: its segments and its request. */
   private static final class Part<T>
   {
     final List<SegmentDescriptor> segments;
@@ -440,6 +440,12 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     {
       this.segments = segments;
       this.attempt = attempt;
+    }
+
+    /** Whether its rows are all in. */
+    boolean answered()
+    {
+      return attempt.rows.isDone() && !attempt.rows.isCompletedExceptionally();
     }
   }
 
@@ -694,21 +700,22 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 
   /**
    * The answer a hedged sub-query uses: its rows, the response contexts they came with, whether hedges sent them, and
-   * whether it is partial (the hedges of a partial plan: without the segments only the primary's Historical holds).
+   * the segments it lacks, none unless it is the hedges' answer at the deadline (those only the primary's Historical
+   * holds, and those of the hedges that had not answered).
    */
   private static final class Answer<T>
   {
     final List<T> rows;
     final List<ResponseContext> contexts;
     final boolean hedged;
-    final boolean partial;
+    final List<SegmentDescriptor> late;
 
-    Answer(List<T> rows, List<ResponseContext> contexts, boolean hedged, boolean partial)
+    Answer(List<T> rows, List<ResponseContext> contexts, boolean hedged, List<SegmentDescriptor> late)
     {
       this.rows = rows;
       this.contexts = contexts;
       this.hedged = hedged;
-      this.partial = partial;
+      this.late = late;
     }
   }
 
@@ -716,7 +723,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
    * A hedged sub-query's primary against its hedges. The hedges go out at the plan's hedge point if the primary has
    * not answered and the hedge budget allows; {@link #winner} is the first complete answer (the primary's, or all the
    * hedges' merged in the query's result order, so that the Broker's merge still sees one sorted sequence), or the
-   * primary's failure once nothing else can answer. The loser is cancelled.
+   * primary's failure once nothing else can answer; at a budgeted query's deadline, what the hedges that answered
+   * hold ({@link #atDeadline}). The loser is cancelled.
    *
    * <p>Hedges run under their own query id, so the query's cancellation by id reaches only the primary.
    *
@@ -737,8 +745,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     /** Set, before the race ends, when the deadline ends it and the primary goes on for the mature run. */
     private volatile boolean primaryOutlivesRace;
     private final AtomicBoolean primaryRecorded = new AtomicBoolean();
-    /** Guarded by this, as are the three below. */
-    private final List<Attempt<T>> hedges = new ArrayList<>();
+    /** The hedges sent, each with its segments. Guarded by this, as are the three below. */
+    private final List<Part<T>> hedges = new ArrayList<>();
     @Nullable
     private ScheduledFuture<?> hedgePoint;
     @Nullable
@@ -748,12 +756,6 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     /** Whether the hedges went because the primary's Historical could not be reached, not because it was late. */
     private volatile boolean failedOver;
     private boolean hedgesFailed;
-    /**
-     * The hedges' answer of a partial plan: it does not win the race, since the primary alone answers for the stranded
-     * segments, but it is the sub-query's answer if the primary misses the deadline.
-     */
-    @Nullable
-    private Answer<T> partialAnswer;
     /** The winner, once the loser is cancelled and the latencies recorded. */
     private CompletableFuture<Answer<T>> settled;
 
@@ -778,7 +780,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       primary.rows.whenComplete((rows, failure) -> {
         if (failure == null) {
           recordPrimary(false);
-          winner.complete(new Answer<>(rows, List.of(primary.context), false, false));
+          winner.complete(new Answer<>(rows, List.of(primary.context), false, List.of()));
         } else {
           primaryFailed(failure);
         }
@@ -835,7 +837,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       final String hedgeId = hedging.hedgeId(query);
       final List<String> unsent = new ArrayList<>();
       plan.groups.keySet().forEach(holder -> unsent.add(holder.host));
-      final List<Attempt<T>> sent = new ArrayList<>();
+      final List<Part<T>> sent = new ArrayList<>();
       try {
         for (Map.Entry<BudgetedDruidClient<?>, List<SegmentDescriptor>> group : plan.groups.entrySet()) {
           if (winner.isDone()) {
@@ -851,7 +853,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           attempt.rows.whenComplete(
               (rows, failure) -> hedging.copyDone(plan, attempt.host, clock.getAsLong() - attempt.startMillis)
           );
-          sent.add(attempt);
+          sent.add(new Part<>(group.getValue(), attempt));
           if (failover) {
             hedging.failedOver(query);
           } else {
@@ -862,7 +864,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       catch (RuntimeException e) {
         // A group that could not be sent leaves the hedges incomplete: the primary answers alone.
         hedging.copiesNotSent(plan, unsent);
-        sent.forEach(Attempt::cancel);
+        sent.forEach(hedge -> hedge.attempt.cancel());
         synchronized (this) {
           hedgesFailed = true;
           if (primaryFailure != null) {
@@ -874,21 +876,25 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       synchronized (this) {
         if (winner.isDone()) {
           // The race ended while they were sent, and its end cancelled only the hedges it knew of.
-          sent.forEach(Attempt::cancel);
+          sent.forEach(hedge -> hedge.attempt.cancel());
           return;
         }
         hedges.addAll(sent);
       }
       CompletableFuture.allOf(
           sent.stream()
-              .map(hedge -> hedge.rows.thenRun(
-                  () -> hedging.record(hedge.host, clock.getAsLong() - hedge.startMillis, false)
+              .map(hedge -> hedge.attempt.rows.thenRun(
+                  () -> hedging.record(hedge.attempt.host, clock.getAsLong() - hedge.attempt.startMillis, false)
               ))
               .toArray(CompletableFuture[]::new)
       ).whenComplete((done, failure) -> hedgesDone(sent, failure));
     }
 
-    private synchronized void hedgesDone(List<Attempt<T>> sent, @Nullable Throwable failure)
+    /**
+     * Every hedge answered, or one failed. A partial plan's hedges do not win the race, since the primary alone answers
+     * for the stranded segments: they answer for theirs if the primary misses the deadline ({@link #atDeadline}).
+     */
+    private synchronized void hedgesDone(List<Part<T>> sent, @Nullable Throwable failure)
     {
       if (failure != null) {
         hedgesFailed = true;
@@ -897,19 +903,17 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         }
         return;
       }
-      final List<T> rows = new ArrayList<>();
+      if (!plan.isPartial()) {
+        winner.complete(hedgesAnswer(sent, List.of()));
+      }
+    }
+
+    /** The rows of {@code answered}, merged into the query's result order, lacking the {@code late} segments. */
+    private Answer<T> hedgesAnswer(List<Part<T>> answered, List<SegmentDescriptor> late)
+    {
       final List<ResponseContext> contexts = new ArrayList<>();
-      for (Attempt<T> hedge : sent) {
-        rows.addAll(hedge.rows.join());
-        contexts.add(hedge.context);
-      }
-      // Each server's rows are in order already; a stable sort merges them.
-      rows.sort(queryPlus.getQuery().getResultOrdering());
-      if (plan.isPartial()) {
-        partialAnswer = new Answer<>(rows, contexts, true, true);
-      } else {
-        winner.complete(new Answer<>(rows, contexts, true, false));
-      }
+      answered.forEach(hedge -> contexts.add(hedge.attempt.context));
+      return new Answer<>(merged(answered, queryPlus.getQuery()), contexts, true, late);
     }
 
     /** The race is over: the loser is cancelled, or everything if nothing answered. */
@@ -919,6 +923,11 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       if (answer != null && answer.hedged) {
         if (!primaryOutlivesRace) {
           primary.cancel();
+        }
+        synchronized (this) {
+          // The hedges of an answer at the deadline that had not answered themselves: their Historicals may still be
+          // at work, though the Broker's client has given up on them at the deadline.
+          hedges.stream().filter(hedge -> !hedge.answered()).forEach(hedge -> hedge.attempt.cancel());
         }
         recordPrimary(true);
         if (!failedOver) {
@@ -938,7 +947,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         if (hedgePoint != null) {
           hedgePoint.cancel(false);
         }
-        hedges.forEach(Attempt::cancel);
+        hedges.forEach(hedge -> hedge.attempt.cancel());
       }
     }
 
@@ -949,24 +958,44 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     }
 
     /**
-     * The query's deadline passed before a complete answer: the hedges' answer of a partial plan is used if it is in
-     * (its segments answered, the stranded ones late, the primary cancelled); otherwise everything is cancelled and
-     * every segment is late. A sampled sub-query's primary is not cancelled: its answer goes to the mature run.
+     * The query's deadline passed before a complete answer. If the sub-query may answer in part, the hedges that have
+     * answered answer for their segments (the primary cancelled, the hedges still out cancelled, and their segments late
+     * with the stranded ones), so that one hedge to a slow holder does not cost the segments the others brought in;
+     * otherwise everything is cancelled and every segment is late. A sampled sub-query's primary is not cancelled: its
+     * answer goes to the mature run. A hedge cut here counts as lost with the time it had, as a primary cut at its
+     * deadline does, so that the policy learns which holders miss deadlines as hedges' targets.
      */
     @SuppressWarnings("unchecked")
     Sequence<T> atDeadline(SubQuery sub, ResponseContext context)
     {
+      final List<Part<T>> cut = new ArrayList<>();
       synchronized (this) {
         if (!winner.isDone()) {
           primaryOutlivesRace = mature != null;
-          if (partialAnswer != null) {
-            winner.complete(partialAnswer);
-          } else {
+          final List<Part<T>> answered = new ArrayList<>();
+          final List<SegmentDescriptor> late = new ArrayList<>(plan.stranded);
+          for (Part<T> hedge : hedges) {
+            if (hedge.answered()) {
+              answered.add(hedge);
+            } else {
+              cut.add(hedge);
+              late.addAll(hedge.segments);
+            }
+          }
+          if (answered.isEmpty() || !sub.budgeted.partialAllowed()) {
             winner.cancel(false);
+          } else {
+            winner.complete(hedgesAnswer(answered, late));
           }
         }
       }
-      final boolean complete = !winner.isCompletedExceptionally() && !winner.join().partial;
+      final long deadline = sub.budgeted.deadlineMillis();
+      for (Part<T> hedge : cut) {
+        final long start = hedge.attempt.startMillis;
+        hedging.recordBudgeted(hedge.attempt.host, clock.getAsLong() - start, deadline - start, true);
+      }
+      final List<SegmentDescriptor> late = winner.isCompletedExceptionally() ? null : winner.join().late;
+      final boolean complete = late != null && late.isEmpty();
       if (mature != null) {
         if (complete) {
           // The complete answer came in as the deadline passed.
@@ -975,15 +1004,13 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           mature.late((CompletableFuture<List<?>>) (CompletableFuture<?>) primary.rows);
         }
       }
-      if (winner.isCompletedExceptionally()) {
+      if (late == null) {
         return sub.late();
       }
       final List<T> rows = account(context);
-      if (complete) {
-        sub.budgeted.answeredInTime(sub.intervals.size());
-      } else {
-        sub.budgeted.answeredInTime(sub.intervals.size() - plan.stranded.size());
-        sub.budgeted.late(plan.stranded.stream().map(s -> s.getInterval().toString()).collect(Collectors.toList()));
+      sub.budgeted.answeredInTime(sub.intervals.size() - late.size());
+      if (!late.isEmpty()) {
+        sub.budgeted.late(late.stream().map(s -> s.getInterval().toString()).collect(Collectors.toList()));
       }
       return Sequences.simple(rows);
     }

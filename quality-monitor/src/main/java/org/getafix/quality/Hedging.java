@@ -229,7 +229,7 @@ public class Hedging
       redundancy.notSent(copies, copies.byHolder().keySet());
     }
     final HedgePolicy.Reassignment<SegmentDescriptor> reassignment = Double.isFinite(remainingMillis)
-        ? policy.reassignBeforeDeadline(primaryHost, segments, segmentHolders, deadlineShares)
+        ? policy.reassignBeforeDeadline(primaryHost, segments, segmentHolders, deadlineShares, remainingMillis)
         : policy.reassignWherePossible(primaryHost, segments, segmentHolders);
     final Map<String, List<SegmentDescriptor>> byHost = reassignment.byHolder();
     if (byHost.isEmpty() || !(partialAnswer || reassignment.stranded().isEmpty())) {

@@ -876,6 +876,45 @@ class BudgetedDruidClientTest
   }
 
   /**
+   * Under a budget, a slow primary's hedge goes in two parts, one to a holder that answers and one to a holder as slow
+   * as the primary: at the deadline the part that answered goes on and its segment counts as answered, the other part
+   * and the primary are cancelled, and the slow holder's cut hedge is learnt as lost.
+   */
+  @Test
+  void underABudgetAHedgePartThatAnsweredCountsWhenAnotherPartMissesTheDeadline() throws Exception
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final StubHistorical slow = new StubHistorical();
+    final String slowHost = "slow:8083";
+    final SegmentDescriptor onlyOnSlow = SEGMENTS.get(1);
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final Hedging hedging = hedging(
+        true,
+        QUICK,
+        holders,
+        (host, segment) -> host.equals(PRIMARY) || host.equals(slowHost) == segment.equals(onlyOnSlow)
+    );
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> primary = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, primary);
+    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    holders.put(slowHost, client(budgetedQueries, slow, slowHost, hedging));
+    final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+        query(Map.of(QueryContextKeys.BUDGET_MS, STRAGGLER_BUDGET_MS, QueryContextKeys.MATURE, false)),
+        System.currentTimeMillis()
+    );
+    final var results = run(primary, budgeted.stamped());
+    assertEquals(1, results.toList().size(), "the answered part's rows go on");
+    assertEquals(1, other.requests.size());
+    assertEquals(1, slow.requests.size());
+    assertEquals(1, budgeted.coverage().answered());
+    assertEquals(List.of("2025-01-01T01:00:00.000Z/2025-01-01T02:00:00.000Z"), budgeted.coverage().missingIntervals());
+    eventually(() -> historical.cancelled.contains("/druid/v2/q1"), "the primary's Historical is told to cancel");
+    eventually(() -> slow.answers.get(0).isCancelled(), "the part still out is cancelled");
+    eventually(() -> latencies.get(slowHost) != null && latencies.get(slowHost).count() == 1, "the cut hedge is learnt");
+    assertEquals(1L, metrics.state().get("hedgesWon"));
+  }
+
+  /**
    * A sampled sub-query is hedged too: its primary runs under the mature run's id, and the hedge that wins goes on online
    * and is memoised for the mature run, which then needs nothing late.
    */

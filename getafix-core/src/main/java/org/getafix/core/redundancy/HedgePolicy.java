@@ -2,10 +2,12 @@ package org.getafix.core.redundancy;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -130,35 +132,44 @@ public final class HedgePolicy
   }
 
   /**
-   * As {@link #reassignWherePossible}, for a sub-query with a deadline: a holder whose recent budgeted sub-queries took
-   * at least {@link SubQuerySplit#LATE_SHARE} of their time to their deadlines ({@code deadlines}) is no target, since
-   * a hedge it answered would be cut at the deadline too. Otherwise a straggler that holds segments beside their other
-   * holders takes the hedges of those holders' late sub-queries, loses every one, and spends the hedge budget that the
-   * hedges of its own late sub-queries need. The segments that only such holders hold stay with the late node.
+   * As {@link #reassignWherePossible}, for a sub-query with {@code remainingMillis} to its deadline: a holder expected
+   * to miss the deadline, as {@link SubQuerySplit} tells a late node, is no target, since a hedge it answered would be
+   * cut at the deadline too. That is a holder whose recent budgeted sub-queries took at least {@link
+   * SubQuerySplit#LATE_SHARE} of their time to their deadlines ({@code deadlines}), or whose expected latency is at
+   * least that share of the time left. Otherwise a straggler that holds segments beside their other holders takes the
+   * hedges of those holders' late sub-queries, loses every one, and spends the hedge budget that the hedges of its own
+   * late sub-queries need. The segments that only such holders hold stay with the late node.
    */
   public <S> Reassignment<S> reassignBeforeDeadline(
       String lateNode,
       List<S> segments,
       Function<? super S, ? extends List<String>> holders,
-      DeadlineShares deadlines
+      DeadlineShares deadlines,
+      double remainingMillis
   )
   {
-    return reassignWherePossible(lateNode, segments, segment -> inTime(holders.apply(segment), deadlines));
+    final Map<String, Boolean> inTime = new HashMap<>();
+    final Predicate<String> expectedInTime = holder -> inTime.computeIfAbsent(
+        holder,
+        known -> !(deadlines.share(known) >= SubQuerySplit.LATE_SHARE)
+                 && expectedMillis(known) < SubQuerySplit.LATE_SHARE * remainingMillis
+    );
+    return reassignWherePossible(lateNode, segments, segment -> only(holders.apply(segment), expectedInTime));
   }
 
-  /** {@code holders} less those whose known deadline share is late; null stays null. */
-  private static List<String> inTime(List<String> holders, DeadlineShares deadlines)
+  /** {@code holders} less the nulls and those {@code keep} refuses; null stays null. */
+  private static List<String> only(List<String> holders, Predicate<String> keep)
   {
     if (holders == null) {
       return null;
     }
-    final List<String> inTime = new ArrayList<>(holders.size());
+    final List<String> kept = new ArrayList<>(holders.size());
     for (String holder : holders) {
-      if (holder != null && !(deadlines.share(holder) >= SubQuerySplit.LATE_SHARE)) {
-        inTime.add(holder);
+      if (holder != null && keep.test(holder)) {
+        kept.add(holder);
       }
     }
-    return inTime;
+    return kept;
   }
 
   /**

@@ -336,11 +336,34 @@ class HedgePolicyTest
         "s3", List.of("a", "c")
     );
     final HedgePolicy.Reassignment<String> reassignment =
-        policy.reassignBeforeDeadline("a", List.of("s1", "s2", "s3"), holders::get, deadlines);
+        policy.reassignBeforeDeadline("a", List.of("s1", "s2", "s3"), holders::get, deadlines, 1_000);
     assertEquals(Map.of("b", List.of("s2"), "c", List.of("s3")), reassignment.byHolder(), "c's share is not known yet");
     assertEquals(List.of("s1"), reassignment.stranded());
     assertEquals(Map.of("s", List.of("s1")), policy.reassign("a", List.of("s1"), holders::get));
-    assertTrue(policy.reassignBeforeDeadline("a", List.of("s1"), s -> null, deadlines).byHolder().isEmpty());
+    assertTrue(policy.reassignBeforeDeadline("a", List.of("s1"), s -> null, deadlines, 1_000).byHolder().isEmpty());
+  }
+
+  /**
+   * "s" answers its sub-queries, but in 1.5 s on average (the time it had to no deadline): under a deadline 1 s away a
+   * late sub-query of "a" sends nothing to it, though its deadline share is not known; 2 s away, "s" is a target again.
+   */
+  @Test
+  void underADeadlineAHolderExpectedToTakeLongerThanTheTimeLeftIsNoTarget()
+  {
+    final DeadlineShares deadlines = new DeadlineShares(new NodeLatencies(NodeLatencies.DEFAULT_WINDOW, clock::get), 5);
+    for (int i = 0; i < HedgeSettings.DEFAULTS.minSamples(); i++) {
+      latencies.record("s", 1_500);
+      latencies.record("b", 50);
+    }
+    final Map<String, List<String>> holders = Map.of("s1", List.of("a", "s"), "s2", List.of("a", "s", "b"));
+    final HedgePolicy.Reassignment<String> reassignment =
+        policy.reassignBeforeDeadline("a", List.of("s1", "s2"), holders::get, deadlines, 1_000);
+    assertEquals(Map.of("b", List.of("s2")), reassignment.byHolder());
+    assertEquals(List.of("s1"), reassignment.stranded());
+    assertEquals(
+        Map.of("s", List.of("s1"), "b", List.of("s2")),
+        policy.reassignBeforeDeadline("a", List.of("s1", "s2"), holders::get, deadlines, 2_000).byHolder()
+    );
   }
 
   @Test
