@@ -275,18 +275,27 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   {
     final Query<T> own = matureQuery(sub, mature);
     final ResponseContext ownContext = makeResponseContextForQuery();
+    final long deadline = sub.budgeted.deadlineMillis();
+    final long start = clock.getAsLong();
     final CompletableFuture<List<T>> answer;
     try {
       final Sequence<T> results = super.run(queryPlus.withQuery(own), ownContext);
       answer = CompletableFuture.supplyAsync(results::toList, matureRuns.matureReader());
     }
     catch (RuntimeException e) {
-      if (!isLate(e, sub.budgeted.deadlineMillis())) {
+      if (!isLate(e, deadline)) {
         throw e;
       }
       mature.late(CompletableFuture.failedFuture(e));
       return sub.late();
     }
+    // Learnt as an unsampled sub-query's latency is: where every query is sampled, a Historical would otherwise be
+    // learnt only from its hedged sub-queries, and one expected to miss the deadline would never be split. The sub-query
+    // runs on past the deadline for its mature run, so a late one counts with its whole time, and as lost.
+    answer.whenComplete((rows, failure) -> {
+      final long now = clock.getAsLong();
+      hedging.recordBudgeted(host, now - start, deadline - start, failure != null || now > deadline);
+    });
     return byDeadline(
         sub,
         answer,
@@ -550,7 +559,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       }
       throw e;
     }
-    final Race race = new Race(queryPlus, primary, plan, mature);
+    final Race race = new Race(queryPlus, primary, plan, sub == null ? null : sub.budgeted.deadlineMillis(), mature);
     race.start();
     if (sub != null) {
       return byDeadline(
@@ -741,6 +750,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     private final Attempt<T> primary;
     private final Hedging.Plan plan;
     @Nullable
+    private final Long deadlineMillis;
+    @Nullable
     private final MatureRun mature;
     /** Set, before the race ends, when the deadline ends it and the primary goes on for the mature run. */
     private volatile boolean primaryOutlivesRace;
@@ -759,11 +770,19 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     /** The winner, once the loser is cancelled and the latencies recorded. */
     private CompletableFuture<Answer<T>> settled;
 
-    Race(QueryPlus<T> queryPlus, Attempt<T> primary, Hedging.Plan plan, @Nullable MatureRun mature)
+    /** @param deadlineMillis a budgeted sub-query's deadline, null for one without a budget */
+    Race(
+        QueryPlus<T> queryPlus,
+        Attempt<T> primary,
+        Hedging.Plan plan,
+        @Nullable Long deadlineMillis,
+        @Nullable MatureRun mature
+    )
     {
       this.queryPlus = queryPlus;
       this.primary = primary;
       this.plan = plan;
+      this.deadlineMillis = deadlineMillis;
       this.mature = mature;
     }
 
@@ -1017,12 +1036,18 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
 
     /**
      * Records the primary's latency once: when it answers, or when it lost or was cut, so that a stuck server's
-     * window learns that it is slow; and whether it {@code lost}, which tells a stuck server from one that answers.
+     * window learns that it is slow; and whether it {@code lost}, which tells a stuck server from one that answers. A
+     * budgeted primary also counts toward its server's share of the time to the deadline, as an unhedged one does.
      */
     private void recordPrimary(boolean lost)
     {
       if (primaryRecorded.compareAndSet(false, true)) {
-        hedging.record(primary.host, clock.getAsLong() - primary.startMillis, lost);
+        final long millis = clock.getAsLong() - primary.startMillis;
+        if (deadlineMillis == null) {
+          hedging.record(primary.host, millis, lost);
+        } else {
+          hedging.recordBudgeted(primary.host, millis, deadlineMillis - primary.startMillis, lost);
+        }
       }
     }
 

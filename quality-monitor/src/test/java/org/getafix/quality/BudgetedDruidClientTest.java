@@ -31,6 +31,7 @@ import org.apache.druid.query.context.ResponseContext;
 import org.apache.druid.query.spec.MultipleSpecificSegmentSpec;
 import org.apache.druid.query.timeseries.TimeseriesQuery;
 import org.apache.druid.query.timeseries.TimeseriesResultValue;
+import org.getafix.core.redundancy.DeadlineShares;
 import org.getafix.core.redundancy.HedgePolicy;
 import org.getafix.core.redundancy.HedgeSettings;
 import org.getafix.core.redundancy.NodeLatencies;
@@ -514,6 +515,8 @@ class BudgetedDruidClientTest
 
     answer(historical.answers.get(0));
     assertEquals(1, run.late.get(0).get(10, TimeUnit.SECONDS).size(), "its answer reaches the mature run");
+    eventually(() -> latencies.get(PRIMARY) != null && latencies.get(PRIMARY).count() == 1, "its latency is learnt");
+    assertTrue(latencies.get(PRIMARY).mean() >= 1_000, "with its whole time, past the deadline: " + latencies.get(PRIMARY).mean());
   }
 
   /**
@@ -912,6 +915,30 @@ class BudgetedDruidClientTest
     eventually(() -> slow.answers.get(0).isCancelled(), "the part still out is cancelled");
     eventually(() -> latencies.get(slowHost) != null && latencies.get(slowHost).count() == 1, "the cut hedge is learnt");
     assertEquals(1L, metrics.state().get("hedgesWon"));
+  }
+
+  /**
+   * A budgeted primary that loses its race counts toward its Historical's share of the time to the deadline, as an
+   * unhedged budgeted sub-query does: with every sub-query hedged, the share would otherwise never be known.
+   */
+  @Test
+  void aBudgetedPrimaryThatLosesItsRaceCountsTowardItsDeadlineShare()
+  {
+    final BudgetedQueries budgetedQueries = budgetedQueries();
+    final Map<String, BudgetedDruidClient<?>> holders = new HashMap<>();
+    final Hedging hedging = hedging(true, QUICK, holders);
+    final BudgetedDruidClient<Result<TimeseriesResultValue>> client = client(budgetedQueries, historical, PRIMARY, hedging);
+    holders.put(PRIMARY, client);
+    holders.put(OTHER, client(budgetedQueries, other, OTHER, hedging));
+    for (int i = 0; i < DeadlineShares.MIN_SAMPLES; i++) {
+      final BudgetedQuery<Result<TimeseriesResultValue>> budgeted = budgetedQueries.start(
+          query(Map.of(QueryContextKeys.BUDGET_MS, 60_000, QueryContextKeys.MATURE, false)),
+          System.currentTimeMillis()
+      );
+      assertEquals(1, run(client, budgeted.stamped()).toList().size(), "the hedge's answer");
+    }
+    final double share = hedging.deadlineShare(PRIMARY);
+    assertTrue(share >= 0 && share < 0.1, "lost within moments of a minute: " + share);
   }
 
   /**
