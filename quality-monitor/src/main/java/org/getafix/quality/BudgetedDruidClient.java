@@ -275,27 +275,18 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
   {
     final Query<T> own = matureQuery(sub, mature);
     final ResponseContext ownContext = makeResponseContextForQuery();
-    final long deadline = sub.budgeted.deadlineMillis();
-    final long start = clock.getAsLong();
     final CompletableFuture<List<T>> answer;
     try {
       final Sequence<T> results = super.run(queryPlus.withQuery(own), ownContext);
       answer = CompletableFuture.supplyAsync(results::toList, matureRuns.matureReader());
     }
     catch (RuntimeException e) {
-      if (!isLate(e, deadline)) {
+      if (!isLate(e, sub.budgeted.deadlineMillis())) {
         throw e;
       }
       mature.late(CompletableFuture.failedFuture(e));
       return sub.late();
     }
-    // Learnt as an unsampled sub-query's latency is: where every query is sampled, a Historical would otherwise be
-    // learnt only from its hedged sub-queries, and one expected to miss the deadline would never be split. The sub-query
-    // runs on past the deadline for its mature run, so a late one counts with its whole time, and as lost.
-    answer.whenComplete((rows, failure) -> {
-      final long now = clock.getAsLong();
-      hedging.recordBudgeted(host, now - start, deadline - start, failure != null || now > deadline);
-    });
     return byDeadline(
         sub,
         answer,
@@ -798,7 +789,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       }
       primary.rows.whenComplete((rows, failure) -> {
         if (failure == null) {
-          recordPrimary(false);
+          recordPrimary(false, true);
           winner.complete(new Answer<>(rows, List.of(primary.context), false, List.of()));
         } else {
           primaryFailed(failure);
@@ -948,7 +939,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
           // at work, though the Broker's client has given up on them at the deadline.
           hedges.stream().filter(hedge -> !hedge.answered()).forEach(hedge -> hedge.attempt.cancel());
         }
-        recordPrimary(true);
+        // Lost to its hedges before the deadline, it says nothing of how close to the deadline it would have come.
+        recordPrimary(true, !answer.late.isEmpty());
         if (!failedOver) {
           hedging.won(queryPlus.getQuery(), plan);
         }
@@ -958,8 +950,9 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
         if (!primaryOutlivesRace) {
           primary.cancel();
         }
-        if (failure instanceof CancellationException) {
-          recordPrimary(true);
+        // Cut at the deadline: by the race, or by the Broker's client at the fail time, when no hedge went.
+        if (failure instanceof CancellationException || (deadlineMillis != null && isLate(failure, deadlineMillis))) {
+          recordPrimary(true, true);
         }
       }
       synchronized (this) {
@@ -981,8 +974,8 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
      * answered answer for their segments (the primary cancelled, the hedges still out cancelled, and their segments late
      * with the stranded ones), so that one hedge to a slow holder does not cost the segments the others brought in;
      * otherwise everything is cancelled and every segment is late. A sampled sub-query's primary is not cancelled: its
-     * answer goes to the mature run. A hedge cut here counts as lost with the time it had, as a primary cut at its
-     * deadline does, so that the policy learns which holders miss deadlines as hedges' targets.
+     * answer goes to the mature run. A hedge cut here counts toward its holder's share of the time to the deadline, so
+     * that the policy learns which holders miss deadlines as hedges' targets.
      */
     @SuppressWarnings("unchecked")
     Sequence<T> atDeadline(SubQuery sub, ResponseContext context)
@@ -1011,7 +1004,7 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
       final long deadline = sub.budgeted.deadlineMillis();
       for (Part<T> hedge : cut) {
         final long start = hedge.attempt.startMillis;
-        hedging.recordBudgeted(hedge.attempt.host, clock.getAsLong() - start, deadline - start, true);
+        hedging.recordCutHedge(hedge.attempt.host, clock.getAsLong() - start, deadline - start);
       }
       final List<SegmentDescriptor> late = winner.isCompletedExceptionally() ? null : winner.join().late;
       final boolean complete = late != null && late.isEmpty();
@@ -1037,13 +1030,14 @@ public class BudgetedDruidClient<T> extends DirectDruidClient<T>
     /**
      * Records the primary's latency once: when it answers, or when it lost or was cut, so that a stuck server's
      * window learns that it is slow; and whether it {@code lost}, which tells a stuck server from one that answers. A
-     * budgeted primary also counts toward its server's share of the time to the deadline, as an unhedged one does.
+     * budgeted primary that answered or was cut at the deadline also counts toward its server's share of the time to
+     * the deadline ({@code toDeadline}), as an unhedged one does.
      */
-    private void recordPrimary(boolean lost)
+    private void recordPrimary(boolean lost, boolean toDeadline)
     {
       if (primaryRecorded.compareAndSet(false, true)) {
         final long millis = clock.getAsLong() - primary.startMillis;
-        if (deadlineMillis == null) {
+        if (deadlineMillis == null || !toDeadline) {
           hedging.record(primary.host, millis, lost);
         } else {
           hedging.recordBudgeted(primary.host, millis, deadlineMillis - primary.startMillis, lost);

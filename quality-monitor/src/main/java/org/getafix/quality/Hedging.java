@@ -467,6 +467,16 @@ public class Hedging
     deadlineShares.record(host, millis, millisToDeadline);
   }
 
+  /**
+   * A hedge to {@code host} was cut at its deadline after {@code millis} of the {@code millisToDeadline} it had when
+   * sent. It counts toward the host's deadline share only: not as a latency or a lost race, which Zoolander's model
+   * reads as the host's own service, while a hedge is sent late, behind the primary's wait.
+   */
+  void recordCutHedge(String host, long millis, long millisToDeadline)
+  {
+    deadlineShares.record(host, millis, millisToDeadline);
+  }
+
   /** {@link DeadlineShares#share} of {@code host}. */
   double deadlineShare(String host)
   {
