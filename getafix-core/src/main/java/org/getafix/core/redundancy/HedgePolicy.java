@@ -2,7 +2,6 @@ package org.getafix.core.redundancy;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -148,12 +147,8 @@ public final class HedgePolicy
       double remainingMillis
   )
   {
-    final Map<String, Boolean> inTime = new HashMap<>();
-    final Predicate<String> expectedInTime = holder -> inTime.computeIfAbsent(
-        holder,
-        known -> !(deadlines.share(known) >= SubQuerySplit.LATE_SHARE)
-                 && expectedMillis(known) < SubQuerySplit.LATE_SHARE * remainingMillis
-    );
+    final Predicate<String> expectedInTime = holder -> !(deadlines.share(holder) >= SubQuerySplit.LATE_SHARE)
+                                                       && expectedMillis(holder) < SubQuerySplit.LATE_SHARE * remainingMillis;
     return reassignWherePossible(lateNode, segments, segment -> only(holders.apply(segment), expectedInTime));
   }
 
